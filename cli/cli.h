@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The small utility layer every lazytrace subcommand shares: the input
+ * options, error reporting, list and time parsing, and the JSON/CSV
+ * writers. Options are parsed in one place per command (its cmd-*.c).
+ */
+#ifndef _LT_CLI_H
+#define _LT_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lazytrace.h"
+
+/* Exit codes of every subcommand (SPEC §5). */
+#define EXIT_OK		0
+#define EXIT_NOTHING	1	/* nothing found where something was asked for */
+#define EXIT_BAD	2	/* bad usage or bad input */
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+/* Subcommands, one file each (cli/cmd-NAME.c). */
+int cmd_report(int argc, char **argv);
+int cmd_flags(int argc, char **argv);
+
+/* Options every command that reads a trace takes. */
+struct input_opts {
+	const char *file;	/* -i FILE, default "trace.dat" */
+	const char *buffer;	/* -B NAME: trace.dat instance */
+	enum lt_abi abi;	/* --abi NAME */
+};
+
+#define INPUT_OPTS_INIT { .file = "trace.dat", .abi = LT_ABI_AUTO }
+
+/* Long options for struct input_opts; handle them with input_opt(). */
+#define INPUT_LONG_OPTS \
+	{ "input", required_argument, NULL, 'i' }, \
+	{ "buffer", required_argument, NULL, 'B' }, \
+	{ "abi", required_argument, NULL, OPT_ABI }
+
+#define INPUT_SHORT_OPTS "i:B:"
+
+enum {
+	OPT_ABI = 0x100,
+	OPT_JSON,
+	OPT_CSV,
+	OPT_CPU,
+	OPT_PID,
+	OPT_COMM,
+	OPT_FROM,
+	OPT_TO,
+	OPT_HZ,
+	OPT_COLOR,
+	OPT_PRIVATE = 0x200,	/* first value free for a command's own */
+};
+
+/* 1 if @c was an input option (and stored), 0 if not; exits on bad value. */
+int input_opt(struct input_opts *in, int c, const char *arg);
+
+/* Open the input or print the one-line error and exit 2. */
+struct lt_reader *input_open(const struct input_opts *in);
+
+/*
+ * After the last lt_reader_next(): if the reader stopped on an error,
+ * print it and return EXIT_BAD, else EXIT_OK.
+ */
+int input_finish(struct lt_reader *r);
+
+__attribute__((format(printf, 1, 2), noreturn))
+void die_usage(const char *fmt, ...);
+
+__attribute__((format(printf, 1, 2)))
+void warn(const char *fmt, ...);
+
+/* A set of small non-negative integers (CPUs, pids) from "1,3-5". */
+struct int_set {
+	int *v;
+	int nr;
+};
+
+int int_set_parse(struct int_set *set, const char *list);
+bool int_set_has(const struct int_set *set, int v);
+void int_set_free(struct int_set *set);
+
+/* "1.5" seconds, "1500ms", "20us", "300ns" -> ns; -1 on error. */
+int64_t parse_time_ns(const char *s);
+
+/* ---- JSON writer: streams, escapes, keeps commas right. ---- */
+struct json {
+	FILE *fp;
+	int depth;
+	bool need_comma[32];
+	bool pretty;
+};
+
+void json_init(struct json *j, FILE *fp, bool pretty);
+void json_begin_object(struct json *j, const char *key);
+void json_end_object(struct json *j);
+void json_begin_array(struct json *j, const char *key);
+void json_end_array(struct json *j);
+void json_str(struct json *j, const char *key, const char *val);
+void json_int(struct json *j, const char *key, long long val);
+void json_uint(struct json *j, const char *key, unsigned long long val);
+void json_double(struct json *j, const char *key, double val);
+void json_bool(struct json *j, const char *key, bool val);
+void json_null(struct json *j, const char *key);
+void json_finish(struct json *j);
+
+/* ---- CSV: RFC 4180 quoting. ---- */
+void csv_field(FILE *fp, const char *s, bool last);
+
+#endif /* _LT_CLI_H */

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lazytrace report: every event as the kernel prints it, with the flags
+ * decoded under the right ABI, so that it can be diffed line by line with
+ * /sys/kernel/tracing/trace.
+ */
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct report_opts {
+	struct input_opts in;
+	bool latency;
+	struct int_set cpus;
+	struct int_set pids;
+	const char *comm;
+	int64_t from;
+	int64_t to;
+};
+
+static const char report_usage[] =
+"usage: lazytrace report [-i FILE] [-l] [--abi NAME] [--cpu LIST] [--pid LIST]\n"
+"                        [--comm GLOB] [--from T] [--to T] [-B BUFFER]\n"
+"\n"
+"Print every event as the kernel's own text output does, with the\n"
+"need-resched letters of lazy preemption (B N L b n l p).\n"
+"\n"
+"  -i, --input FILE   trace.dat or kernel text trace ('-' for stdin; default trace.dat)\n"
+"  -l, --latency      latency format (as with the latency-format option)\n"
+"  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
+"  --cpu LIST         only these CPUs (e.g. 0,2-3)\n"
+"  --pid LIST         only events of these current pids\n"
+"  --comm GLOB        only events whose current task's name matches\n"
+"  --from T, --to T   time window, in the trace's seconds (e.g. 7.25, 7250ms)\n"
+"  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n";
+
+/* The kernel rounds to the nearest microsecond: ns2usecs(). */
+static uint64_t ns2usecs(uint64_t ns)
+{
+	return (ns + 500) / 1000;
+}
+
+/* trace_find_mark(): the delay marker of the latency format. */
+static char delay_mark(uint64_t ns)
+{
+	static const struct { uint64_t val; char sym; } marks[] = {
+		{ 1000000000ULL, '$' }, { 100000000ULL, '@' },
+		{ 10000000ULL, '*' }, { 1000000ULL, '#' },
+		{ 100000ULL, '!' }, { 10000ULL, '+' },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (ns > marks[i].val)
+			return marks[i].sym;
+	return ' ';
+}
+
+static bool selected(const struct report_opts *o, const struct lt_event *ev)
+{
+	if (o->cpus.nr && !int_set_has(&o->cpus, ev->cpu))
+		return false;
+	if (o->pids.nr && !int_set_has(&o->pids, ev->pid))
+		return false;
+	if (o->comm && fnmatch(o->comm, ev->comm, 0))
+		return false;
+	if (o->from >= 0 && ev->ts < (uint64_t)o->from)
+		return false;
+	if (o->to >= 0 && ev->ts > (uint64_t)o->to)
+		return false;
+	return true;
+}
+
+struct line {
+	struct lt_event ev;
+	char lat[6];
+	char *payload;
+	size_t cap;
+};
+
+static void print_payload(const struct lt_event *ev, const char *payload)
+{
+	if (ev->kind == LT_EV_FUNCTION)
+		printf("%s\n", payload);
+	else
+		printf("%s: %s\n", ev->name, payload);
+}
+
+static void print_default(const struct line *l)
+{
+	uint64_t us = ns2usecs(l->ev.ts);
+
+	printf("%16s-%-7d [%03d] %s %5llu.%06llu: ", l->ev.comm, l->ev.pid,
+	       l->ev.cpu, l->lat, (unsigned long long)(us / 1000000),
+	       (unsigned long long)(us % 1000000));
+	print_payload(&l->ev, l->payload);
+}
+
+/* lat_print_generic() and lat_print_timestamp(), verbose off. */
+static void print_latency(const struct line *l, uint64_t base, uint64_t next)
+{
+	uint64_t rel = ns2usecs(next - l->ev.ts);
+
+	printf("%8.8s-%-7d %3d%s %4lluus%c: ", l->ev.comm, l->ev.pid,
+	       l->ev.cpu, l->lat,
+	       (unsigned long long)ns2usecs(l->ev.ts - base),
+	       delay_mark(rel * 1000));
+	print_payload(&l->ev, l->payload);
+}
+
+static int keep_line(struct lt_reader *r, struct line *l,
+		     const struct lt_event *ev, enum lt_abi abi)
+{
+	size_t need;
+
+	l->ev = *ev;
+	if (ev->comm == NULL)
+		l->ev.comm = "<...>";
+	lt_flags_latency(abi, ev->flags, ev->preempt_count, l->lat);
+	need = lt_event_payload(r, ev, l->payload, l->cap);
+	if (need >= l->cap) {
+		char *p = realloc(l->payload, need + 1);
+
+		if (!p)
+			return -1;
+		l->payload = p;
+		l->cap = need + 1;
+		lt_event_payload(r, ev, l->payload, l->cap);
+	}
+	return 0;
+}
+
+static int report(struct report_opts *o)
+{
+	struct lt_reader *r = input_open(&o->in);
+	enum lt_abi abi = lt_reader_abi(r, NULL);
+	const struct lt_event *ev;
+	struct line cur = { 0 };
+	char comm[LT_COMM_LEN];
+	uint64_t base = lt_reader_first_ts(r);
+	bool have = false;
+	int ret;
+
+	/*
+	 * The latency format's delay marker needs the next event's time,
+	 * so each line is printed one event late.
+	 */
+	while ((ev = lt_reader_next(r))) {
+		if (!base)
+			base = ev->ts;
+		if (have && o->latency)
+			print_latency(&cur, base, ev->ts);
+		have = false;
+		if (!selected(o, ev))
+			continue;
+		if (keep_line(r, &cur, ev, abi)) {
+			warn("out of memory");
+			break;
+		}
+		snprintf(comm, sizeof(comm), "%s", cur.ev.comm);
+		cur.ev.comm = comm;
+		if (o->latency)
+			have = true;
+		else
+			print_default(&cur);
+	}
+	if (have)
+		print_latency(&cur, base, cur.ev.ts);
+	ret = input_finish(r);
+	free(cur.payload);
+	lt_reader_close(r);
+	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		INPUT_LONG_OPTS,
+		{ "latency", no_argument, NULL, 'l' },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "to", required_argument, NULL, OPT_TO },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct report_opts o = { .in = INPUT_OPTS_INIT, .from = -1, .to = -1 };
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "lh", longopts,
+				NULL)) != -1) {
+		if (input_opt(&o.in, c, optarg))
+			continue;
+		switch (c) {
+		case 'l':
+			o.latency = true;
+			break;
+		case OPT_CPU:
+			if (int_set_parse(&o.cpus, optarg))
+				die_usage("bad CPU list '%s'", optarg);
+			break;
+		case OPT_PID:
+			if (int_set_parse(&o.pids, optarg))
+				die_usage("bad pid list '%s'", optarg);
+			break;
+		case OPT_COMM:
+			o.comm = optarg;
+			break;
+		case OPT_FROM:
+			o.from = parse_time_ns(optarg);
+			if (o.from < 0)
+				die_usage("bad time '%s'", optarg);
+			break;
+		case OPT_TO:
+			o.to = parse_time_ns(optarg);
+			if (o.to < 0)
+				die_usage("bad time '%s'", optarg);
+			break;
+		case 'h':
+			fputs(report_usage, stdout);
+			return EXIT_OK;
+		default:
+			fputs(report_usage, stderr);
+			return EXIT_BAD;
+		}
+	}
+	if (optind < argc)
+		die_usage("report: unexpected argument '%s'", argv[optind]);
+	ret = report(&o);
+	int_set_free(&o.cpus);
+	int_set_free(&o.pids);
+	return ret;
+}

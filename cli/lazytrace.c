@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lazytrace: see where lazy preemption requests wait, and who makes them.
+ *
+ * One binary, one file per subcommand (cli/cmd-*.c), in the style of git.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct cmd commands[] = {
+	{ "report", cmd_report, "print every event with the kernel's own flags" },
+	{ "flags", cmd_flags, "explain one common_flags byte" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *fp)
+{
+	size_t i;
+
+	fprintf(fp, "usage: lazytrace [--version] [--help] <command> [<args>]\n\n"
+		"commands:\n");
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(fp, "   %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(fp, "\n'lazytrace <command> --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_BAD;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("lazytrace %s\n", LT_VERSION_STRING);
+		return EXIT_OK;
+	}
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "lazytrace: '%s' is not a lazytrace command\n", argv[1]);
+	usage(stderr);
+	return EXIT_BAD;
+}

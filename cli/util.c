@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared helpers of the lazytrace subcommands: input, errors, lists, times.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("lazytrace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_BAD);
+}
+
+void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("lazytrace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int input_opt(struct input_opts *in, int c, const char *arg)
+{
+	switch (c) {
+	case 'i':
+		in->file = arg;
+		return 1;
+	case 'B':
+		in->buffer = arg;
+		return 1;
+	case OPT_ABI:
+		if (lt_abi_parse(arg, &in->abi))
+			die_usage("unknown ABI '%s' (auto, legacy, mainline, poc2023, rt-lazy)",
+				  arg);
+		return 1;
+	}
+	return 0;
+}
+
+struct lt_reader *input_open(const struct input_opts *in)
+{
+	struct lt_open_opts o = { .abi = in->abi, .buffer = in->buffer };
+	struct lt_reader *r;
+	char err[512];
+
+	r = lt_reader_open(in->file, &o, err, sizeof(err));
+	if (!r) {
+		fprintf(stderr, "lazytrace: %s\n", err);
+		exit(EXIT_BAD);
+	}
+	return r;
+}
+
+int input_finish(struct lt_reader *r)
+{
+	const char *err = lt_reader_error(r);
+
+	if (!err)
+		return EXIT_OK;
+	fprintf(stderr, "lazytrace: %s\n", err);
+	return EXIT_BAD;
+}
+
+static int set_add(struct int_set *set, int v)
+{
+	int *nv = realloc(set->v, (set->nr + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -1;
+	set->v = nv;
+	set->v[set->nr++] = v;
+	return 0;
+}
+
+static int parse_int(const char **s, int *v)
+{
+	char *end;
+	long l;
+
+	if (!isdigit((unsigned char)**s))
+		return -1;
+	errno = 0;
+	l = strtol(*s, &end, 10);
+	if (errno || l > INT_MAX)
+		return -1;
+	*v = l;
+	*s = end;
+	return 0;
+}
+
+/* Ranges are capped so that "0-2000000000" cannot eat the machine. */
+#define MAX_RANGE 65536
+
+int int_set_parse(struct int_set *set, const char *list)
+{
+	const char *s = list;
+	int a, b;
+
+	while (*s) {
+		if (parse_int(&s, &a))
+			return -1;
+		b = a;
+		if (*s == '-') {
+			s++;
+			if (parse_int(&s, &b) || b < a || b - a > MAX_RANGE)
+				return -1;
+		}
+		for (; a <= b; a++)
+			if (set_add(set, a))
+				return -1;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return set->nr ? 0 : -1;
+}
+
+bool int_set_has(const struct int_set *set, int v)
+{
+	int i;
+
+	for (i = 0; i < set->nr; i++)
+		if (set->v[i] == v)
+			return true;
+	return false;
+}
+
+void int_set_free(struct int_set *set)
+{
+	free(set->v);
+	set->v = NULL;
+	set->nr = 0;
+}
+
+int64_t parse_time_ns(const char *s)
+{
+	static const struct { const char *sfx; double mul; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1e9 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v < 0 || v > 1e10)
+		return -1;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].sfx))
+			return (int64_t)(v * units[i].mul + 0.5);
+	return -1;
+}
+
+/* ---- JSON ---- */
+
+void json_init(struct json *j, FILE *fp, bool pretty)
+{
+	memset(j, 0, sizeof(*j));
+	j->fp = fp;
+	j->pretty = pretty;
+}
+
+static void json_escaped(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", fp);
+		else if (c == '\t')
+			fputs("\\t", fp);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(fp, "\\u%04x", c);
+		else
+			fputc(c, fp);
+	}
+	fputc('"', fp);
+}
+
+static void json_key(struct json *j, const char *key)
+{
+	if (j->need_comma[j->depth])
+		fputc(',', j->fp);
+	j->need_comma[j->depth] = true;
+	if (j->pretty && j->depth) {
+		fputc('\n', j->fp);
+		fprintf(j->fp, "%*s", 2 * j->depth, "");
+	}
+	if (key) {
+		json_escaped(j->fp, key);
+		fputs(j->pretty ? ": " : ":", j->fp);
+	}
+}
+
+static void json_open(struct json *j, const char *key, char c)
+{
+	json_key(j, key);
+	fputc(c, j->fp);
+	if (j->depth < 31)
+		j->depth++;
+	j->need_comma[j->depth] = false;
+}
+
+static void json_close(struct json *j, char c)
+{
+	bool had = j->need_comma[j->depth];
+
+	if (j->depth)
+		j->depth--;
+	if (j->pretty && had) {
+		fputc('\n', j->fp);
+		fprintf(j->fp, "%*s", 2 * j->depth, "");
+	}
+	fputc(c, j->fp);
+}
+
+void json_begin_object(struct json *j, const char *key)
+{
+	json_open(j, key, '{');
+}
+
+void json_end_object(struct json *j)
+{
+	json_close(j, '}');
+}
+
+void json_begin_array(struct json *j, const char *key)
+{
+	json_open(j, key, '[');
+}
+
+void json_end_array(struct json *j)
+{
+	json_close(j, ']');
+}
+
+void json_str(struct json *j, const char *key, const char *val)
+{
+	json_key(j, key);
+	if (val)
+		json_escaped(j->fp, val);
+	else
+		fputs("null", j->fp);
+}
+
+void json_int(struct json *j, const char *key, long long val)
+{
+	json_key(j, key);
+	fprintf(j->fp, "%lld", val);
+}
+
+void json_uint(struct json *j, const char *key, unsigned long long val)
+{
+	json_key(j, key);
+	fprintf(j->fp, "%llu", val);
+}
+
+void json_double(struct json *j, const char *key, double val)
+{
+	json_key(j, key);
+	/* JSON has no NaN or infinity. */
+	if (val != val || val > 1e300 || val < -1e300)
+		fputs("null", j->fp);
+	else
+		fprintf(j->fp, "%.6g", val);
+}
+
+void json_bool(struct json *j, const char *key, bool val)
+{
+	json_key(j, key);
+	fputs(val ? "true" : "false", j->fp);
+}
+
+void json_null(struct json *j, const char *key)
+{
+	json_key(j, key);
+	fputs("null", j->fp);
+}
+
+void json_finish(struct json *j)
+{
+	fputc('\n', j->fp);
+}
+
+/* ---- CSV ---- */
+
+void csv_field(FILE *fp, const char *s, bool last)
+{
+	if (strpbrk(s, ",\"\n\r")) {
+		fputc('"', fp);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', fp);
+			fputc(*s, fp);
+		}
+		fputc('"', fp);
+	} else {
+		fputs(s, fp);
+	}
+	fputc(last ? '\n' : ',', fp);
+}

@@ -1,0 +1,667 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * trace.dat reader, through libtracecmd and libtraceevent (no plugins).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace-cmd/trace-cmd.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "lt-internal.h"
+
+/* Exported by libtracecmd but missing from Debian's public header. */
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+
+#define DEFAULT_DETECT_SCAN 200000UL
+
+#define MAX_PTR_KEYS 4
+
+/* What we need to know about one event type, looked up once. */
+struct event_info {
+	bool known;
+	struct tep_event *event;
+	enum lt_event_kind kind;
+	struct tep_format_field *f[8];
+	/* sched_switch: prev_state letters and the preempt marker bit */
+	unsigned long long state_letter_bit[16];
+	char state_letter[16];
+	int nr_state_letters;
+	unsigned long long preempt_marker;
+	char ptr_key[MAX_PTR_KEYS][32];
+	int nr_ptr_keys;
+};
+
+struct dat {
+	struct tracecmd_input *top;
+	struct tracecmd_input *handle;	/* the buffer we read */
+	struct tep_handle *tep;
+	struct tep_record *rec;		/* the current event's record */
+	struct tep_record **pending;	/* next record of each CPU */
+	bool started;
+	struct event_info *info;
+	int nr_info;
+	struct trace_seq seq;
+	char comm[LT_COMM_LEN];
+	int ptr_width;
+};
+
+static const char *const field_names[][8] = {
+	[LT_EV_SCHED_SWITCH] = { "prev_comm", "prev_pid", "prev_prio",
+				 "prev_state", "next_comm", "next_pid",
+				 "next_prio" },
+	[LT_EV_SCHED_WAKING] = { "comm", "pid", "prio", "target_cpu" },
+	[LT_EV_SCHED_WAKEUP] = { "comm", "pid", "prio", "target_cpu" },
+	[LT_EV_SCHED_WAKEUP_NEW] = { "comm", "pid", "prio", "target_cpu" },
+	[LT_EV_SCHED_PROCESS_EXIT] = { "comm", "pid" },
+	[LT_EV_SCHED_PROCESS_FORK] = { "child_comm", "child_pid" },
+	[LT_EV_HRTIMER_EXPIRE_ENTRY] = { "function" },
+	[LT_EV_SOFTIRQ_ENTRY] = { "vec" },
+	[LT_EV_SOFTIRQ_EXIT] = { "vec" },
+	[LT_EV_SYS_ENTER] = { "id" },
+	[LT_EV_SYS_EXIT] = { "id" },
+	[LT_EV_FUNCTION] = { "ip", "parent_ip" },
+};
+
+/*
+ * sched_switch prints prev_state through __print_flags() and appends "+"
+ * when the bit above the highest state letter is set (TASK_REPORT_MAX).
+ * Read the letters from the event's own print format, so that any kernel's
+ * table is honoured.
+ */
+static void find_state_letters(struct event_info *ei, struct tep_print_arg *arg)
+{
+	struct tep_print_flag_sym *sym;
+	unsigned long long v, max = 0;
+
+	for (; arg; arg = arg->next) {
+		if (arg->type == TEP_PRINT_OP) {
+			find_state_letters(ei, arg->op.left);
+			find_state_letters(ei, arg->op.right);
+			continue;
+		}
+		if (arg->type != TEP_PRINT_FLAGS || ei->nr_state_letters)
+			continue;
+		for (sym = arg->flags.flags; sym; sym = sym->next) {
+			v = strtoull(sym->value, NULL, 0);
+			if (v > max)
+				max = v;
+			if (ei->nr_state_letters < 16 && sym->str[0]) {
+				ei->state_letter_bit[ei->nr_state_letters] = v;
+				ei->state_letter[ei->nr_state_letters++] = sym->str[0];
+			}
+		}
+		ei->preempt_marker = max << 1;
+	}
+}
+
+/*
+ * A plain %p is hashed by the kernel's text output with a per-boot key we
+ * cannot know. Print the raw value as the kernel does with
+ * no_hash_pointers ("%016lx"), where libtraceevent prints "0x...": note
+ * the text before each plain %p ("hrtimer=") to find it in the output.
+ */
+static void find_pointer_keys(struct event_info *ei)
+{
+	const char *fmt = ei->event->print_fmt.format;
+	const char *p, *k;
+	size_t n;
+
+	for (p = fmt; p && (p = strstr(p, "%p")); p += 2) {
+		if (isalnum((unsigned char)p[2]) || (p > fmt && p[-1] == '%'))
+			continue;
+		for (k = p; k > fmt && !isspace((unsigned char)k[-1]); k--)
+			;
+		n = p - k;
+		if (!n || n >= sizeof(ei->ptr_key[0]) ||
+		    ei->nr_ptr_keys >= MAX_PTR_KEYS)
+			continue;
+		memcpy(ei->ptr_key[ei->nr_ptr_keys], k, n);
+		ei->ptr_key[ei->nr_ptr_keys++][n] = '\0';
+	}
+}
+
+static size_t unhash_pointers(const struct event_info *ei, int width,
+			      struct trace_seq *in, char *buf, size_t len)
+{
+	const char *s = in->buffer, *hit, *hex;
+	unsigned long long v;
+	char *end;
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < ei->nr_ptr_keys && s; i++) {
+		hit = strstr(s, ei->ptr_key[i]);
+		if (!hit)
+			continue;
+		hex = hit + strlen(ei->ptr_key[i]);
+		if (strncmp(hex, "0x", 2) && strncmp(hex, "(nil)", 5))
+			continue;
+		v = strtoull(hex + (hex[0] == '0' ? 2 : 0), &end, 16);
+		if (hex[0] == '(')
+			end = (char *)hex + 5;
+		n += snprintf(buf + n, n < len ? len - n : 0, "%.*s%0*llx",
+			      (int)(hex - s), s, width, v);
+		s = end;
+	}
+	n += snprintf(buf + n, n < len ? len - n : 0, "%s", s ? s : "");
+	return n;
+}
+
+static struct event_info *event_info(struct dat *d, int type)
+{
+	struct event_info *ei, *n;
+	int i;
+
+	if (type < 0 || type > 1 << 16)
+		return NULL;
+	if (type >= d->nr_info) {
+		n = realloc(d->info, (type + 64) * sizeof(*n));
+		if (!n)
+			return NULL;
+		memset(n + d->nr_info, 0, (type + 64 - d->nr_info) * sizeof(*n));
+		d->info = n;
+		d->nr_info = type + 64;
+	}
+	ei = &d->info[type];
+	if (ei->known)
+		return ei->event ? ei : NULL;
+	ei->known = true;
+	ei->event = tep_find_event(d->tep, type);
+	if (!ei->event)
+		return NULL;
+	ei->kind = lt_event_kind_of(ei->event->system, ei->event->name);
+	find_pointer_keys(ei);
+	for (i = 0; i < 8 && ei->kind < LT_EV_KIND_MAX; i++) {
+		const char *fn = field_names[ei->kind][i];
+
+		if (fn)
+			ei->f[i] = tep_find_field(ei->event, fn);
+	}
+	if (ei->kind == LT_EV_SCHED_SWITCH) {
+		find_state_letters(ei, ei->event->print_fmt.args);
+		if (!ei->preempt_marker)
+			ei->preempt_marker = 0x100;	/* 4.14 .. 6.x */
+	}
+	return ei;
+}
+
+static long long num(struct tep_format_field *f, struct tep_record *rec)
+{
+	unsigned long long v = 0;
+
+	if (!f || f->offset + f->size > rec->size)
+		return -1;
+	if (tep_read_number_field(f, rec->data, &v))
+		return -1;
+	/* Sign-extend signed fields such as pid. */
+	if (f->flags & TEP_FIELD_IS_SIGNED) {
+		if (f->size == 4)
+			return (int)v;
+		if (f->size == 2)
+			return (short)v;
+		if (f->size == 1)
+			return (signed char)v;
+	}
+	return (long long)v;
+}
+
+static void str(struct tep_format_field *f, struct tep_record *rec, char *dst,
+		size_t size)
+{
+	size_t n;
+
+	dst[0] = '\0';
+	if (!f || f->offset < 0 || f->offset + f->size > rec->size)
+		return;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC)
+		return;
+	n = f->size < (int)size - 1 ? (size_t)f->size : size - 1;
+	memcpy(dst, (char *)rec->data + f->offset, n);
+	dst[n] = '\0';
+}
+
+static void prev_state_str(const struct event_info *ei, unsigned long long st,
+			   char out[8])
+{
+	unsigned long long bits = st & (ei->preempt_marker - 1);
+	int i, n = 0;
+
+	if (!bits) {
+		out[n++] = 'R';
+	} else {
+		for (i = 0; i < ei->nr_state_letters && n < 5; i++) {
+			if (!(bits & ei->state_letter_bit[i]))
+				continue;
+			if (n)
+				out[n++] = '|';
+			out[n++] = ei->state_letter[i];
+		}
+	}
+	if (st & ei->preempt_marker)
+		out[n++] = '+';
+	out[n] = '\0';
+}
+
+static void func_name(struct dat *d, unsigned long long addr, char *dst,
+		      size_t size)
+{
+	const char *name = tep_find_function(d->tep, addr);
+
+	if (name)
+		lt_strlcpy(dst, name, size);
+	else
+		snprintf(dst, size, "0x%llx", addr);
+}
+
+static void fill_fields(struct dat *d, struct event_info *ei,
+			struct tep_record *rec, struct lt_event *ev)
+{
+	struct tep_format_field **f = ei->f;
+
+	switch (ei->kind) {
+	case LT_EV_SCHED_SWITCH: {
+		unsigned long long st = num(f[3], rec);
+
+		str(f[0], rec, ev->u.sched_switch.prev_comm, LT_COMM_LEN);
+		ev->u.sched_switch.prev_pid = num(f[1], rec);
+		ev->u.sched_switch.prev_prio = num(f[2], rec);
+		prev_state_str(ei, st, ev->u.sched_switch.prev_state_str);
+		ev->u.sched_switch.prev_state =
+			lt_prev_state_of(ev->u.sched_switch.prev_state_str);
+		str(f[4], rec, ev->u.sched_switch.next_comm, LT_COMM_LEN);
+		ev->u.sched_switch.next_pid = num(f[5], rec);
+		ev->u.sched_switch.next_prio = num(f[6], rec);
+		break;
+	}
+	case LT_EV_SCHED_WAKING:
+	case LT_EV_SCHED_WAKEUP:
+	case LT_EV_SCHED_WAKEUP_NEW:
+		str(f[0], rec, ev->u.wakeup.comm, LT_COMM_LEN);
+		ev->u.wakeup.pid = num(f[1], rec);
+		ev->u.wakeup.prio = num(f[2], rec);
+		ev->u.wakeup.target_cpu = num(f[3], rec);
+		break;
+	case LT_EV_SCHED_PROCESS_EXIT:
+	case LT_EV_SCHED_PROCESS_FORK:
+		str(f[0], rec, ev->u.process.comm, LT_COMM_LEN);
+		ev->u.process.pid = num(f[1], rec);
+		break;
+	case LT_EV_HRTIMER_EXPIRE_ENTRY:
+		func_name(d, num(f[0], rec), ev->u.hrtimer.func,
+			  sizeof(ev->u.hrtimer.func));
+		break;
+	case LT_EV_SOFTIRQ_ENTRY:
+	case LT_EV_SOFTIRQ_EXIT:
+		ev->u.softirq.vec = num(f[0], rec);
+		break;
+	case LT_EV_SYS_ENTER:
+	case LT_EV_SYS_EXIT:
+		ev->u.syscall.id = num(f[0], rec);
+		break;
+	case LT_EV_FUNCTION:
+		func_name(d, num(f[0], rec), ev->u.function.func,
+			  sizeof(ev->u.function.func));
+		func_name(d, num(f[1], rec), ev->u.function.parent,
+			  sizeof(ev->u.function.parent));
+		break;
+	default:
+		break;
+	}
+}
+
+static const char *comm_of(struct dat *d, int pid)
+{
+	const char *comm;
+
+	if (pid == 0)
+		return "<idle>";
+	comm = tep_data_comm_from_pid(d->tep, pid);
+	if (!comm || !strcmp(comm, "<...>"))
+		return "<...>";
+	return comm;
+}
+
+/* A record too small for the common header is corrupt. */
+#define COMMON_HDR_SIZE 8
+
+static int dat_fill(struct lt_reader *r, struct tep_record *rec, int cpu)
+{
+	struct dat *d = r->priv;
+	struct lt_event *ev = &r->ev;
+	struct event_info *ei;
+
+	if (rec->size < COMMON_HDR_SIZE) {
+		lt_reader_fail(r, "corrupt record at offset %llu (size %d)",
+			       rec->offset, rec->size);
+		return -1;
+	}
+	ei = event_info(d, tep_data_type(d->tep, rec));
+	if (!ei) {
+		lt_reader_fail(r, "corrupt record at offset %llu: unknown event type %d",
+			       rec->offset, tep_data_type(d->tep, rec));
+		return -1;
+	}
+	memset(&ev->u, 0, sizeof(ev->u));
+	ev->ts = rec->ts;
+	ev->missed = rec->missed_events < 0 ? LT_MISSED_UNKNOWN :
+		     (uint64_t)rec->missed_events;
+	ev->cpu = cpu;
+	ev->pid = tep_data_pid(d->tep, rec);
+	ev->flags = tep_data_flags(d->tep, rec) & 0xff;
+	ev->preempt_count = tep_data_preempt_count(d->tep, rec) & 0xff;
+	ev->comm = comm_of(d, ev->pid);
+	ev->system = ei->event->system;
+	ev->name = ei->event->name;
+	ev->kind = ei->kind;
+	fill_fields(d, ei, rec, ev);
+	r->pos = rec->offset;
+	return 1;
+}
+
+/* (Re)start every CPU at its first record. */
+static void dat_rewind(struct lt_reader *r, struct dat *d)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		if (d->pending[cpu])
+			tracecmd_free_record(d->pending[cpu]);
+		d->pending[cpu] = tracecmd_read_cpu_first(d->handle, cpu);
+	}
+	d->started = true;
+}
+
+/* Merge the CPUs by timestamp; ties go to the lower CPU. */
+static struct tep_record *dat_take(struct lt_reader *r, struct dat *d,
+				   int *cpu_out)
+{
+	struct tep_record *rec;
+	int cpu, best = -1;
+
+	if (!d->started)
+		dat_rewind(r, d);
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		if (!d->pending[cpu])
+			continue;
+		if (best < 0 || d->pending[cpu]->ts < d->pending[best]->ts)
+			best = cpu;
+	}
+	if (best < 0)
+		return NULL;
+	rec = d->pending[best];
+	d->pending[best] = tracecmd_read_data(d->handle, best);
+	*cpu_out = best;
+	return rec;
+}
+
+static int dat_next(struct lt_reader *r)
+{
+	struct dat *d = r->priv;
+	int cpu = -1;
+
+	if (d->rec) {
+		tracecmd_free_record(d->rec);
+		d->rec = NULL;
+	}
+	d->rec = dat_take(r, d, &cpu);
+	if (!d->rec)
+		return 0;
+	return dat_fill(r, d->rec, cpu);
+}
+
+/* Raw pointers, as the kernel prints %p with no_hash_pointers. */
+static size_t dat_payload(struct lt_reader *r, const struct lt_event *ev,
+			  char *buf, size_t len)
+{
+	struct dat *d = r->priv;
+	struct event_info *ei;
+	int n;
+
+	if (ev->kind == LT_EV_FUNCTION) {
+		n = snprintf(buf, len, "%s <-%s", ev->u.function.func,
+			     ev->u.function.parent);
+		return n < 0 ? 0 : (size_t)n;
+	}
+	trace_seq_reset(&d->seq);
+	tep_print_event(d->tep, &d->seq, d->rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&d->seq);
+	if (!d->seq.buffer) {
+		if (len)
+			buf[0] = '\0';
+		return 0;
+	}
+	ei = event_info(d, tep_data_type(d->tep, d->rec));
+	if (ei && ei->nr_ptr_keys) {
+		return unhash_pointers(ei, d->ptr_width, &d->seq, buf, len);
+	}
+	if (len)
+		lt_strlcpy(buf, d->seq.buffer, len);
+	return d->seq.len;
+}
+
+static int dat_field(struct lt_reader *r, const struct lt_event *ev,
+		     const char *field, long long *val)
+{
+	struct dat *d = r->priv;
+	struct event_info *ei = event_info(d, tep_data_type(d->tep, d->rec));
+	struct tep_format_field *f;
+
+	if (!ei)
+		return -1;
+	f = tep_find_any_field(ei->event, field);
+	if (!f || (f->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC |
+			       TEP_FIELD_IS_ARRAY)))
+		return -1;
+	*val = num(f, d->rec);
+	return 0;
+}
+
+static void dat_close(struct lt_reader *r)
+{
+	struct dat *d = r->priv;
+	int i;
+
+	if (!d)
+		return;
+	if (d->rec)
+		tracecmd_free_record(d->rec);
+	for (i = 0; d->pending && i < r->nr_cpus; i++)
+		if (d->pending[i])
+			tracecmd_free_record(d->pending[i]);
+	free(d->pending);
+	if (d->handle && d->handle != d->top)
+		tracecmd_close(d->handle);
+	if (d->top)
+		tracecmd_close(d->top);
+	trace_seq_destroy(&d->seq);
+	free(d->info);
+	free(d);
+	r->priv = NULL;
+}
+
+static const struct lt_reader_ops dat_ops = {
+	.next = dat_next,
+	.payload = dat_payload,
+	.field = dat_field,
+	.close = dat_close,
+};
+
+static bool has_events(struct tracecmd_input *h)
+{
+	struct tep_record *rec;
+	int cpu, n = tep_get_cpus(tracecmd_get_tep(h));
+
+	for (cpu = 0; cpu < n; cpu++) {
+		rec = tracecmd_read_cpu_first(h, cpu);
+		if (rec) {
+			tracecmd_free_record(rec);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int pick_buffer(struct lt_reader *r, struct dat *d, const char *want)
+{
+	int i, n = tracecmd_buffer_instances(d->top);
+	struct tracecmd_input *h;
+
+	if (!want && has_events(d->top)) {
+		d->handle = d->top;
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = tracecmd_buffer_instance_name(d->top, i);
+
+		if (want && (!name || strcmp(name, want)))
+			continue;
+		h = tracecmd_buffer_instance_handle(d->top, i);
+		if (!h)
+			continue;
+		if (want || has_events(h)) {
+			d->handle = h;
+			return 0;
+		}
+		tracecmd_close(h);
+	}
+	if (want && strcmp(want, "") && strcmp(want, "top")) {
+		lt_reader_fail(r, "no buffer named '%s' in the trace", want);
+		return -1;
+	}
+	d->handle = d->top;	/* an empty trace is still a trace */
+	return 0;
+}
+
+/* "Linux host 6.12.118-lazy #1 SMP ... x86_64": release and machine. */
+static void read_uname(struct lt_reader *r, struct dat *d, char *machine,
+		       size_t msize)
+{
+	const char *u = tracecmd_get_uname(d->top);
+	char sys[64], host[256], rel[128];
+	const char *last;
+
+	machine[0] = '\0';
+	if (!u || sscanf(u, "%63s %255s %127s", sys, host, rel) != 3)
+		return;
+	r->kernel = strdup(rel);
+	last = strrchr(u, ' ');
+	if (last)
+		lt_strlcpy(machine, last + 1, msize);
+}
+
+static bool lazy_bit_arch(const char *machine, struct tep_handle *tep)
+{
+	if (!strcmp(machine, "x86_64") || !strcmp(machine, "aarch64") ||
+	    !strncmp(machine, "i686", 4) || !strcmp(machine, "arm64"))
+		return true;
+	/* No uname: the x86 irq vectors tell the architecture. */
+	return !machine[0] &&
+	       tep_find_event_by_name(tep, "irq_vectors", "local_timer_entry");
+}
+
+static bool has_lazy_count_field(struct tep_handle *tep)
+{
+	struct tep_event **events = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	int i;
+
+	for (i = 0; events && events[i]; i++)
+		if (tep_find_common_field(events[i], "common_preempt_lazy_count"))
+			return true;
+	return false;
+}
+
+/* Look for the lazy bit 0x02 in the first events, then rewind. */
+static unsigned long scan_lazy_bit(struct lt_reader *r, struct dat *d,
+				   unsigned long limit)
+{
+	struct tep_record *rec;
+	unsigned long i, seen = 0;
+	int cpu;
+
+	for (i = 0; i < limit && !seen; i++) {
+		rec = dat_take(r, d, &cpu);
+		if (!rec)
+			break;
+		if (rec->size >= COMMON_HDR_SIZE &&
+		    (tep_data_flags(d->tep, rec) & 0x02))
+			seen++;
+		tracecmd_free_record(rec);
+	}
+	d->started = false;
+	return seen;
+}
+
+static void detect_abi(struct lt_reader *r, struct dat *d,
+		       const struct lt_open_opts *opts)
+{
+	unsigned long limit = opts->detect_scan ? opts->detect_scan :
+			      DEFAULT_DETECT_SCAN;
+	char machine[64];
+
+	read_uname(r, d, machine, sizeof(machine));
+	if (opts->abi != LT_ABI_AUTO) {
+		lt_abi_set(r, opts->abi, "given with --abi");
+		return;
+	}
+	if (has_lazy_count_field(d->tep)) {
+		lt_abi_set(r, LT_ABI_RT_LAZY,
+			   "events carry common_preempt_lazy_count (PREEMPT_RT lazy kernel)");
+		return;
+	}
+	if (lt_abi_from_kernel(r->kernel) == LT_ABI_MAINLINE) {
+		lt_abi_set(r, LT_ABI_MAINLINE, "kernel %s is 6.13 or later",
+			   r->kernel);
+		return;
+	}
+	if (lazy_bit_arch(machine, d->tep) && scan_lazy_bit(r, d, limit)) {
+		lt_abi_set(r, LT_ABI_MAINLINE,
+			   "lazy bit 0x02 set on %s, where irq-flag tracing is always supported",
+			   machine[0] ? machine : "x86");
+		return;
+	}
+	lt_abi_set(r, LT_ABI_LEGACY, "kernel %s, no lazy bit seen",
+		   r->kernel ? r->kernel : "unknown");
+}
+
+int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
+{
+	struct dat *d;
+
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		lt_reader_fail(r, "out of memory");
+		return -1;
+	}
+	r->priv = d;
+	r->ops = &dat_ops;
+	r->format = LT_INPUT_TRACE_DAT;
+	trace_seq_init(&d->seq);
+	d->top = tracecmd_open(r->path, TRACECMD_FL_LOAD_NO_PLUGINS |
+				       TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!d->top) {
+		lt_reader_fail(r, "corrupt or truncated trace.dat (libtracecmd cannot read its headers)");
+		return -1;
+	}
+	if (pick_buffer(r, d, opts->buffer))
+		return -1;
+	d->tep = tracecmd_get_tep(d->handle);
+	tep_set_loglevel(TEP_LOG_NONE);
+	r->nr_cpus = tep_get_cpus(d->tep);
+	d->ptr_width = tep_get_long_size(d->tep) == 4 ? 8 : 16;
+	if (r->nr_cpus <= 0 || r->nr_cpus > 8192) {
+		lt_reader_fail(r, "corrupt trace.dat: %d CPUs", r->nr_cpus);
+		return -1;
+	}
+	d->pending = calloc(r->nr_cpus, sizeof(*d->pending));
+	if (!d->pending) {
+		lt_reader_fail(r, "out of memory");
+		return -1;
+	}
+	r->first_ts = tracecmd_get_first_ts(d->handle);
+	detect_abi(r, d, opts);
+	return 0;
+}

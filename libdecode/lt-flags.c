@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The common_flags byte under each ABI (SPEC §2), and the latency field
+ * exactly as the kernel's trace_print_lat_fmt() prints it.
+ */
+#include <string.h>
+
+#include "lazytrace.h"
+
+enum bit_meaning {
+	B_NONE,
+	B_IRQS_OFF,
+	B_IRQS_NOSUPPORT,
+	B_NEED_RESCHED,
+	B_NEED_RESCHED_LAZY,
+	B_HARDIRQ,
+	B_SOFTIRQ,
+	B_PREEMPT_RESCHED,
+	B_NMI,
+	B_BH_OFF,
+};
+
+/* Meaning of bits 0x01 .. 0x80, per ABI. */
+static const enum bit_meaning abi_bits[][8] = {
+	[LT_ABI_LEGACY] = { B_IRQS_OFF, B_IRQS_NOSUPPORT, B_NEED_RESCHED,
+			    B_HARDIRQ, B_SOFTIRQ, B_PREEMPT_RESCHED, B_NMI,
+			    B_BH_OFF },
+	[LT_ABI_MAINLINE] = { B_IRQS_OFF, B_NEED_RESCHED_LAZY, B_NEED_RESCHED,
+			      B_HARDIRQ, B_SOFTIRQ, B_PREEMPT_RESCHED, B_NMI,
+			      B_BH_OFF },
+	[LT_ABI_POC2023] = { B_IRQS_OFF, B_NEED_RESCHED, B_NEED_RESCHED_LAZY,
+			     B_HARDIRQ, B_SOFTIRQ, B_PREEMPT_RESCHED, B_NMI,
+			     B_BH_OFF },
+	[LT_ABI_RT_LAZY] = { B_IRQS_OFF, B_IRQS_NOSUPPORT, B_NEED_RESCHED,
+			     B_HARDIRQ, B_SOFTIRQ, B_NEED_RESCHED_LAZY, B_NMI,
+			     B_BH_OFF },
+};
+
+static const char *const abi_names[] = {
+	[LT_ABI_AUTO] = "auto",
+	[LT_ABI_LEGACY] = "legacy",
+	[LT_ABI_MAINLINE] = "mainline",
+	[LT_ABI_POC2023] = "poc2023",
+	[LT_ABI_RT_LAZY] = "rt-lazy",
+};
+
+const char *lt_abi_name(enum lt_abi abi)
+{
+	if ((unsigned int)abi >= sizeof(abi_names) / sizeof(abi_names[0]))
+		return "unknown";
+	return abi_names[abi];
+}
+
+int lt_abi_parse(const char *name, enum lt_abi *abi)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(abi_names) / sizeof(abi_names[0]); i++) {
+		if (!strcmp(name, abi_names[i])) {
+			*abi = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static enum lt_abi concrete(enum lt_abi abi)
+{
+	if (abi < LT_ABI_LEGACY || abi > LT_ABI_RT_LAZY)
+		return LT_ABI_MAINLINE;
+	return abi;
+}
+
+struct lt_flags lt_flags_decode(enum lt_abi abi, unsigned int flags)
+{
+	const enum bit_meaning *bits = abi_bits[concrete(abi)];
+	struct lt_flags f;
+	int i;
+
+	memset(&f, 0, sizeof(f));
+	for (i = 0; i < 8; i++) {
+		if (!(flags & (1u << i)))
+			continue;
+		switch (bits[i]) {
+		case B_IRQS_OFF: f.irqs_off = true; break;
+		case B_IRQS_NOSUPPORT: f.irqs_nosupport = true; break;
+		case B_NEED_RESCHED: f.need_resched = true; break;
+		case B_NEED_RESCHED_LAZY: f.need_resched_lazy = true; break;
+		case B_HARDIRQ: f.hardirq = true; break;
+		case B_SOFTIRQ: f.softirq = true; break;
+		case B_PREEMPT_RESCHED: f.preempt_resched = true; break;
+		case B_NMI: f.nmi = true; break;
+		case B_BH_OFF: f.bh_off = true; break;
+		case B_NONE: break;
+		}
+	}
+	return f;
+}
+
+static char irqs_letter(const struct lt_flags *f)
+{
+	if (f->irqs_off && f->bh_off)
+		return 'D';
+	if (f->irqs_off)
+		return 'd';
+	if (f->bh_off)
+		return 'b';
+	if (f->irqs_nosupport)
+		return 'X';
+	return '.';
+}
+
+static char resched_letter(const struct lt_flags *f)
+{
+	/* Index: eager 4, lazy 2, fold 1. */
+	static const char letters[8] = {
+		'.', 'p', 'l', 'L', 'n', 'N', 'b', 'B'
+	};
+
+	return letters[(f->need_resched ? 4 : 0) |
+		       (f->need_resched_lazy ? 2 : 0) |
+		       (f->preempt_resched ? 1 : 0)];
+}
+
+static char irq_letter(const struct lt_flags *f)
+{
+	if (f->nmi && f->hardirq)
+		return 'Z';
+	if (f->nmi)
+		return 'z';
+	if (f->hardirq && f->softirq)
+		return 'H';
+	if (f->hardirq)
+		return 'h';
+	if (f->softirq)
+		return 's';
+	return '.';
+}
+
+static char nibble(unsigned int v)
+{
+	v &= 0xf;
+	if (!v)
+		return '.';
+	return "0123456789abcdef"[v];
+}
+
+char lt_flags_resched_letter(enum lt_abi abi, unsigned int flags)
+{
+	struct lt_flags f = lt_flags_decode(abi, flags);
+
+	return resched_letter(&f);
+}
+
+void lt_flags_latency(enum lt_abi abi, unsigned int flags,
+		      unsigned int preempt_count, char out[6])
+{
+	struct lt_flags f = lt_flags_decode(abi, flags);
+
+	out[0] = irqs_letter(&f);
+	out[1] = resched_letter(&f);
+	out[2] = irq_letter(&f);
+	out[3] = nibble(preempt_count);
+	out[4] = nibble(preempt_count >> 4);
+	out[5] = '\0';
+}

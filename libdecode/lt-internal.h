@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Internal interfaces of liblazytrace: the reader back ends.
+ */
+#ifndef _LT_INTERNAL_H
+#define _LT_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "lazytrace.h"
+
+#define LT_ERR_LEN 512
+
+struct lt_reader_ops {
+	/* Fill r->ev; 1 on an event, 0 at the end, -1 on error (r->err set). */
+	int (*next)(struct lt_reader *r);
+	size_t (*payload)(struct lt_reader *r, const struct lt_event *ev,
+			  char *buf, size_t len);
+	int (*field)(struct lt_reader *r, const struct lt_event *ev,
+		     const char *field, long long *val);
+	void (*close)(struct lt_reader *r);
+};
+
+struct lt_reader {
+	const struct lt_reader_ops *ops;
+	void *priv;
+	char *path;
+	enum lt_input_format format;
+	enum lt_abi abi;
+	const char *abi_reason;
+	char abi_reason_buf[160];
+	char *kernel;
+	char *preempt_model;
+	int nr_cpus;
+	uint64_t first_ts;
+	uint64_t size;
+	uint64_t pos;
+	struct lt_event ev;
+	bool failed;
+	char err[LT_ERR_LEN];
+};
+
+__attribute__((format(printf, 2, 3)))
+void lt_reader_fail(struct lt_reader *r, const char *fmt, ...);
+
+enum lt_event_kind lt_event_kind_of(const char *system, const char *name);
+const char *lt_event_system_of(const char *name);
+enum lt_prev_state lt_prev_state_of(const char *str);
+
+int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts);
+int lt_text_open(struct lt_reader *r, FILE *fp, const struct lt_open_opts *opts);
+
+/* ABI detection from what every reader knows. */
+enum lt_abi lt_abi_from_kernel(const char *release);
+void lt_abi_set(struct lt_reader *r, enum lt_abi abi, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+void lt_strlcpy(char *dst, const char *src, size_t size);
+
+#endif /* _LT_INTERNAL_H */

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The reader handle: opens an input, picks the back end by content, and
+ * hands out events one at a time.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lt-internal.h"
+
+/* trace.dat files start with "\027\010\104tracing". */
+static const char dat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i',
+				  'n', 'g' };
+
+void lt_strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t n;
+
+	if (!size)
+		return;
+	n = strnlen(src, size - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void lt_reader_fail(struct lt_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (r->failed)
+		return;
+	r->failed = true;
+	n = snprintf(r->err, sizeof(r->err), "%s: ", r->path);
+	if (n < 0 || (size_t)n >= sizeof(r->err))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->err + n, sizeof(r->err) - n, fmt, ap);
+	va_end(ap);
+}
+
+void lt_abi_set(struct lt_reader *r, enum lt_abi abi, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->abi = abi;
+	va_start(ap, fmt);
+	vsnprintf(r->abi_reason_buf, sizeof(r->abi_reason_buf), fmt, ap);
+	va_end(ap);
+	r->abi_reason = r->abi_reason_buf;
+}
+
+/* 6.13 and later carry lazy preemption with the lazy bit on 0x02. */
+enum lt_abi lt_abi_from_kernel(const char *release)
+{
+	unsigned int major = 0, minor = 0;
+
+	if (!release || sscanf(release, "%u.%u", &major, &minor) != 2)
+		return LT_ABI_AUTO;
+	if (major > 6 || (major == 6 && minor >= 13))
+		return LT_ABI_MAINLINE;
+	return LT_ABI_AUTO;
+}
+
+static const struct {
+	const char *system;
+	const char *name;
+	enum lt_event_kind kind;
+} known_events[] = {
+	{ "sched", "sched_switch", LT_EV_SCHED_SWITCH },
+	{ "sched", "sched_waking", LT_EV_SCHED_WAKING },
+	{ "sched", "sched_wakeup", LT_EV_SCHED_WAKEUP },
+	{ "sched", "sched_wakeup_new", LT_EV_SCHED_WAKEUP_NEW },
+	{ "sched", "sched_process_exit", LT_EV_SCHED_PROCESS_EXIT },
+	{ "sched", "sched_process_fork", LT_EV_SCHED_PROCESS_FORK },
+	{ "sched", "sched_migrate_task", LT_EV_SCHED_MIGRATE_TASK },
+	{ "irq_vectors", "local_timer_entry", LT_EV_LOCAL_TIMER_ENTRY },
+	{ "irq_vectors", "local_timer_exit", LT_EV_LOCAL_TIMER_EXIT },
+	{ "timer", "hrtimer_expire_entry", LT_EV_HRTIMER_EXPIRE_ENTRY },
+	{ "timer", "hrtimer_expire_exit", LT_EV_HRTIMER_EXPIRE_EXIT },
+	{ "irq_vectors", "reschedule_entry", LT_EV_RESCHEDULE_ENTRY },
+	{ "irq_vectors", "reschedule_exit", LT_EV_RESCHEDULE_EXIT },
+	{ "irq", "softirq_entry", LT_EV_SOFTIRQ_ENTRY },
+	{ "irq", "softirq_exit", LT_EV_SOFTIRQ_EXIT },
+	{ "raw_syscalls", "sys_enter", LT_EV_SYS_ENTER },
+	{ "raw_syscalls", "sys_exit", LT_EV_SYS_EXIT },
+	{ "ftrace", "function", LT_EV_FUNCTION },
+};
+
+#define NR_KNOWN (sizeof(known_events) / sizeof(known_events[0]))
+
+enum lt_event_kind lt_event_kind_of(const char *system, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_KNOWN; i++) {
+		if (strcmp(name, known_events[i].name))
+			continue;
+		if (system && strcmp(system, known_events[i].system))
+			continue;
+		return known_events[i].kind;
+	}
+	return LT_EV_OTHER;
+}
+
+/* Text output names events without their system; guess it for known ones. */
+const char *lt_event_system_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_KNOWN; i++)
+		if (!strcmp(name, known_events[i].name))
+			return known_events[i].system;
+	return "";
+}
+
+enum lt_prev_state lt_prev_state_of(const char *str)
+{
+	if (str[0] == 'R' && str[1] == '+')
+		return LT_PREV_PREEMPTED;
+	if (str[0] == 'R' && str[1] == '\0')
+		return LT_PREV_YIELDED;
+	return LT_PREV_BLOCKED;
+}
+
+static int is_dat(FILE *fp)
+{
+	char buf[sizeof(dat_magic)];
+	size_t n = fread(buf, 1, sizeof(buf), fp);
+
+	rewind(fp);
+	return n == sizeof(buf) && !memcmp(buf, dat_magic, sizeof(buf));
+}
+
+static struct lt_reader *open_fail(struct lt_reader *r, char *err,
+				   size_t errlen)
+{
+	if (err && errlen)
+		lt_strlcpy(err, r->failed ? r->err : "cannot open input",
+			   errlen);
+	lt_reader_close(r);
+	return NULL;
+}
+
+struct lt_reader *lt_reader_open(const char *path,
+				 const struct lt_open_opts *opts,
+				 char *err, size_t errlen)
+{
+	static const struct lt_open_opts defaults;
+	struct lt_reader *r;
+	struct stat st;
+	FILE *fp;
+
+	if (!opts)
+		opts = &defaults;
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	r->path = strdup(strcmp(path, "-") ? path : "<stdin>");
+	if (!r->path) {
+		free(r);
+		return NULL;
+	}
+	r->abi = opts->abi;
+	if (!strcmp(path, "-"))
+		return lt_text_open(r, stdin, opts) ? open_fail(r, err, errlen) : r;
+
+	fp = fopen(path, "rb");
+	if (!fp) {
+		lt_reader_fail(r, "%s", strerror(errno));
+		return open_fail(r, err, errlen);
+	}
+	if (fstat(fileno(fp), &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			fclose(fp);
+			lt_reader_fail(r, "is a directory");
+			return open_fail(r, err, errlen);
+		}
+		if (S_ISREG(st.st_mode))
+			r->size = st.st_size;
+	}
+	if (r->size == 0 && S_ISREG(st.st_mode)) {
+		fclose(fp);
+		lt_reader_fail(r, "empty file, not a trace");
+		return open_fail(r, err, errlen);
+	}
+	if (is_dat(fp)) {
+		fclose(fp);
+		if (lt_dat_open(r, opts))
+			return open_fail(r, err, errlen);
+		return r;
+	}
+	if (lt_text_open(r, fp, opts))
+		return open_fail(r, err, errlen);
+	return r;
+}
+
+void lt_reader_close(struct lt_reader *r)
+{
+	if (!r)
+		return;
+	if (r->ops && r->ops->close)
+		r->ops->close(r);
+	free(r->kernel);
+	free(r->preempt_model);
+	free(r->path);
+	free(r);
+}
+
+const struct lt_event *lt_reader_next(struct lt_reader *r)
+{
+	int ret;
+
+	if (r->failed)
+		return NULL;
+	ret = r->ops->next(r);
+	if (ret <= 0)
+		return NULL;
+	return &r->ev;
+}
+
+const char *lt_reader_error(const struct lt_reader *r)
+{
+	return r->failed ? r->err : NULL;
+}
+
+enum lt_abi lt_reader_abi(const struct lt_reader *r, const char **reason)
+{
+	if (reason)
+		*reason = r->abi_reason ? r->abi_reason : "";
+	return r->abi;
+}
+
+enum lt_input_format lt_reader_format(const struct lt_reader *r)
+{
+	return r->format;
+}
+
+int lt_reader_nr_cpus(const struct lt_reader *r)
+{
+	return r->nr_cpus;
+}
+
+const char *lt_reader_kernel(const struct lt_reader *r)
+{
+	return r->kernel;
+}
+
+const char *lt_reader_preempt_model(const struct lt_reader *r)
+{
+	return r->preempt_model;
+}
+
+uint64_t lt_reader_first_ts(const struct lt_reader *r)
+{
+	return r->first_ts;
+}
+
+uint64_t lt_reader_position(const struct lt_reader *r)
+{
+	return r->pos;
+}
+
+uint64_t lt_reader_size(const struct lt_reader *r)
+{
+	return r->size;
+}
+
+size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
+			char *buf, size_t len)
+{
+	return r->ops->payload(r, ev, buf, len);
+}
+
+int lt_event_field(struct lt_reader *r, const struct lt_event *ev,
+		   const char *field, long long *val)
+{
+	return r->ops->field(r, ev, field, val);
+}

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs every unit test binary given as argument and every tests/t/t*.sh
+# shell test against the real binary. Prints one line per test and a
+# closing "N passed, N failed, N skipped" line; exits 1 on any failure.
+#
+# Environment: LAZYTRACE (binary), BUILD (build dir), LAZYTRACE_WRAP (a
+# command to run the binary under, e.g. valgrind), T (a glob of shell tests).
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+: "${LAZYTRACE:=$top/lazytrace}"
+DATA=$top/tests/data
+export LAZYTRACE DATA BUILD LAZYTRACE_WRAP
+pass=0 fail=0 skip=0 failed=""
+out=$top/tests/out
+mkdir -p "$out"
+
+record() {	# name status
+	case $2 in
+	0) pass=$((pass + 1)); echo "ok      $1" ;;
+	77) skip=$((skip + 1)); echo "skip    $1 ($(tail -n 1 "$out/$1.log"))" ;;
+	*) fail=$((fail + 1)); failed="$failed $1"; echo "FAIL    $1 (see tests/out/$1.log)" ;;
+	esac
+}
+
+for t in "$@"; do
+	name=$(basename "$t")
+	${LAZYTRACE_WRAP:-} "$t" >"$out/$name.log" 2>&1
+	record "$name" $?
+done
+
+for t in $top/tests/t/${T:-t*.sh}; do
+	[ -f "$t" ] || continue
+	name=$(basename "$t" .sh)
+	TMPDIR=$(mktemp -d) sh "$t" >"$out/$name.log" 2>&1
+	record "$name" $?
+done
+
+for f in $failed; do
+	echo "---- $f"
+	tail -n 20 "$out/$f.log"
+done
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]
