@@ -74,8 +74,11 @@ static bool selected(const struct report_opts *o, const struct lt_event *ev)
 	return true;
 }
 
+/* One event kept for printing; it owns copies of the reader's strings. */
 struct line {
 	struct lt_event ev;
+	char comm[LT_COMM_LEN];
+	char name[64];
 	char lat[6];
 	char *payload;
 	size_t cap;
@@ -117,8 +120,10 @@ static int keep_line(struct lt_reader *r, struct line *l,
 	size_t need;
 
 	l->ev = *ev;
-	if (ev->comm == NULL)
-		l->ev.comm = "<...>";
+	snprintf(l->comm, sizeof(l->comm), "%s", ev->comm ? ev->comm : "<...>");
+	snprintf(l->name, sizeof(l->name), "%s", ev->name);
+	l->ev.comm = l->comm;
+	l->ev.name = l->name;
 	lt_flags_latency(abi, ev->flags, ev->preempt_count, l->lat);
 	need = lt_event_payload(r, ev, l->payload, l->cap);
 	if (need >= l->cap) {
@@ -139,8 +144,7 @@ static int report(struct report_opts *o)
 	enum lt_abi abi = lt_reader_abi(r, NULL);
 	const struct lt_event *ev;
 	struct line cur = { 0 };
-	char comm[LT_COMM_LEN];
-	uint64_t base = lt_reader_first_ts(r);
+	uint64_t base;
 	bool have = false;
 	int ret;
 
@@ -149,8 +153,7 @@ static int report(struct report_opts *o)
 	 * so each line is printed one event late.
 	 */
 	while ((ev = lt_reader_next(r))) {
-		if (!base)
-			base = ev->ts;
+		base = lt_reader_first_ts(r);
 		if (have && o->latency)
 			print_latency(&cur, base, ev->ts);
 		have = false;
@@ -160,8 +163,6 @@ static int report(struct report_opts *o)
 			warn("out of memory");
 			break;
 		}
-		snprintf(comm, sizeof(comm), "%s", cur.ev.comm);
-		cur.ev.comm = comm;
 		if (o->latency)
 			have = true;
 		else

@@ -164,3 +164,30 @@ void lt_flags_latency(enum lt_abi abi, unsigned int flags,
 	out[4] = nibble(preempt_count >> 4);
 	out[5] = '\0';
 }
+
+/* The inverse of lt_flags_decode(), for text input read back into bits. */
+unsigned int lt_flags_encode(enum lt_abi abi, const struct lt_flags *f)
+{
+	const enum bit_meaning *bits = abi_bits[concrete(abi)];
+	unsigned int flags = 0;
+	bool set;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		switch (bits[i]) {
+		case B_IRQS_OFF: set = f->irqs_off; break;
+		case B_IRQS_NOSUPPORT: set = f->irqs_nosupport; break;
+		case B_NEED_RESCHED: set = f->need_resched; break;
+		case B_NEED_RESCHED_LAZY: set = f->need_resched_lazy; break;
+		case B_HARDIRQ: set = f->hardirq; break;
+		case B_SOFTIRQ: set = f->softirq; break;
+		case B_PREEMPT_RESCHED: set = f->preempt_resched; break;
+		case B_NMI: set = f->nmi; break;
+		case B_BH_OFF: set = f->bh_off; break;
+		default: set = false; break;
+		}
+		if (set)
+			flags |= 1u << i;
+	}
+	return flags;
+}

@@ -56,6 +56,8 @@ enum lt_abi lt_abi_from_kernel(const char *release);
 void lt_abi_set(struct lt_reader *r, enum lt_abi abi, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+unsigned int lt_flags_encode(enum lt_abi abi, const struct lt_flags *f);
+
 void lt_strlcpy(char *dst, const char *src, size_t size);
 
 #endif /* _LT_INTERNAL_H */

@@ -1,8 +1,663 @@
 // SPDX-License-Identifier: LGPL-2.1
+/*
+ * Reader for the kernel's own text output (/sys/kernel/tracing/trace),
+ * default or latency format. The kernel has already turned the flag byte
+ * into letters; they are turned back into bits under the reader's ABI, so
+ * the rest of the library sees one representation.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "lt-internal.h"
+
+/* A longer line is not a trace line: refuse it rather than grow forever. */
+#define MAX_LINE 65536
+#define MAX_CPUS 8192
+
+struct text {
+	FILE *fp;
+	bool own_fp;
+	char line[MAX_LINE];
+	char comm[LT_COMM_LEN];
+	char name[64];
+	const char *payload;
+	unsigned long lineno;
+	uint64_t offset;
+	bool latency;		/* latency format lines */
+	bool abi_fixed;		/* ABI given, or settled by the header */
+	uint64_t *missed;	/* per CPU: lost events not yet reported */
+	int nr_missed;
+	uint64_t next_missed;
+};
+
+static int text_fail(struct lt_reader *r, struct text *t, const char *what)
+{
+	lt_reader_fail(r, "line %lu (offset %llu): %s", t->lineno,
+		       (unsigned long long)r->pos, what);
+	return -1;
+}
+
+/* ---- the flag letters ---- */
+
+static int letters_to_flags(const char *s, struct lt_flags *f,
+			    unsigned int *pc)
+{
+	memset(f, 0, sizeof(*f));
+	switch (s[0]) {
+	case 'D': f->irqs_off = f->bh_off = true; break;
+	case 'd': f->irqs_off = true; break;
+	case 'b': f->bh_off = true; break;
+	case 'X': f->irqs_nosupport = true; break;
+	case '.': break;
+	default: return -1;
+	}
+	switch (s[1]) {
+	case 'B': f->need_resched = f->need_resched_lazy = true;
+		  f->preempt_resched = true; break;
+	case 'N': f->need_resched = f->preempt_resched = true; break;
+	case 'L': f->need_resched_lazy = f->preempt_resched = true; break;
+	case 'b': f->need_resched = f->need_resched_lazy = true; break;
+	case 'n': f->need_resched = true; break;
+	case 'l': f->need_resched_lazy = true; break;
+	case 'p': f->preempt_resched = true; break;
+	case '.': break;
+	default: return -1;
+	}
+	switch (s[2]) {
+	case 'Z': f->nmi = f->hardirq = true; break;
+	case 'z': f->nmi = true; break;
+	case 'H': f->hardirq = f->softirq = true; break;
+	case 'h': f->hardirq = true; break;
+	case 's': f->softirq = true; break;
+	case '.': break;
+	default: return -1;
+	}
+	*pc = 0;
+	if (s[3] != '.') {
+		if (!isxdigit((unsigned char)s[3]))
+			return -1;
+		*pc |= strtoul((char[]){ s[3], 0 }, NULL, 16);
+	}
+	if (s[4] != '.') {
+		if (!isxdigit((unsigned char)s[4]))
+			return -1;
+		*pc |= strtoul((char[]){ s[4], 0 }, NULL, 16) << 4;
+	}
+	return 0;
+}
+
+static bool is_lazy_letter(char c)
+{
+	return c == 'B' || c == 'L' || c == 'b' || c == 'l';
+}
+
+/* Settle the ABI on the first letter that only one layout can carry. */
+static void settle_abi(struct lt_reader *r, struct text *t, const char *fl)
+{
+	if (t->abi_fixed)
+		return;
+	if (fl[0] == 'X') {
+		lt_abi_set(r, LT_ABI_LEGACY,
+			   "text shows 'X' (irq-flag tracing unsupported), a legacy kernel");
+		t->abi_fixed = true;
+	} else if (is_lazy_letter(fl[1])) {
+		lt_abi_set(r, LT_ABI_MAINLINE,
+			   "text shows lazy need-resched letters (B L b l)");
+		t->abi_fixed = true;
+	}
+}
+
+/* ---- parsing one line ---- */
+
+static const char *skip_spaces(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+static int parse_uint(const char **s, unsigned long long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**s))
+		return -1;
+	*v = strtoull(*s, &end, 10);
+	*s = end;
+	return 0;
+}
+
+/* "7.261477" -> ns, whatever the number of decimals. */
+static int parse_secs(const char **s, uint64_t *ns)
+{
+	unsigned long long secs, frac = 0;
+	int digits = 0;
+
+	if (parse_uint(s, &secs))
+		return -1;
+	if (**s == '.') {
+		(*s)++;
+		while (isdigit((unsigned char)**s)) {
+			if (digits < 9) {
+				frac = frac * 10 + (**s - '0');
+				digits++;
+			}
+			(*s)++;
+		}
+	}
+	while (digits++ < 9)
+		frac *= 10;
+	if (secs > UINT64_MAX / 1000000000ULL - 1)
+		return -1;
+	*ns = secs * 1000000000ULL + frac;
+	return 0;
+}
+
+static void set_comm(struct text *t, const char *start, size_t len)
+{
+	while (len && *start == ' ') {
+		start++;
+		len--;
+	}
+	if (len >= sizeof(t->comm))
+		len = sizeof(t->comm) - 1;
+	memcpy(t->comm, start, len);
+	t->comm[len] = '\0';
+}
+
+/* The " [003] " column; its '[' must follow "-PID" and spaces. */
+static const char *find_cpu_column(const char *line)
+{
+	const char *p;
+
+	for (p = strchr(line, '['); p; p = strchr(p + 1, '[')) {
+		const char *q = p + 1;
+
+		if (p == line || p[-1] != ' ' || !isdigit((unsigned char)*q))
+			continue;
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (q[0] == ']' && q[1] == ' ')
+			return p;
+	}
+	return NULL;
+}
+
+/* "comm-pid" possibly followed by "(tgid)": fill comm and pid. */
+static int parse_task(struct text *t, const char *start, const char *end,
+		      int *pid)
+{
+	const char *dash;
+	unsigned long long v;
+
+	while (end > start && end[-1] == ' ')
+		end--;
+	if (end > start && end[-1] == ')') {	/* record-tgid */
+		while (end > start && end[-1] != '(')
+			end--;
+		if (end == start)
+			return -1;
+		end--;
+		while (end > start && end[-1] == ' ')
+			end--;
+	}
+	for (dash = end; dash > start && dash[-1] != '-'; dash--)
+		;
+	if (dash == start || dash == end)
+		return -1;
+	if (parse_uint(&dash, &v) || dash != end || v > 0x7fffffff)
+		return -1;
+	*pid = v;
+	for (dash = end; dash[-1] != '-'; dash--)
+		;
+	set_comm(t, start, dash - 1 - start);
+	return 0;
+}
+
+static int parse_default(struct text *t, const char *line,
+			 struct lt_event *ev, const char **rest,
+			 const char **flags)
+{
+	const char *col = find_cpu_column(line), *p;
+	unsigned long long cpu;
+	int pid;
+
+	if (!col || parse_task(t, line, col, &pid))
+		return -1;
+	p = col + 1;
+	if (parse_uint(&p, &cpu) || cpu >= MAX_CPUS)
+		return -1;
+	p = skip_spaces(p + 1);
+	*flags = NULL;
+	if (!isdigit((unsigned char)*p) || p[5] == ' ') {
+		/* irq-info column present */
+		*flags = p;
+		p = skip_spaces(p + strcspn(p, " "));
+	}
+	if (parse_secs(&p, &ev->ts) || *p != ':')
+		return -1;
+	ev->cpu = cpu;
+	ev->pid = pid;
+	*rest = skip_spaces(p + 1);
+	return 0;
+}
+
+/* "%8.8s-%-7d %3d%s %4lldus%c: " */
+static int parse_latency(struct text *t, const char *line,
+			 struct lt_event *ev, const char **rest,
+			 const char **flags)
+{
+	unsigned long long pid, cpu, us;
+	const char *p = line + 9;
+
+	if (strlen(line) < 30 || line[8] != '-')
+		return -1;
+	set_comm(t, line, 8);
+	if (parse_uint(&p, &pid) || pid > 0x7fffffff)
+		return -1;
+	p = skip_spaces(p);
+	if (parse_uint(&p, &cpu) || cpu >= MAX_CPUS)
+		return -1;
+	*flags = p;
+	p = skip_spaces(p + strcspn(p, " "));
+	if (parse_uint(&p, &us) || strncmp(p, "us", 2) || p[3] != ':')
+		return -1;
+	ev->ts = us * 1000;
+	ev->cpu = cpu;
+	ev->pid = pid;
+	*rest = skip_spaces(p + 4);
+	return 0;
+}
+
+/* ---- the event's own text ---- */
+
+/* Pointer to the value of " key=" in s (or at its start), else NULL. */
+static const char *value_of(const char *s, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p;
+
+	for (p = s; (p = strstr(p, key)); p++)
+		if ((p == s || p[-1] == ' ') && p[n] == '=')
+			return p + n + 1;
+	return NULL;
+}
+
+static long long num_of(const char *s, const char *key)
+{
+	const char *v = value_of(s, key);
+
+	return v ? strtoll(v, NULL, 10) : -1;
+}
+
+/* Copy the value of key up to " stop=" (comms may hold spaces). */
+static void str_of(const char *s, const char *key, const char *stop,
+		   char *dst, size_t size)
+{
+	const char *v = value_of(s, key), *e = NULL;
+	size_t n;
+
+	dst[0] = '\0';
+	if (!v)
+		return;
+	if (stop) {
+		char pat[32];
+
+		snprintf(pat, sizeof(pat), " %s=", stop);
+		e = strstr(v, pat);
+	}
+	n = e ? (size_t)(e - v) : strcspn(v, " ");
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, v, n);
+	dst[n] = '\0';
+}
+
+static void parse_sched_switch(const char *s, struct lt_event *ev)
+{
+	str_of(s, "prev_comm", "prev_pid", ev->u.sched_switch.prev_comm,
+	       LT_COMM_LEN);
+	ev->u.sched_switch.prev_pid = num_of(s, "prev_pid");
+	ev->u.sched_switch.prev_prio = num_of(s, "prev_prio");
+	str_of(s, "prev_state", NULL, ev->u.sched_switch.prev_state_str,
+	       sizeof(ev->u.sched_switch.prev_state_str));
+	ev->u.sched_switch.prev_state =
+		lt_prev_state_of(ev->u.sched_switch.prev_state_str);
+	str_of(s, "next_comm", "next_pid", ev->u.sched_switch.next_comm,
+	       LT_COMM_LEN);
+	ev->u.sched_switch.next_pid = num_of(s, "next_pid");
+	ev->u.sched_switch.next_prio = num_of(s, "next_prio");
+}
+
+static void parse_fields(const char *s, struct lt_event *ev)
+{
+	const char *p;
+
+	switch (ev->kind) {
+	case LT_EV_SCHED_SWITCH:
+		parse_sched_switch(s, ev);
+		break;
+	case LT_EV_SCHED_WAKING:
+	case LT_EV_SCHED_WAKEUP:
+	case LT_EV_SCHED_WAKEUP_NEW:
+		str_of(s, "comm", "pid", ev->u.wakeup.comm, LT_COMM_LEN);
+		ev->u.wakeup.pid = num_of(s, "pid");
+		ev->u.wakeup.prio = num_of(s, "prio");
+		ev->u.wakeup.target_cpu = num_of(s, "target_cpu");
+		break;
+	case LT_EV_SCHED_PROCESS_EXIT:
+		str_of(s, "comm", "pid", ev->u.process.comm, LT_COMM_LEN);
+		ev->u.process.pid = num_of(s, "pid");
+		break;
+	case LT_EV_SCHED_PROCESS_FORK:
+		str_of(s, "child_comm", "child_pid", ev->u.process.comm,
+		       LT_COMM_LEN);
+		ev->u.process.pid = num_of(s, "child_pid");
+		break;
+	case LT_EV_HRTIMER_EXPIRE_ENTRY:
+		str_of(s, "function", NULL, ev->u.hrtimer.func,
+		       sizeof(ev->u.hrtimer.func));
+		break;
+	case LT_EV_SOFTIRQ_ENTRY:
+	case LT_EV_SOFTIRQ_EXIT:
+		ev->u.softirq.vec = num_of(s, "vec");
+		break;
+	case LT_EV_SYS_ENTER:
+	case LT_EV_SYS_EXIT:
+		p = strstr(s, "NR ");
+		ev->u.syscall.id = p ? strtol(p + 3, NULL, 10) : -1;
+		break;
+	default:
+		break;
+	}
+}
+
+/* "func <-parent" of the function tracer. */
+static void parse_function(const char *s, struct lt_event *ev)
+{
+	const char *arrow = strstr(s, " <-");
+	size_t n = arrow ? (size_t)(arrow - s) : strlen(s);
+
+	if (n >= sizeof(ev->u.function.func))
+		n = sizeof(ev->u.function.func) - 1;
+	memcpy(ev->u.function.func, s, n);
+	ev->u.function.func[n] = '\0';
+	if (arrow)
+		lt_strlcpy(ev->u.function.parent, arrow + 3,
+			   sizeof(ev->u.function.parent));
+}
+
+static int parse_rest(struct text *t, const char *rest, struct lt_event *ev)
+{
+	size_t n = strspn(rest, "abcdefghijklmnopqrstuvwxyz"
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+
+	if (n && rest[n] == ':' && (rest[n + 1] == ' ' || !rest[n + 1]) &&
+	    n < sizeof(t->name)) {
+		memcpy(t->name, rest, n);
+		t->name[n] = '\0';
+		t->payload = skip_spaces(rest + n + 1);
+		ev->name = t->name;
+		ev->system = lt_event_system_of(t->name);
+		ev->kind = lt_event_kind_of(NULL, t->name);
+		parse_fields(t->payload, ev);
+		return 0;
+	}
+	/* The function tracer prints no event name. */
+	t->payload = rest;
+	ev->name = "function";
+	ev->system = "ftrace";
+	ev->kind = LT_EV_FUNCTION;
+	parse_function(rest, ev);
+	return 0;
+}
+
+/* ---- header and special lines ---- */
+
+static void parse_header(struct lt_reader *r, struct text *t, const char *l)
+{
+	const char *p;
+	char buf[128];
+	int n;
+
+	if ((p = strstr(l, "#P:")))
+		if (sscanf(p, "#P:%d", &n) == 1 && n > 0 && n <= MAX_CPUS &&
+		    n > r->nr_cpus)
+			r->nr_cpus = n;
+	if ((p = strstr(l, "latency trace v")) && (p = strstr(p, " on ")) &&
+	    !r->kernel && sscanf(p, " on %127s", buf) == 1)
+		r->kernel = strdup(buf);
+	if ((p = strstr(l, "(M:")) && !r->preempt_model &&
+	    sscanf(p, "(M:%127[^ ]", buf) == 1)
+		r->preempt_model = strdup(buf);
+	if (strstr(l, "cmd     pid"))
+		t->latency = true;
+	if (strstr(l, "need-resched-lazy") && !t->abi_fixed) {
+		lt_abi_set(r, LT_ABI_RT_LAZY,
+			   "text header has a need-resched-lazy column (PREEMPT_RT lazy kernel)");
+		t->abi_fixed = true;
+	}
+}
+
+/* "CPU:1 [LOST 42 EVENTS]": remember for the CPU's next event. */
+static bool lost_line(struct text *t, const char *l)
+{
+	unsigned long long n;
+	int cpu;
+
+	if (sscanf(l, "CPU:%d [LOST %llu EVENTS]", &cpu, &n) != 2)
+		return false;
+	if (cpu >= 0 && cpu < t->nr_missed)
+		t->missed[cpu] += n ? n : 1;
+	return true;
+}
+
+static bool skip_line(const char *l)
+{
+	return !l[0] || l[0] == '#' || !strncmp(l, "CPU ", 4) ||
+	       strstr(l, "##### CPU") != NULL;
+}
+
+static int grow_cpus(struct lt_reader *r, struct text *t, int cpu)
+{
+	uint64_t *m;
+
+	if (cpu < t->nr_missed)
+		return 0;
+	m = realloc(t->missed, (cpu + 1) * sizeof(*m));
+	if (!m)
+		return -1;
+	memset(m + t->nr_missed, 0, (cpu + 1 - t->nr_missed) * sizeof(*m));
+	t->missed = m;
+	t->nr_missed = cpu + 1;
+	if (r->nr_cpus < cpu + 1)
+		r->nr_cpus = cpu + 1;
+	return 0;
+}
+
+/* Like fgets, but counts the offset and sees NUL bytes. */
+static int read_line(struct lt_reader *r, struct text *t)
+{
+	size_t len = 0;
+	bool binary = false;
+	int c;
+
+	r->pos = t->offset;
+	while ((c = getc_unlocked(t->fp)) != EOF) {
+		t->offset++;
+		if (c == '\n')
+			break;
+		if (c == '\0')
+			binary = true;
+		if (len == sizeof(t->line) - 1) {
+			t->lineno++;
+			return text_fail(r, t, "line too long for a trace line");
+		}
+		t->line[len++] = c;
+	}
+	if (c == EOF && ferror(t->fp))
+		return text_fail(r, t, "read error");
+	if (c == EOF && !len)
+		return 0;
+	t->lineno++;
+	if (binary)
+		return text_fail(r, t, "binary data in a text trace");
+	while (len && t->line[len - 1] == '\r')
+		len--;
+	t->line[len] = '\0';
+	return 1;
+}
+
+static int parse_event(struct lt_reader *r, struct text *t)
+{
+	struct lt_event *ev = &r->ev;
+	const char *rest, *fl;
+	struct lt_flags f;
+	unsigned int pc = 0;
+	int ret;
+
+	memset(ev, 0, sizeof(*ev));
+	if (t->latency)
+		ret = parse_latency(t, t->line, ev, &rest, &fl);
+	else
+		ret = parse_default(t, t->line, ev, &rest, &fl);
+	if (ret)
+		return text_fail(r, t, t->lineno == 1 ?
+				 "not a trace: neither trace.dat nor the kernel's text format" :
+				 "malformed trace line");
+	if (fl) {
+		if (strlen(fl) < 5 || letters_to_flags(fl, &f, &pc))
+			return text_fail(r, t, "malformed flag field");
+		settle_abi(r, t, fl);
+		ev->flags = lt_flags_encode(r->abi, &f);
+		ev->preempt_count = pc;
+	}
+	if (grow_cpus(r, t, ev->cpu))
+		return text_fail(r, t, "out of memory");
+	ev->missed = t->missed[ev->cpu];
+	t->missed[ev->cpu] = 0;
+	ev->comm = ev->pid == 0 ? "<idle>" : t->comm;
+	/* Latency-format times are already relative to the buffer start. */
+	if (!r->first_ts && !t->latency)
+		r->first_ts = ev->ts;
+	return parse_rest(t, rest, ev);
+}
+
+static int text_next(struct lt_reader *r)
+{
+	struct text *t = r->priv;
+	int ret;
+
+	for (;;) {
+		ret = read_line(r, t);
+		if (ret <= 0)
+			return ret;
+		if (t->line[0] == '#') {
+			parse_header(r, t, t->line);
+			continue;
+		}
+		if (lost_line(t, t->line) || skip_line(t->line))
+			continue;
+		if (parse_event(r, t))
+			return -1;
+		return 1;
+	}
+}
+
+static size_t text_payload(struct lt_reader *r, const struct lt_event *ev,
+			   char *buf, size_t len)
+{
+	struct text *t = r->priv;
+	const char *p = t->payload ? t->payload : "";
+
+	if (len)
+		lt_strlcpy(buf, p, len);
+	return strlen(p);
+}
+
+static int text_field(struct lt_reader *r, const struct lt_event *ev,
+		      const char *field, long long *val)
+{
+	struct text *t = r->priv;
+	const char *v = t->payload ? value_of(t->payload, field) : NULL;
+	char *end;
+
+	if (!v)
+		return -1;
+	*val = strtoll(v, &end, 0);
+	return end == v ? -1 : 0;
+}
+
+static void text_close(struct lt_reader *r)
+{
+	struct text *t = r->priv;
+
+	if (!t)
+		return;
+	if (t->own_fp)
+		fclose(t->fp);
+	free(t->missed);
+	free(t);
+	r->priv = NULL;
+}
+
+static const struct lt_reader_ops text_ops = {
+	.next = text_next,
+	.payload = text_payload,
+	.field = text_field,
+	.close = text_close,
+};
+
+/*
+ * Read the header comments now, so that the ABI, kernel and format are
+ * known before the first event.
+ */
+static void read_header(struct lt_reader *r, struct text *t)
+{
+	int c;
+
+	while ((c = fgetc(t->fp)) == '#') {
+		ungetc(c, t->fp);
+		if (read_line(r, t) <= 0)
+			return;
+		parse_header(r, t, t->line);
+	}
+	if (c != EOF)
+		ungetc(c, t->fp);
+}
+
 int lt_text_open(struct lt_reader *r, FILE *fp, const struct lt_open_opts *opts)
 {
-	fclose(fp);
-	lt_reader_fail(r, "text input: not yet");
-	return -1;
+	struct text *t = calloc(1, sizeof(*t));
+
+	if (!t) {
+		if (fp != stdin)
+			fclose(fp);
+		lt_reader_fail(r, "out of memory");
+		return -1;
+	}
+	t->fp = fp;
+	t->own_fp = fp != stdin;
+	r->priv = t;
+	r->ops = &text_ops;
+	if (opts->abi != LT_ABI_AUTO) {
+		lt_abi_set(r, opts->abi, "given with --abi");
+		t->abi_fixed = true;
+	}
+	read_header(r, t);
+	if (r->failed)
+		return -1;
+	r->format = t->latency ? LT_INPUT_TEXT_LATENCY : LT_INPUT_TEXT;
+	if (!t->abi_fixed) {
+		if (lt_abi_from_kernel(r->kernel) == LT_ABI_MAINLINE) {
+			lt_abi_set(r, LT_ABI_MAINLINE,
+				   "kernel %s is 6.13 or later", r->kernel);
+			t->abi_fixed = true;
+		} else {
+			lt_abi_set(r, LT_ABI_MAINLINE,
+				   "text: the kernel's letters, read under the mainline layout");
+		}
+	}
+	return 0;
 }

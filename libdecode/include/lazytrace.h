@@ -373,6 +373,355 @@ size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
 int lt_event_field(struct lt_reader *r, const struct lt_event *ev,
 		   const char *field, long long *val);
 
+/* ------------------------------------------------------------------ */
+/* Analysis                                                            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The analysis follows SPEC §3 and §4: per CPU, in timestamp order, it
+ * compares the need-resched bits (eager E, lazy L, fold P) of consecutive
+ * events of the same current task and names each change a transition.
+ * Its memory grows with the number of tasks and CPUs, never with the
+ * number of events: latencies go into log-linear histograms (64 buckets
+ * per power of two, values below 64 ns exact), and a percentile is the
+ * middle of its bucket, within 0.8% of the exact value.
+ */
+
+/**
+ * enum lt_transition_kind - what changed in a task's need-resched state
+ * @LT_TR_LAZY: L went 0 -> 1 with E = 0: a lazy request
+ * @LT_TR_EAGER: E went 0 -> 1 with L = 0: a direct eager request
+ * @LT_TR_UPGRADE: E went 0 -> 1 while L = 1, outside the tick
+ * @LT_TR_TICK_UPGRADE: the same, first seen in the scheduler tick
+ * @LT_TR_FOLD: P went 0 -> 1: the request was folded into preempt_count
+ * @LT_TR_PREEMPTED: served: switched out as R+ (preempted)
+ * @LT_TR_YIELDED: served: switched out as R (return to user, cond_resched)
+ * @LT_TR_BLOCKED: served: switched out sleeping (S, D, I, ...)
+ * @LT_TR_CLEARED: served: the bits cleared without a switch
+ * @LT_TR_TRUNCATED: the request's end is unknown: the ring buffer lost
+ *	events on the CPU, the current task changed without a sched_switch,
+ *	or the trace ended first; never counted in a latency
+ */
+enum lt_transition_kind {
+	LT_TR_LAZY = 0,
+	LT_TR_EAGER,
+	LT_TR_UPGRADE,
+	LT_TR_TICK_UPGRADE,
+	LT_TR_FOLD,
+	LT_TR_PREEMPTED,
+	LT_TR_YIELDED,
+	LT_TR_BLOCKED,
+	LT_TR_CLEARED,
+	LT_TR_TRUNCATED,
+	LT_TR_KIND_MAX,
+};
+
+/**
+ * lt_transition_name - the name of a transition kind
+ * @kind: the kind
+ *
+ * Returns "lazy", "eager", "upgrade", "tick-upgrade", "fold", "preempted",
+ * "yielded", "blocked", "cleared" or "truncated" ("?" if out of range).
+ */
+const char *lt_transition_name(enum lt_transition_kind kind);
+
+/**
+ * lt_transition_is_served - whether a kind ends a request
+ * @kind: the kind
+ *
+ * Returns true for preempted, yielded, blocked and cleared.
+ */
+bool lt_transition_is_served(enum lt_transition_kind kind);
+
+/* lt_transition.syscall when the task was not in a known system call */
+#define LT_SYSCALL_USER		(-1L)	/* in user space */
+#define LT_SYSCALL_UNKNOWN	(-2L)	/* no raw_syscalls events */
+
+/**
+ * struct lt_transition - one transition of one task
+ * @kind: what happened
+ * @seen_ns: time of the event that first showed it
+ * @after_ns: time of the previous event on @cpu: it happened after this
+ *	(equal to @seen_ns when nothing came before)
+ * @cpu: the CPU
+ * @pid: the task's pid
+ * @task_id: the task record (differs for two tasks that reused one pid),
+ *	the index + 1 of lt_analysis_task()
+ * @comm: the task's name, valid during the callback
+ * @request: for an upgrade, served or truncated transition: the oldest
+ *	open request it ends (%LT_TR_LAZY, %LT_TR_EAGER or %LT_TR_FOLD);
+ *	else @kind
+ * @since_ns: seen_ns of that request (its latency is @seen_ns - @since_ns,
+ *	a lower bound; @seen_ns - @since_after_ns is the upper bound)
+ * @since_after_ns: after_ns of that request
+ * @syscall: for a tick-upgrade: the system call the task was in, or
+ *	%LT_SYSCALL_USER, or %LT_SYSCALL_UNKNOWN
+ * @letter_before: need-resched letter before (as the kernel prints it)
+ * @letter_after: need-resched letter at @seen_ns
+ */
+struct lt_transition {
+	enum lt_transition_kind kind;
+	uint64_t seen_ns;
+	uint64_t after_ns;
+	int cpu;
+	int pid;
+	uint64_t task_id;
+	const char *comm;
+	enum lt_transition_kind request;
+	uint64_t since_ns;
+	uint64_t since_after_ns;
+	long syscall;
+	char letter_before;
+	char letter_after;
+};
+
+/**
+ * typedef lt_transition_fn - receives each transition as it is found
+ * @t: the transition, valid during the call
+ * @data: the caller's pointer from &struct lt_analysis_opts
+ *
+ * Transitions of one CPU come in time order; those of different CPUs are
+ * interleaved in the order of the events that showed them.
+ */
+typedef void (*lt_transition_fn)(const struct lt_transition *t, void *data);
+
+/**
+ * enum lt_latency_kind - the latencies kept per task and globally
+ * @LT_LAT_LAZY_SERVED: from a lazy request to its end (served)
+ * @LT_LAT_EAGER_SERVED: from a direct eager request to its end
+ * @LT_LAT_LAZY_UPGRADE: from a lazy request to its upgrade
+ * @LT_LAT_FOLD_SERVED: from the fold to the end
+ */
+enum lt_latency_kind {
+	LT_LAT_LAZY_SERVED = 0,
+	LT_LAT_EAGER_SERVED,
+	LT_LAT_LAZY_UPGRADE,
+	LT_LAT_FOLD_SERVED,
+	LT_LAT_KIND_MAX,
+};
+
+/**
+ * lt_latency_name - the name of a latency kind
+ * @kind: the kind
+ *
+ * Returns "lazy_served", "eager_served", "lazy_upgrade" or "fold_served".
+ */
+const char *lt_latency_name(enum lt_latency_kind kind);
+
+/**
+ * struct lt_latency - a latency distribution, in ns
+ * @count: number of samples
+ * @p50: median (0 when @count is 0)
+ * @p90: 90th percentile
+ * @p99: 99th percentile
+ * @max: largest sample, exact
+ */
+struct lt_latency {
+	uint64_t count;
+	uint64_t p50;
+	uint64_t p90;
+	uint64_t p99;
+	uint64_t max;
+};
+
+/**
+ * struct lt_task_stats - what the analysis knows about one task
+ * @id: the task record's number, from 1 (see &struct lt_transition)
+ * @pid: its pid (0 for a CPU's idle task, one record per CPU)
+ * @comm: its last name
+ * @first_ns: its first appearance (event, switch or wakeup naming it)
+ * @last_ns: its last appearance
+ * @runtime_ns: time it was current on some CPU
+ * @cpu_share: @runtime_ns / (@last_ns - @first_ns), a fraction of one CPU
+ *	(0 when the span is 0)
+ * @cpus: the CPUs it ran on, as a list ("1", "0-1,3")
+ * @count: transitions by kind; %LT_TR_UPGRADE does not include
+ *	%LT_TR_TICK_UPGRADE
+ * @switches: times it was switched out, by &enum lt_prev_state
+ * @latency: latency distributions by &enum lt_latency_kind
+ * @hog: whether it is a hog (SPEC §4, thresholds of &struct
+ *	lt_analysis_opts)
+ * @episodes: hog episodes: lazy requests still pending at a tick after
+ *	being pending for at least the episode threshold
+ * @pending_ns: total time its served lazy requests were pending
+ * @max_pending_ns: its longest lazy request: the longest served one, or
+ *	an unserved one up to the last tick that saw it pending
+ * @upgrades_user: tick-upgrades that found it in user space
+ * @upgrades_syscall: tick-upgrades that found it in a system call
+ * @top_syscall: the system call most of those found it in, or -1
+ */
+struct lt_task_stats {
+	uint64_t id;
+	int pid;
+	char comm[LT_COMM_LEN];
+	uint64_t first_ns;
+	uint64_t last_ns;
+	uint64_t runtime_ns;
+	double cpu_share;
+	char cpus[64];
+	uint64_t count[LT_TR_KIND_MAX];
+	uint64_t switches[3];
+	struct lt_latency latency[LT_LAT_KIND_MAX];
+	bool hog;
+	uint64_t episodes;
+	uint64_t pending_ns;
+	uint64_t max_pending_ns;
+	uint64_t upgrades_user;
+	uint64_t upgrades_syscall;
+	long top_syscall;
+};
+
+/**
+ * struct lt_analysis_summary - the whole trace
+ * @abi: the flag ABI the analysis decoded with
+ * @lazy_seen: whether any event carried the lazy bit; false means the
+ *	kernel ran without lazy preemption (or the ABI is legacy)
+ * @events: events analysed
+ * @first_ns: first event's time
+ * @last_ns: last event's time
+ * @nr_cpus: highest CPU seen + 1
+ * @lost_events: events the ring buffer reported lost, all CPUs
+ * @lost_unknown: times a CPU lost events without saying how many
+ * @switches: every sched_switch (the idle task's included) by
+ *	&enum lt_prev_state of prev
+ * @count: transitions by kind, all tasks
+ * @latency: latency distributions of all tasks
+ * @tick_ns: the tick length used for hog detection
+ * @tick_from_trace: whether @tick_ns is the median tick spacing in the
+ *	trace (else it comes from the options)
+ * @ticks: tick events seen
+ * @nr_tasks: task records (lt_analysis_task())
+ * @nr_hogs: hogs (lt_analysis_hogs())
+ */
+struct lt_analysis_summary {
+	enum lt_abi abi;
+	bool lazy_seen;
+	uint64_t events;
+	uint64_t first_ns;
+	uint64_t last_ns;
+	int nr_cpus;
+	uint64_t lost_events;
+	uint64_t lost_unknown;
+	uint64_t switches[3];
+	uint64_t count[LT_TR_KIND_MAX];
+	struct lt_latency latency[LT_LAT_KIND_MAX];
+	uint64_t tick_ns;
+	bool tick_from_trace;
+	uint64_t ticks;
+	size_t nr_tasks;
+	size_t nr_hogs;
+};
+
+/**
+ * struct lt_analysis_opts - how to analyse
+ * @abi: flag ABI; %LT_ABI_AUTO takes the reader's in lt_analysis_run()
+ *	and means mainline for lt_analysis_feed() alone
+ * @tick_ns: tick length for hog detection; 0 takes it from the trace
+ *	(median tick spacing), else from @hz
+ * @hz: tick rate when the trace has no ticks; 0 means 250
+ * @episode_ticks: pending time, in ticks, that makes a hog episode;
+ *	0 means 0.5
+ * @hog_episodes: episodes that make a hog; 0 means 3
+ * @hog_pending_ticks: a single lazy request pending longer than this many
+ *	ticks makes a hog; 0 means 2
+ * @on_transition: called with each transition, or NULL
+ * @data: passed to @on_transition
+ */
+struct lt_analysis_opts {
+	enum lt_abi abi;
+	uint64_t tick_ns;
+	unsigned int hz;
+	double episode_ticks;
+	unsigned int hog_episodes;
+	double hog_pending_ticks;
+	lt_transition_fn on_transition;
+	void *data;
+};
+
+struct lt_analysis;
+
+/**
+ * lt_analysis_new - start an analysis
+ * @opts: options, or NULL for defaults
+ *
+ * Returns the analysis, or NULL if out of memory.
+ */
+struct lt_analysis *lt_analysis_new(const struct lt_analysis_opts *opts);
+
+/**
+ * lt_analysis_feed - analyse one event
+ * @a: the analysis
+ * @ev: the event; events of one CPU must come in time order
+ *
+ * Calls the transition callback for what @ev shows. Returns 0, or -1 if
+ * out of memory (the analysis is then incomplete but stays usable).
+ */
+int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev);
+
+/**
+ * lt_analysis_run - analyse every event of a reader, then finish
+ * @a: the analysis
+ * @r: a reader, positioned before its first event
+ *
+ * Takes the reader's flag ABI unless the options named one. Returns 0, or
+ * -1 if the reader stopped on an error (see lt_reader_error()) or memory
+ * ran out; the analysis is finished either way.
+ */
+int lt_analysis_run(struct lt_analysis *a, struct lt_reader *r);
+
+/**
+ * lt_analysis_finish - end the analysis and compute the results
+ * @a: the analysis
+ *
+ * Requests still open end as %LT_TR_TRUNCATED (and are reported to the
+ * callback). Computes percentiles, the tick length and the hogs. Further
+ * events are ignored; calling it again does nothing.
+ */
+void lt_analysis_finish(struct lt_analysis *a);
+
+/**
+ * lt_analysis_summary - global results, after lt_analysis_finish()
+ * @a: the analysis
+ */
+const struct lt_analysis_summary *lt_analysis_summary(const struct lt_analysis *a);
+
+/**
+ * lt_analysis_lost - events lost on one CPU
+ * @a: the analysis
+ * @cpu: the CPU
+ * @unknown: if not NULL, set when the CPU also lost an unknown number
+ *
+ * Returns the number of events the ring buffer reported lost on @cpu.
+ */
+uint64_t lt_analysis_lost(const struct lt_analysis *a, int cpu, bool *unknown);
+
+/**
+ * lt_analysis_task - one task's results, after lt_analysis_finish()
+ * @a: the analysis
+ * @i: 0 .. summary->nr_tasks - 1, in order of first appearance
+ *
+ * Returns the task, or NULL if @i is out of range.
+ */
+const struct lt_task_stats *lt_analysis_task(const struct lt_analysis *a,
+					     size_t i);
+
+/**
+ * lt_analysis_hogs - the hogs, worst first, after lt_analysis_finish()
+ * @a: the analysis
+ * @nr: receives the number of hogs
+ *
+ * Ranked by total pending time of lazy requests. Returns an array of
+ * @nr tasks owned by @a (NULL when there is none).
+ */
+const struct lt_task_stats *const *lt_analysis_hogs(const struct lt_analysis *a,
+						    size_t *nr);
+
+/**
+ * lt_analysis_free - free an analysis and all its results
+ * @a: the analysis, may be NULL
+ */
+void lt_analysis_free(struct lt_analysis *a);
+
 #ifdef __cplusplus
 }
 #endif
