@@ -1,0 +1,149 @@
+#!/bin/bash
+# kernel.sh - helpers behind patches/Makefile.
+#
+#   kernel.sh checkpatch        fresh tree, apply the series, checkpatch every patch
+#   kernel.sh bisect            fresh tree, apply patch by patch, build after each
+#   kernel.sh build             tree with the whole series (reused if current), build
+#
+# Environment: BUILD (scratch dir), TARBALL, SERIES_DIR, CONFIG_DIR, JOBS.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$here/build}
+TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+SERIES_DIR=${SERIES_DIR:-$here/linux-6.12}
+CONFIG_DIR=${CONFIG_DIR:-$here/vm}
+JOBS=${JOBS:-$(($(nproc) + 1))}
+SRC=$BUILD/linux-6.12
+STAMP=$SRC/.lazytrace-series
+
+now() { date +%s; }
+elapsed() { local s=$(($(now) - $1)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+log() { echo "[kernel] $*"; }
+
+patches() { grep -v '^\s*#' "$SERIES_DIR/series" | grep -v '^\s*$'; }
+series_sum() { (cd "$SERIES_DIR" && cat series $(patches)) | sha1sum | cut -d' ' -f1; }
+
+ensure_tarball() {
+	[ -f "$TARBALL" ] && return
+	log "$TARBALL missing: installing linux-source-6.12"
+	if [ "$(id -u)" = 0 ]; then
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq linux-source-6.12
+	else
+		sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq linux-source-6.12
+	fi
+	[ -f "$TARBALL" ] || { echo "no $TARBALL after installing linux-source-6.12" >&2; exit 1; }
+}
+
+fresh_tree() {
+	local t
+	t=$(now)
+	ensure_tarball
+	mkdir -p "$BUILD"
+	rm -rf "$SRC" "$BUILD/linux-source-6.12"
+	tar -C "$BUILD" -xf "$TARBALL"
+	mv "$BUILD/linux-source-6.12" "$SRC"
+	log "extracted pristine $(basename "$TARBALL") ($(make -s -C "$SRC" kernelversion)) in $(elapsed "$t")"
+}
+
+apply_one() {
+	(cd "$SRC" && git apply --whitespace=error-all "$SERIES_DIR/$1") ||
+		{ echo "FAIL: $1 does not apply" >&2; exit 1; }
+}
+
+checkpatch_one() {
+	local out
+	out=$(cd "$SRC" && perl scripts/checkpatch.pl --no-summary --show-types "$SERIES_DIR/$1" 2>&1 || true)
+	local total
+	total=$(cd "$SRC" && perl scripts/checkpatch.pl "$SERIES_DIR/$1" 2>&1 | grep '^total:' || true)
+	echo "  $1: ${total:-checkpatch gave no summary}"
+	if ! echo "$total" | grep -q '^total: 0 errors, 0 warnings'; then
+		echo "$out"
+		return 1
+	fi
+}
+
+cmd_checkpatch() {
+	local t rc=0
+	t=$(now)
+	fresh_tree
+	for p in $(patches); do
+		apply_one "$p"
+	done
+	series_sum > "$STAMP"
+	log "series applied ($(patches | wc -l) patches); checkpatch:"
+	for p in $(patches); do
+		checkpatch_one "$p" || rc=1
+	done
+	log "checkpatch $([ $rc = 0 ] && echo PASS || echo FAIL) in $(elapsed "$t")"
+	return $rc
+}
+
+# configure O=$1: tinyconfig + kernel.config (+ lazy.config once the tree has PREEMPT_LAZY)
+configure() {
+	local out=$1 frags=("$CONFIG_DIR/kernel.config")
+	grep -q '^config PREEMPT_LAZY' "$SRC/kernel/Kconfig.preempt" && frags+=("$CONFIG_DIR/lazy.config")
+	mkdir -p "$out"
+	make -s -C "$SRC" O="$out" tinyconfig > /dev/null
+	(cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}") > /dev/null
+	make -s -C "$SRC" O="$out" olddefconfig > /dev/null
+	for f in "${frags[@]}"; do
+		grep '^CONFIG_.*=y' "$f" | while read -r opt; do
+			grep -qx "$opt" "$out/.config" || echo "  warning: $opt did not stick"
+		done
+	done
+}
+
+build() {
+	local out=$1
+	make -s -C "$SRC" O="$out" -j"$JOBS" bzImage KCFLAGS=-Werror 2>&1 | grep -v '^$' || true
+	[ "${PIPESTATUS[0]}" = 0 ] && [ -f "$out/arch/x86/boot/bzImage" ]
+}
+
+cmd_bisect() {
+	local t0 t out=$BUILD/out-bisect i=0 rc=0
+	t0=$(now)
+	fresh_tree
+	rm -rf "$out"
+	for p in $(patches); do
+		i=$((i + 1))
+		t=$(now)
+		apply_one "$p"
+		configure "$out"
+		rm -f "$out/arch/x86/boot/bzImage"
+		if build "$out"; then
+			log "patch $i $p: build OK in $(elapsed "$t") ($(grep -o 'CONFIG_PREEMPT[A-Z_]*=y' "$out/.config" | tr '\n' ' '))"
+		else
+			log "patch $i $p: BUILD FAILED after $(elapsed "$t")"
+			rc=1
+			break
+		fi
+	done
+	[ $rc = 0 ] && series_sum > "$STAMP"
+	log "bisect builds $([ $rc = 0 ] && echo PASS || echo FAIL) in $(elapsed "$t0")"
+	return $rc
+}
+
+cmd_build() {
+	local t out=${1:-$BUILD/out-vm}
+	if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$(series_sum)" ]; then
+		log "reusing $SRC (series unchanged)"
+	else
+		fresh_tree
+		for p in $(patches); do
+			apply_one "$p"
+		done
+		series_sum > "$STAMP"
+		log "series applied"
+	fi
+	t=$(now)
+	configure "$out"
+	build "$out" || { log "kernel build FAILED"; exit 1; }
+	log "kernel built in $(elapsed "$t"): $out/arch/x86/boot/bzImage"
+}
+
+case ${1:-} in
+checkpatch) cmd_checkpatch ;;
+bisect) cmd_bisect ;;
+build) shift; cmd_build "$@" ;;
+*) echo "usage: $0 checkpatch|bisect|build [OUT]" >&2; exit 2 ;;
+esac
