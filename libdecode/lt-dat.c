@@ -3,8 +3,12 @@
  * trace.dat reader, through libtracecmd and libtraceevent (no plugins).
  */
 #include <ctype.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/event-parse.h>
@@ -626,6 +630,64 @@ static void detect_abi(struct lt_reader *r, struct dat *d,
 		   r->kernel ? r->kernel : "unknown");
 }
 
+static bool has_events(struct tracecmd_input *h);
+
+/* Open every buffer and read its first records, as pick_buffer() will. */
+static void probe_buffers(struct tracecmd_input *top)
+{
+	struct tracecmd_input *h;
+	int i, n = tracecmd_buffer_instances(top);
+
+	has_events(top);
+	for (i = 0; i < n; i++) {
+		h = tracecmd_buffer_instance_handle(top, i);
+		if (h) {
+			has_events(h);
+			tracecmd_close(h);
+		}
+	}
+}
+
+#define OPEN_FLAGS (TRACECMD_FL_LOAD_NO_PLUGINS | \
+		    TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS)
+
+/*
+ * libtraceevent's format parser is not hardened against corrupt files and
+ * can crash on them. Parse the headers once in a child first, so that a
+ * corrupt file becomes an error message instead of taking the caller down.
+ */
+static int open_in_child(struct lt_reader *r)
+{
+	struct tracecmd_input *h;
+	int status, fd;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* cannot isolate: open directly */
+	if (pid == 0) {
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, STDERR_FILENO);
+		alarm(60);
+		h = tracecmd_open(r->path, OPEN_FLAGS);
+		if (!h || tep_get_cpus(tracecmd_get_tep(h)) <= 0)
+			_exit(1);
+		probe_buffers(h);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		;
+	if (WIFSIGNALED(status)) {
+		lt_reader_fail(r, "corrupt trace.dat: its headers crash libtracecmd (%s), file size %llu",
+			       strsignal(WTERMSIG(status)),
+			       (unsigned long long)r->size);
+		return -1;
+	}
+	return 0;
+}
+
 int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 {
 	struct dat *d;
@@ -640,10 +702,12 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	r->ops = &dat_ops;
 	r->format = LT_INPUT_TRACE_DAT;
 	trace_seq_init(&d->seq);
-	d->top = tracecmd_open(r->path, TRACECMD_FL_LOAD_NO_PLUGINS |
-				       TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (opts->isolate && open_in_child(r))
+		return -1;
+	d->top = tracecmd_open(r->path, OPEN_FLAGS);
 	if (!d->top) {
-		lt_reader_fail(r, "corrupt or truncated trace.dat (libtracecmd cannot read its headers)");
+		lt_reader_fail(r, "corrupt or truncated trace.dat: cannot read its headers (file size %llu)",
+			       (unsigned long long)r->size);
 		return -1;
 	}
 	if (pick_buffer(r, d, opts->buffer))

@@ -243,11 +243,15 @@ enum lt_input_format {
  *	buffer if it has events, else the first instance that has
  * @detect_scan: events to scan for the lazy bit when auto-detecting the
  *	ABI (0: a default of 200000)
+ * @isolate: parse trace.dat headers in a child process first: libtraceevent
+ *	can crash on corrupt event formats, and a file from a bug report
+ *	should give an error, not a crash. Costs one fork.
  */
 struct lt_open_opts {
 	enum lt_abi abi;
 	const char *buffer;
 	unsigned long detect_scan;
+	bool isolate;
 };
 
 /**
