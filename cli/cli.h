@@ -27,6 +27,7 @@ struct cmd {
 /* Subcommands, one file each (cli/cmd-NAME.c). */
 int cmd_report(int argc, char **argv);
 int cmd_flags(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 /* Options every command that reads a trace takes. */
 struct input_opts {

@@ -12,6 +12,7 @@
 static const struct cmd commands[] = {
 	{ "report", cmd_report, "print every event with the kernel's own flags" },
 	{ "flags", cmd_flags, "explain one common_flags byte" },
+	{ "record", cmd_record, "record what the analysis needs into a trace.dat" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

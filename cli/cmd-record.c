@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lazytrace record: record what the analysis needs into a trace.dat,
+ * through a private tracefs instance that is removed again at the end,
+ * also on SIGINT and SIGTERM (the recording made so far is kept).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "lt-internal.h"
+
+static const char record_usage[] =
+"usage: lazytrace record [-o FILE] [-d SECONDS] [--cpu LIST] [--syscalls]\n"
+"                        [--buffer-size KB] [--no-functions] [-- COMMAND ARGS...]\n"
+"\n"
+"Record sched_switch, the wakeups, the tick, reschedule IPIs, softirqs and,\n"
+"where the kernel allows, function tracing of resched_curr*, into a\n"
+"trace.dat that trace-cmd and lazytrace read. Uses its own tracefs instance\n"
+"(lazytrace-PID) and removes it at the end; Ctrl-C stops the recording and\n"
+"keeps what was recorded. With a command, records from just before it\n"
+"starts until it exits (with -d, until then at most: the command is then\n"
+"sent SIGTERM).\n"
+"\n"
+"  -o, --output FILE     where to write (default trace.dat)\n"
+"  -d, --duration T      stop after T (seconds, or 500ms, ...)\n"
+"  --cpu LIST            only these CPUs (e.g. 0,2-3)\n"
+"  --syscalls            also raw_syscalls:sys_enter/sys_exit\n"
+"  --buffer-size KB      ring buffer per CPU (default 4096)\n"
+"  --no-functions        do not try function tracing of resched_curr*\n";
+
+enum {
+	OPT_SYSCALLS = OPT_PRIVATE,
+	OPT_BUFFER_SIZE,
+	OPT_NO_FUNCTIONS,
+};
+
+struct record_opts {
+	const char *output;
+	int64_t duration;	/* ns, -1: none */
+	struct int_set cpus;
+	char *cpumask;
+	bool syscalls;
+	bool functions;
+	size_t buffer_kb;
+	char **command;
+};
+
+/* Per-CPU pages, kept in unlinked files until the trace.dat is written. */
+struct spool {
+	int nr_cpus;
+	int *fd;
+	uint64_t *size;
+	int error;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a signal must cut the sleep between drains short. */
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void note(const char *msg)
+{
+	fprintf(stderr, "lazytrace: record: %s\n", msg);
+}
+
+/* tracing_cpumask: comma-separated 32-bit hex words, highest first. */
+static char *cpu_mask(const struct int_set *cpus)
+{
+	long nr = sysconf(_SC_NPROCESSORS_CONF);
+	int i, w, words, max = 0;
+	uint32_t *mask;
+	char *str, *p;
+
+	for (i = 0; i < cpus->nr; i++) {
+		if (cpus->v[i] >= nr)
+			die_usage("record: no CPU %d on this machine (%ld CPUs)",
+				  cpus->v[i], nr);
+		if (cpus->v[i] > max)
+			max = cpus->v[i];
+	}
+	words = max / 32 + 1;
+	mask = calloc(words, sizeof(*mask));
+	str = malloc(words * 9 + 1);
+	if (!mask || !str)
+		die_usage("out of memory");
+	for (i = 0; i < cpus->nr; i++)
+		mask[cpus->v[i] / 32] |= 1U << (cpus->v[i] % 32);
+	for (p = str, w = words - 1; w >= 0; w--)
+		p += sprintf(p, "%08x%s", mask[w], w ? "," : "");
+	free(mask);
+	return str;
+}
+
+static int spool_page(void *ctx, int cpu, const void *page, int size)
+{
+	struct spool *sp = ctx;
+	const char *p = page;
+	ssize_t n;
+	int left = size;
+
+	if (cpu >= sp->nr_cpus)
+		return 0;
+	while (left > 0) {
+		n = write(sp->fd[cpu], p, left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			sp->error = errno ? errno : EIO;
+			return -1;
+		}
+		p += n;
+		left -= n;
+	}
+	sp->size[cpu] += size;
+	return 0;
+}
+
+/* Temporary files next to the output, so that the final copy stays local. */
+static int spool_open(struct spool *sp, int nr_cpus, const char *output)
+{
+	char *tmpl;
+	int cpu;
+
+	sp->nr_cpus = nr_cpus;
+	sp->fd = calloc(nr_cpus, sizeof(*sp->fd));
+	sp->size = calloc(nr_cpus, sizeof(*sp->size));
+	if (!sp->fd || !sp->size)
+		return -1;
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		if (asprintf(&tmpl, "%s.cpu%d.XXXXXX", output, cpu) < 0)
+			return -1;
+		sp->fd[cpu] = mkostemp(tmpl, O_CLOEXEC);
+		if (sp->fd[cpu] >= 0)
+			unlink(tmpl);
+		free(tmpl);
+		if (sp->fd[cpu] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void spool_close(struct spool *sp)
+{
+	int cpu;
+
+	for (cpu = 0; sp->fd && cpu < sp->nr_cpus; cpu++)
+		if (sp->fd[cpu] > 0)
+			close(sp->fd[cpu]);
+	free(sp->fd);
+	free(sp->size);
+}
+
+/*
+ * Fork the command, held back on a pipe until tracing is on. Returns its
+ * pid; *go is the pipe's write end (closing it releases the command) and
+ * *status the read end of a pipe that reports a failed exec.
+ */
+static pid_t spawn(char **argv, int *go, int *status)
+{
+	int gop[2], stp[2], err;
+	pid_t pid;
+	char c;
+
+	if (pipe2(gop, O_CLOEXEC) || pipe2(stp, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		/* Do not outlive a record killed with SIGKILL. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		close(gop[1]);
+		close(stp[0]);
+		while (read(gop[0], &c, 1) < 0 && errno == EINTR)
+			;
+		execvp(argv[0], argv);
+		err = errno;
+		if (write(stp[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(gop[0]);
+	close(stp[1]);
+	*go = gop[1];
+	*status = stp[0];
+	return pid;
+}
+
+/* 0 once the command runs, else its exec errno. */
+static int exec_result(int status)
+{
+	int err = 0;
+	ssize_t n;
+
+	do
+		n = read(status, &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(status);
+	return n == sizeof(err) ? err : 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void nap(void)
+{
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Stop a command still running when the recording ends. */
+static void end_command(pid_t pid, int sig)
+{
+	int i;
+
+	if (waitpid(pid, NULL, WNOHANG) == pid)
+		return;
+	kill(pid, sig);
+	for (i = 0; i < 20; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return;
+		nap();
+	}
+	fprintf(stderr, "lazytrace: record: command %d still running after signal %d; leaving it\n",
+		pid, sig);
+}
+
+/* Drain until the duration, the command or a signal ends the recording. */
+static int record_loop(struct lt_tracefs *s, struct spool *sp,
+		       const struct record_opts *o, pid_t child,
+		       bool *child_done)
+{
+	uint64_t end = o->duration >= 0 ? now_ns() + o->duration : 0;
+
+	while (!stop_signal) {
+		if (lt_tracefs_drain(s, spool_page, sp))
+			return -1;
+		if (child > 0 && waitpid(child, NULL, WNOHANG) == child) {
+			*child_done = true;
+			break;
+		}
+		if (end && now_ns() >= end)
+			break;
+		nap();
+	}
+	return 0;
+}
+
+static int write_output(struct lt_tracefs *s, struct spool *sp,
+			const char *output)
+{
+	char err[512], *tmp;
+	int fd, ret;
+
+	if (asprintf(&tmp, "%s.tmp", output) < 0)
+		return -1;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "lazytrace: record: %s: %s\n", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	ret = lt_tracefs_write_dat(s, fd, sp->fd, sp->size, true, err,
+				   sizeof(err));
+	if (close(fd) && !ret) {
+		snprintf(err, sizeof(err), "%s", strerror(errno));
+		ret = -1;
+	}
+	if (!ret && rename(tmp, output)) {
+		snprintf(err, sizeof(err), "%s", strerror(errno));
+		ret = -1;
+	}
+	if (ret) {
+		fprintf(stderr, "lazytrace: record: %s: %s\n", output, err);
+		unlink(tmp);
+	}
+	free(tmp);
+	return ret;
+}
+
+static void summary(const struct spool *sp, const char *output)
+{
+	uint64_t total = 0;
+	int cpu, used = 0;
+
+	for (cpu = 0; cpu < sp->nr_cpus; cpu++) {
+		total += sp->size[cpu];
+		used += sp->size[cpu] != 0;
+	}
+	fprintf(stderr, "lazytrace: record: wrote %s: %llu KiB of events from %d CPU%s%s%s\n",
+		output, (unsigned long long)total / 1024, used,
+		used == 1 ? "" : "s",
+		stop_signal ? ", stopped by " : "",
+		stop_signal ? strsignal(stop_signal) : "");
+}
+
+static int record(struct record_opts *o)
+{
+	struct lt_tracefs_opts to = {
+		.cpumask = o->cpumask, .syscalls = o->syscalls,
+		.functions = o->functions, .buffer_kb = o->buffer_kb,
+		.note = note,
+	};
+	struct spool sp = { 0 };
+	bool child_done = false;
+	int go = -1, status = -1, err, ret = EXIT_BAD;
+	struct lt_tracefs *s;
+	pid_t child = -1;
+	char msg[512];
+
+	if (lt_tracefs_ready(msg, sizeof(msg))) {
+		fprintf(stderr, "lazytrace: record: %s\n", msg);
+		return EXIT_BAD;
+	}
+	catch_signals();
+	lt_tracefs_remove_stale(&to);
+	s = lt_tracefs_create(&to, msg, sizeof(msg));
+	if (!s) {
+		fprintf(stderr, "lazytrace: record: %s\n", msg);
+		return EXIT_BAD;
+	}
+	if (spool_open(&sp, lt_tracefs_nr_cpus(s), o->output)) {
+		fprintf(stderr, "lazytrace: record: cannot write next to %s: %s\n",
+			o->output, strerror(errno));
+		goto out;
+	}
+	if (o->command) {
+		child = spawn(o->command, &go, &status);
+		if (child < 0) {
+			fprintf(stderr, "lazytrace: record: cannot start %s: %s\n",
+				o->command[0], strerror(errno));
+			goto out;
+		}
+	}
+	lt_tracefs_snapshot_comms(s);
+	if (lt_tracefs_start(s)) {
+		fprintf(stderr, "lazytrace: record: cannot turn tracing on in %s: %s\n",
+			lt_tracefs_name(s), strerror(errno));
+		goto out;
+	}
+	if (child > 0) {
+		close(go);
+		go = -1;
+		err = exec_result(status);
+		status = -1;
+		if (err) {
+			fprintf(stderr, "lazytrace: record: cannot run %s: %s\n",
+				o->command[0], strerror(err));
+			waitpid(child, NULL, 0);
+			child = -1;
+			goto out;
+		}
+	}
+	if (record_loop(s, &sp, o, child, &child_done))
+		fprintf(stderr, "lazytrace: record: reading the ring buffer failed: %s; keeping what was read\n",
+			strerror(sp.error ? sp.error : errno));
+	lt_tracefs_stop(s);
+	lt_tracefs_snapshot_comms(s);
+	if (lt_tracefs_drain(s, spool_page, &sp))
+		fprintf(stderr, "lazytrace: record: reading the ring buffer failed: %s\n",
+			strerror(sp.error ? sp.error : errno));
+	if (child > 0 && !child_done)
+		end_command(child, stop_signal ? stop_signal : SIGTERM);
+	child = -1;
+	if (!write_output(s, &sp, o->output)) {
+		summary(&sp, o->output);
+		ret = EXIT_OK;
+	}
+out:
+	if (go >= 0 && child > 0) {
+		/* Never let a command run untraced. */
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		child = -1;
+	}
+	if (go >= 0)
+		close(go);
+	if (status >= 0)
+		close(status);
+	if (child > 0)
+		end_command(child, SIGTERM);
+	spool_close(&sp);
+	lt_tracefs_destroy(s);
+	return ret;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
+		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
+		{ "no-functions", no_argument, NULL, OPT_NO_FUNCTIONS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct record_opts o = { .output = "trace.dat", .duration = -1,
+				 .functions = true };
+	char *end;
+	int c, ret;
+
+	/* "+": options end at the command, whose own options are its own. */
+	while ((c = getopt_long(argc, argv, "+o:d:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'd':
+			o.duration = parse_time_ns(optarg);
+			if (o.duration <= 0)
+				die_usage("record: bad duration '%s'", optarg);
+			break;
+		case OPT_CPU:
+			if (int_set_parse(&o.cpus, optarg))
+				die_usage("bad CPU list '%s'", optarg);
+			break;
+		case OPT_SYSCALLS:
+			o.syscalls = true;
+			break;
+		case OPT_BUFFER_SIZE:
+			o.buffer_kb = strtoul(optarg, &end, 10);
+			if (*end || o.buffer_kb < 4 || o.buffer_kb > 4 << 20)
+				die_usage("record: bad buffer size '%s' (KB per CPU)",
+					  optarg);
+			break;
+		case OPT_NO_FUNCTIONS:
+			o.functions = false;
+			break;
+		case 'h':
+			fputs(record_usage, stdout);
+			return EXIT_OK;
+		default:
+			fputs(record_usage, stderr);
+			return EXIT_BAD;
+		}
+	}
+	if (optind < argc)
+		o.command = argv + optind;
+	if (!*o.output)
+		die_usage("record: empty output file name");
+	if (o.cpus.nr)
+		o.cpumask = cpu_mask(&o.cpus);
+	ret = record(&o);
+	free(o.cpumask);
+	int_set_free(&o.cpus);
+	return ret;
+}

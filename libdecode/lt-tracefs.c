@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Recording through a private tracefs instance, with libtracefs: make the
+ * instance, enable what the analysis needs in it, drain its per-CPU ring
+ * buffers, and remove it again. Nothing outside the instance is written:
+ * the top-level buffer, other instances and global switches such as
+ * /proc/sys/kernel/ftrace_enabled are left exactly as they were (which is
+ * why this does not run `trace-cmd record` or `trace-cmd extract`: both
+ * write global state).
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "lt-internal.h"
+
+#define DEFAULT_BUFFER_KB	4096
+#define MIN_BUFFER_KB		1024
+#define TOTAL_BUFFER_KB		(256 * 1024)	/* all CPUs together, at most */
+
+struct lt_tracefs {
+	struct tracefs_instance *inst;
+	char name[64];
+	int nr_cpus;
+	int page_size;
+	int *fd;		/* per CPU trace_pipe_raw, -1 if none */
+	char *page;
+	bool tick_hrtimer;
+	bool functions;
+	char *comms;		/* "pid comm\n" lines seen in /proc */
+	size_t comms_len;
+	size_t comms_size;
+};
+
+static void say(const struct lt_tracefs_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(const struct lt_tracefs_opts *o, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!o || !o->note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	o->note(msg);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int lt_tracefs_ready(char *err, size_t len)
+{
+	static const char dir[] = "/sys/kernel/tracing";
+
+	if (geteuid() != 0) {
+		snprintf(err, len,
+			 "tracing needs root: run lazytrace as root (tracefs instances are root-only)");
+		return -1;
+	}
+	if (is_dir("/sys/kernel/tracing/instances"))
+		return 0;
+	if (mount("nodev", dir, "tracefs", 0, NULL) == 0 &&
+	    is_dir("/sys/kernel/tracing/instances"))
+		return 0;
+	if (is_dir("/sys/kernel/debug/tracing/instances"))
+		return 0;
+	snprintf(err, len,
+		 "tracefs is not mounted and mounting it at %s failed (%s): "
+		 "run 'mount -t tracefs nodev %s' (kernel needs CONFIG_FTRACE)",
+		 dir, strerror(errno), dir);
+	return -1;
+}
+
+/* The pid in "lazytrace-PID", or -1 if @name is not one of ours. */
+static int instance_pid(const char *name)
+{
+	const char *p = name + strlen(LT_INSTANCE_PREFIX);
+	long pid;
+	char *end;
+
+	if (strncmp(name, LT_INSTANCE_PREFIX, strlen(LT_INSTANCE_PREFIX)) ||
+	    !isdigit((unsigned char)*p))
+		return -1;
+	pid = strtol(p, &end, 10);
+	if (*end || pid <= 0 || pid > 1 << 30)
+		return -1;
+	return pid;
+}
+
+/* Is @pid a lazytrace process still running (so its instance is live)? */
+static bool owner_alive(int pid)
+{
+	char path[64], comm[64] = "";
+	ssize_t n;
+	int fd;
+
+	if (pid == getpid())
+		return false;	/* our pid, left by an earlier holder */
+	if (kill(pid, 0) && errno == ESRCH)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, comm, sizeof(comm) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	comm[n] = '\0';
+	/* A reused pid running something else does not own the instance. */
+	return !strncmp(comm, "lazytrace", 9);
+}
+
+/* rmdir of an instance fails with EBUSY while a reader still holds it. */
+static int destroy_instance(struct tracefs_instance *inst)
+{
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	int i;
+
+	tracefs_trace_off(inst);
+	for (i = 0; i < 40; i++) {
+		if (!tracefs_instance_destroy(inst))
+			return 0;
+		if (errno != EBUSY)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	return -1;
+}
+
+int lt_tracefs_remove_stale(const struct lt_tracefs_opts *o)
+{
+	const char *top = tracefs_tracing_dir();
+	struct tracefs_instance *inst;
+	char path[4096];
+	struct dirent *de;
+	int pid, n = 0;
+	DIR *d;
+
+	if (!top)
+		return 0;
+	snprintf(path, sizeof(path), "%s/instances", top);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		pid = instance_pid(de->d_name);
+		if (pid < 0 || owner_alive(pid))
+			continue;
+		inst = tracefs_instance_alloc(NULL, de->d_name);
+		if (!inst)
+			continue;
+		if (destroy_instance(inst))
+			say(o, "cannot remove stale instance %s: %s", de->d_name,
+			    strerror(errno));
+		else {
+			say(o, "removed stale instance %s (its lazytrace, pid %d, is gone)",
+			    de->d_name, pid);
+			n++;
+		}
+		tracefs_instance_free(inst);
+	}
+	closedir(d);
+	return n;
+}
+
+static bool event_exists(const char *system, const char *event)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/events/%s/%s", tracefs_tracing_dir(),
+		 system, event);
+	return is_dir(path);
+}
+
+static int enable(struct lt_tracefs *s, const struct lt_tracefs_opts *o,
+		  const char *system, const char *event)
+{
+	if (!event_exists(system, event)) {
+		say(o, "this kernel has no %s:%s event; recording without it",
+		    system, event);
+		return -1;
+	}
+	if (tracefs_event_enable(s->inst, system, event)) {
+		say(o, "cannot enable %s:%s (%s); recording without it", system,
+		    event, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Function tracing of resched_curr*: only with a filter that took, or the
+ * function tracer would trace every function in the kernel.
+ */
+static void enable_functions(struct lt_tracefs *s,
+			     const struct lt_tracefs_opts *o)
+{
+	const char *why = NULL;
+	char *filter;
+
+	if (tracefs_instance_file_write(s->inst, "set_ftrace_filter",
+					"resched_curr*") <= 0)
+		why = strerror(errno);
+	filter = why ? NULL :
+		 tracefs_instance_file_read(s->inst, "set_ftrace_filter", NULL);
+	if (!why && (!filter || !strstr(filter, "resched_curr")))
+		why = "no resched_curr* function is traceable";
+	free(filter);
+	if (!why && tracefs_tracer_set(s->inst, TRACEFS_TRACER_FUNCTION))
+		why = strerror(errno);
+	if (why) {
+		tracefs_tracer_clear(s->inst);
+		tracefs_instance_file_clear(s->inst, "set_ftrace_filter");
+		say(o, "function tracing of resched_curr* is not available on this kernel (%s); recording events only",
+		    why);
+		return;
+	}
+	s->functions = true;
+}
+
+static int enable_events(struct lt_tracefs *s, const struct lt_tracefs_opts *o,
+			 char *err, size_t len)
+{
+	static const char *const sched[] = {
+		"sched_waking", "sched_wakeup", "sched_wakeup_new",
+		"sched_process_fork", "sched_process_exit",
+	};
+	size_t i;
+
+	if (!event_exists("sched", "sched_switch") ||
+	    tracefs_event_enable(s->inst, "sched", "sched_switch")) {
+		snprintf(err, len,
+			 "this kernel has no usable sched:sched_switch event: nothing to record");
+		return -1;
+	}
+	for (i = 0; i < sizeof(sched) / sizeof(sched[0]); i++)
+		enable(s, o, "sched", sched[i]);
+	if (event_exists("irq_vectors", "local_timer_entry")) {
+		enable(s, o, "irq_vectors", "local_timer_entry");
+		enable(s, o, "irq_vectors", "local_timer_exit");
+	} else if (event_exists("timer", "hrtimer_expire_entry")) {
+		s->tick_hrtimer = true;
+		enable(s, o, "timer", "hrtimer_expire_entry");
+		enable(s, o, "timer", "hrtimer_expire_exit");
+	} else {
+		say(o, "this kernel has neither irq_vectors:local_timer_* nor timer:hrtimer_expire_*: ticks are not recorded, tick-upgrades cannot be told apart");
+	}
+	if (event_exists("irq_vectors", "reschedule_entry")) {
+		enable(s, o, "irq_vectors", "reschedule_entry");
+		enable(s, o, "irq_vectors", "reschedule_exit");
+	}
+	enable(s, o, "irq", "softirq_entry");
+	enable(s, o, "irq", "softirq_exit");
+	enable(s, o, "irq", "softirq_raise");
+	if (o->syscalls) {
+		enable(s, o, "raw_syscalls", "sys_enter");
+		enable(s, o, "raw_syscalls", "sys_exit");
+	}
+	if (o->functions)
+		enable_functions(s, o);
+	return 0;
+}
+
+static int read_int_file(struct tracefs_instance *inst, const char *file)
+{
+	long long v;
+
+	if (tracefs_instance_file_read_number(inst, file, &v))
+		return -1;
+	return v;
+}
+
+static int open_cpus(struct lt_tracefs *s, char *err, size_t len)
+{
+	char path[64];
+	int cpu, kb, opened = 0;
+
+	kb = read_int_file(s->inst, "buffer_subbuf_size_kb");
+	s->page_size = kb > 0 ? kb * 1024 : getpagesize();
+	s->page = malloc(s->page_size);
+	s->nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	if (s->nr_cpus <= 0)
+		s->nr_cpus = 1;
+	s->fd = malloc(s->nr_cpus * sizeof(*s->fd));
+	if (!s->page || !s->fd) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		snprintf(path, sizeof(path), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+		s->fd[cpu] = tracefs_instance_file_open(s->inst, path,
+						O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (s->fd[cpu] >= 0)
+			opened++;
+	}
+	if (!opened) {
+		snprintf(err, len, "cannot open the per-CPU buffers of instance %s: %s",
+			 s->name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static size_t buffer_kb(const struct lt_tracefs_opts *o)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	size_t kb = o->buffer_kb ? o->buffer_kb : DEFAULT_BUFFER_KB;
+
+	if (!o->buffer_kb && cpus > 0 && kb * cpus > TOTAL_BUFFER_KB)
+		kb = TOTAL_BUFFER_KB / cpus;
+	return kb < MIN_BUFFER_KB && !o->buffer_kb ? MIN_BUFFER_KB : kb;
+}
+
+struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
+				     char *err, size_t len)
+{
+	struct lt_tracefs *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		snprintf(err, len, "out of memory");
+		return NULL;
+	}
+	snprintf(s->name, sizeof(s->name), LT_INSTANCE_PREFIX "%d", getpid());
+	s->inst = tracefs_instance_create(s->name);
+	if (!s->inst) {
+		snprintf(err, len, "cannot create tracefs instance %s: %s",
+			 s->name, strerror(errno));
+		free(s);
+		return NULL;
+	}
+	if (!tracefs_instance_is_new(s->inst)) {
+		/* Someone else's: never remove it. */
+		snprintf(err, len, "tracefs instance %s already exists", s->name);
+		tracefs_instance_free(s->inst);
+		free(s);
+		return NULL;
+	}
+	/* A new instance records at once; nothing until we are ready. */
+	tracefs_trace_off(s->inst);
+	if (tracefs_instance_set_buffer_size(s->inst, buffer_kb(o), -1))
+		say(o, "cannot set the buffer size of %s: %s", s->name,
+		    strerror(errno));
+	if (o->cpumask &&
+	    tracefs_instance_file_write(s->inst, "tracing_cpumask", o->cpumask) <= 0) {
+		snprintf(err, len, "cannot limit tracing to CPU mask %s: %s",
+			 o->cpumask, strerror(errno));
+		goto fail;
+	}
+	if (enable_events(s, o, err, len) || open_cpus(s, err, len))
+		goto fail;
+	return s;
+fail:
+	lt_tracefs_destroy(s);
+	return NULL;
+}
+
+struct tracefs_instance *lt_tracefs_instance(struct lt_tracefs *s)
+{
+	return s->inst;
+}
+
+const char *lt_tracefs_name(const struct lt_tracefs *s)
+{
+	return s->name;
+}
+
+int lt_tracefs_nr_cpus(const struct lt_tracefs *s)
+{
+	return s->nr_cpus;
+}
+
+int lt_tracefs_page_size(const struct lt_tracefs *s)
+{
+	return s->page_size;
+}
+
+bool lt_tracefs_functions(const struct lt_tracefs *s)
+{
+	return s->functions;
+}
+
+bool lt_tracefs_needs_symbols(const struct lt_tracefs *s)
+{
+	return s->functions || s->tick_hrtimer;
+}
+
+int lt_tracefs_start(struct lt_tracefs *s)
+{
+	return tracefs_trace_on(s->inst);
+}
+
+int lt_tracefs_stop(struct lt_tracefs *s)
+{
+	return tracefs_trace_off(s->inst);
+}
+
+/* Pages per CPU per call, so that one busy CPU cannot starve the others. */
+#define DRAIN_BATCH 256
+
+int lt_tracefs_drain(struct lt_tracefs *s, lt_page_sink sink, void *ctx)
+{
+	int cpu, i, more;
+	ssize_t n;
+
+	do {
+		more = 0;
+		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+			if (s->fd[cpu] < 0)
+				continue;
+			for (i = 0; i < DRAIN_BATCH; i++) {
+				n = read(s->fd[cpu], s->page, s->page_size);
+				if (n < 0 && errno == EINTR)
+					continue;
+				if (n < 0 && errno != EAGAIN)
+					return -1;
+				if (n <= 0)
+					break;
+				/* The file format wants whole pages. */
+				if (n < s->page_size)
+					memset(s->page + n, 0, s->page_size - n);
+				if (sink(ctx, cpu, s->page, s->page_size))
+					return -1;
+			}
+			if (i == DRAIN_BATCH)
+				more = 1;
+		}
+	} while (more);
+	return 0;
+}
+
+void lt_tracefs_destroy(struct lt_tracefs *s)
+{
+	int cpu;
+
+	if (!s)
+		return;
+	for (cpu = 0; s->fd && cpu < s->nr_cpus; cpu++)
+		if (s->fd[cpu] >= 0)
+			close(s->fd[cpu]);
+	if (s->inst) {
+		destroy_instance(s->inst);
+		tracefs_instance_free(s->inst);
+	}
+	free(s->fd);
+	free(s->page);
+	free(s->comms);
+	free(s);
+}
+
+/* ---- Task names, for the trace.dat's command-line table ---- */
+
+static void comms_add(struct lt_tracefs *s, const char *line, size_t n)
+{
+	char *c;
+
+	if (s->comms_len + n + 1 > s->comms_size) {
+		size_t size = (s->comms_size + n + 1) * 2;
+
+		c = realloc(s->comms, size);
+		if (!c)
+			return;
+		s->comms = c;
+		s->comms_size = size;
+	}
+	memcpy(s->comms + s->comms_len, line, n);
+	s->comms_len += n;
+	s->comms[s->comms_len] = '\0';
+}
+
+static void snapshot_task(struct lt_tracefs *s, const char *pid,
+			  const char *tid)
+{
+	char path[600], comm[64], line[96];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/comm", pid, tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, comm, sizeof(comm) - 1);
+	close(fd);
+	if (n <= 1)
+		return;
+	comm[n - 1] = '\0';	/* drop the newline */
+	n = snprintf(line, sizeof(line), "%s %s\n", tid, comm);
+	if (n > 0 && (size_t)n < sizeof(line))
+		comms_add(s, line, n);
+}
+
+/*
+ * The kernel's saved_cmdlines table is small and recycled; the names of
+ * the tasks that exist now fill its gaps.
+ */
+void lt_tracefs_snapshot_comms(struct lt_tracefs *s)
+{
+	struct dirent *p, *t;
+	char path[300];
+	DIR *proc, *task;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return;
+	while ((p = readdir(proc))) {
+		if (!isdigit((unsigned char)p->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
+		task = opendir(path);
+		if (!task)
+			continue;
+		while ((t = readdir(task)))
+			if (isdigit((unsigned char)t->d_name[0]))
+				snapshot_task(s, p->d_name, t->d_name);
+		closedir(task);
+	}
+	closedir(proc);
+}
+
+const char *lt_tracefs_comms(const struct lt_tracefs *s)
+{
+	return s->comms ? s->comms : "";
+}
