@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# lazytrace record -d 2 -- <CPU-bound loop>: a trace.dat that trace-cmd and
+# lazytrace both read, with the loop's sched_switch events; its instance is
+# gone afterwards and the top-level buffer's settings are untouched.
+. "$(dirname "$0")/lib.sh"
+
+T=/sys/kernel/tracing
+[ "$(id -u)" = 0 ] || skip "not root: recording needs root"
+[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
+[ -d $T/instances ] || skip "tracefs unavailable at $T (mount -t tracefs nodev $T failed)"
+[ -d $T/events/sched/sched_switch ] || skip "kernel has no sched:sched_switch"
+
+top_state() {
+	for f in tracing_on current_tracer set_event buffer_size_kb trace_clock \
+		 tracing_cpumask; do
+		printf '%s: ' $f; cat $T/$f 2>/dev/null | tr '\n' ' '; echo
+	done
+}
+
+cd "$TMPDIR" || fail "no TMPDIR"
+top_state > top.before
+ls $T/instances | grep "^lazytrace-" > inst.before
+lt record -d 2 -o rec.dat -- sh -c 'echo $$ > loop.pid; while :; do :; done' \
+	2> rec.err || { cat rec.err; fail "record exited $?"; }
+cat rec.err
+top_state > top.after
+cmp -s top.before top.after || { diff top.before top.after; fail "top-level buffer settings changed"; }
+pid=$(cat loop.pid) || fail "the command did not run"
+[ -s rec.dat ] || fail "no trace.dat written"
+! kill -0 "$pid" 2>/dev/null || { kill -9 "$pid"; fail "loop $pid still running after record"; }
+ls $T/instances | grep "^lazytrace-" | grep -vxF -f inst.before && fail "instance left behind"
+
+lt report -i rec.dat > lt.txt || fail "lazytrace report failed"
+grep -Eq "sched_switch: prev_comm=[^ ]* prev_pid=$pid " lt.txt ||
+	fail "lazytrace report: no sched_switch of loop pid $pid"
+grep -Eq "next_pid=$pid " lt.txt || fail "lazytrace report: loop $pid never switched in"
+grep -q "local_timer_entry\|hrtimer_expire_entry" lt.txt || fail "no tick events"
+
+command -v trace-cmd >/dev/null || skip "trace-cmd not installed; lazytrace part passed"
+trace-cmd report -i rec.dat > tc.txt 2> tc.err || { cat tc.err; fail "trace-cmd report failed"; }
+grep -Eq "sched_switch: +.*:$pid \[[0-9]+\] [A-Z+|]+ ==>" tc.txt ||
+	fail "trace-cmd report: no sched_switch of loop pid $pid"
+# Both see the same events.
+a=$(grep -c . lt.txt); b=$(grep -vc '^cpus=' tc.txt)
+[ "$a" = "$b" ] || fail "lazytrace report has $a events, trace-cmd report $b"
+echo "ok: $a events, loop pid $pid"

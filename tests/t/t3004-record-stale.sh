@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# After kill -9 of `lazytrace record`, its instance stays behind; the next
+# record recognises it by its prefix and dead pid, removes it, and works.
+. "$(dirname "$0")/lib.sh"
+
+T=/sys/kernel/tracing
+[ "$(id -u)" = 0 ] || skip "not root: recording needs root"
+[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
+[ -d $T/instances ] || skip "tracefs unavailable at $T (mount -t tracefs nodev $T failed)"
+
+cd "$TMPDIR" || fail "no TMPDIR"
+${LAZYTRACE_WRAP:-} "$LAZYTRACE" record -o dead.dat -- sleep 30 2> dead.err &
+rec=$!
+i=0
+while [ ! -d $T/instances/lazytrace-$rec ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { kill -9 $rec; fail "record did not start"; }
+	sleep 0.05
+done
+sleep 0.3
+kill -9 $rec
+wait $rec 2>/dev/null
+[ -d $T/instances/lazytrace-$rec ] || fail "expected the killed run's instance to stay behind"
+
+lt record -d 0.3 -o next.dat 2> next.err || { cat next.err; fail "next record failed"; }
+cat next.err
+[ -d $T/instances/lazytrace-$rec ] && fail "stale instance lazytrace-$rec not removed"
+grep -q "removed stale instance lazytrace-$rec" next.err || fail "no word about the stale instance"
+lt report -i next.dat > lt.txt || fail "next recording unreadable"
+grep -q sched_switch lt.txt || fail "next recording has no sched_switch"
+echo ok
