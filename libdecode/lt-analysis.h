@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Internal interfaces of the analysis: the bounded histogram, the task
+ * table (lt-stats.c), the per-CPU state machine (lt-transition.c) and
+ * the hog rules (lt-hogs.c).
+ */
+#ifndef _LT_ANALYSIS_H
+#define _LT_ANALYSIS_H
+
+#include "lazytrace.h"
+
+/*
+ * Log-linear histogram: values below 64 are exact; above, each power of
+ * two is split into 64 buckets, allocated on first use. A value is
+ * reported as the middle of its bucket: relative error below 0.8%.
+ */
+#define LT_HIST_SUB_BITS	6
+#define LT_HIST_SUB		(1U << LT_HIST_SUB_BITS)
+#define LT_HIST_ROWS		(64 - LT_HIST_SUB_BITS + 1)
+
+struct lt_hist {
+	uint64_t count;
+	uint64_t min;
+	uint64_t max;
+	uint32_t *row[LT_HIST_ROWS];
+};
+
+int lt_hist_add(struct lt_hist *h, uint64_t v);
+/* The value at percentile @pct (0 < pct <= 100), nearest rank. */
+uint64_t lt_hist_percentile(const struct lt_hist *h, double pct);
+/* Samples >= @v (counted by bucket: a bucket counts if its middle is). */
+uint64_t lt_hist_count_ge(const struct lt_hist *h, uint64_t v);
+void lt_hist_latency(const struct lt_hist *h, struct lt_latency *out);
+void lt_hist_free(struct lt_hist *h);
+
+enum lt_task_life {
+	LT_TASK_ALIVE = 0,
+	LT_TASK_EXITING,	/* sched_process_exit seen, still on a CPU */
+	LT_TASK_GONE,		/* dead: the next task with its pid is new */
+};
+
+struct lt_task {
+	struct lt_task_stats st;
+	enum lt_task_life life;
+	bool ran;		/* has been current on a CPU */
+	int running_on;		/* CPU it is current on, -1 if none */
+	uint64_t *cpu_mask;	/* CPUs it ran on */
+	int cpu_mask_words;
+	long syscall;		/* LT_SYSCALL_* or the current system call */
+	struct lt_hist lat[LT_LAT_KIND_MAX];
+	struct lt_hist at_tick;	/* per lazy request: pending at its last tick */
+	uint64_t max_task_pending; /* longest lazy request, irq time excluded */
+	uint64_t max_ticks;	/* most ticks that found one lazy request */
+	/* a small table of the system calls tick-upgrades found it in */
+	long sc_id[8];
+	uint64_t sc_count[8];
+	struct lt_task *next_hash;
+};
+
+/* A need-resched request of the current task, open until served. */
+struct lt_req {
+	bool open;
+	uint64_t seen;
+	uint64_t after;
+	uint64_t at_tick;	/* lazy: pending time at the last tick seen */
+	bool upgraded;		/* lazy: the upgrade was seen */
+	uint64_t irq_at_open;	/* the CPU's timer irq time when it opened */
+	uint64_t ticks;		/* lazy: ticks that found it pending */
+};
+
+struct lt_cpu {
+	bool seen;		/* had an event */
+	bool baseline;		/* e/l/p below describe cur */
+	bool e, l, p;
+	char letter;
+	uint64_t last_ts;
+	int cur_pid;
+	struct lt_task *cur;
+	uint64_t run_start;
+	struct lt_req lazy, eager, fold;
+	/* tick context */
+	int in_local_timer;
+	bool in_tick_hrtimer;
+	bool hrtimer_ticks;	/* the tick handler shows up as an hrtimer */
+	bool irq_tick_counted;	/* this local timer irq counted as a tick */
+	bool fn_traced;		/* resched_curr is function-traced here */
+	bool tick_resched;	/* the last resched_curr came from the tick */
+	bool in_irq;		/* in a timer interrupt (local timer or tick) */
+	uint64_t irq_start;
+	uint64_t irq_ns;	/* time spent in completed timer interrupts */
+	uint64_t last_tick;
+	struct lt_hist spacing;
+	uint64_t ticks;
+	uint64_t lost;
+	bool lost_unknown;
+	struct lt_task *idle;
+};
+
+struct lt_analysis {
+	struct lt_analysis_opts opts;
+	enum lt_abi abi;
+	bool finished;
+	struct lt_analysis_summary sum;
+	struct lt_cpu *cpus;
+	int nr_cpus_alloc;
+	/* tasks, in order of first appearance; hash of the live ones by pid */
+	struct lt_task **tasks;
+	size_t nr_tasks, tasks_alloc;
+	struct lt_task **hash;
+	size_t hash_size;
+	struct lt_hist lat[LT_LAT_KIND_MAX];
+	const struct lt_task_stats **hogs;
+	size_t nr_hogs;
+	bool oom;
+};
+
+/* lt-stats.c */
+struct lt_task *lt_task_lookup(struct lt_analysis *a, int pid, int cpu);
+struct lt_task *lt_task_new(struct lt_analysis *a, int pid, int cpu,
+			    const char *comm, uint64_t ts);
+void lt_task_seen(struct lt_task *t, uint64_t ts);
+void lt_task_set_comm(struct lt_task *t, const char *comm);
+int lt_task_ran_on(struct lt_task *t, int cpu);
+void lt_task_latency(struct lt_analysis *a, struct lt_task *t,
+		     enum lt_latency_kind k, uint64_t ns);
+void lt_task_upgrade_syscall(struct lt_task *t, long sc);
+void lt_stats_finish(struct lt_analysis *a);
+void lt_stats_free(struct lt_analysis *a);
+
+/* lt-hogs.c */
+void lt_hogs_tick(struct lt_analysis *a, struct lt_cpu *c, uint64_t ts);
+void lt_hogs_request_end(struct lt_analysis *a, struct lt_cpu *c,
+			 struct lt_task *t, const struct lt_req *lazy,
+			 uint64_t end, bool served);
+uint64_t lt_hogs_irq_time(const struct lt_cpu *c, uint64_t ts);
+void lt_hogs_finish(struct lt_analysis *a);
+
+#endif /* _LT_ANALYSIS_H */

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Hogs (SPEC §4): tasks that keep the CPU after a lazy request until the
+ * tick has to force them off. One hog episode is a lazy request still
+ * pending when a tick arrives after being pending for at least half a
+ * tick; a task is a hog with enough episodes, or with one request pending
+ * for more than a few ticks.
+ *
+ * The tick length is only known at the end (the median tick spacing), so
+ * each lazy request leaves its pending time at the last tick it saw in a
+ * per-task histogram, and the episodes are counted from it at the end.
+ */
+#include <stdlib.h>
+
+#include "lt-analysis.h"
+
+/* Time the CPU spent in timer interrupts up to @ts. */
+uint64_t lt_hogs_irq_time(const struct lt_cpu *c, uint64_t ts)
+{
+	return c->irq_ns + (c->in_irq && ts > c->irq_start ?
+			    ts - c->irq_start : 0);
+}
+
+/*
+ * How long a lazy request has been pending in the task's own time: time
+ * in timer interrupts is left out, since the task could not honour the
+ * request then (an emulator can spend several tick lengths in one tick).
+ */
+static uint64_t task_pending(const struct lt_cpu *c, const struct lt_req *r,
+			     uint64_t ts)
+{
+	uint64_t wall = ts > r->seen ? ts - r->seen : 0;
+	uint64_t irq = lt_hogs_irq_time(c, ts) - r->irq_at_open;
+
+	return wall > irq ? wall - irq : 0;
+}
+
+void lt_hogs_tick(struct lt_analysis *a, struct lt_cpu *c, uint64_t ts)
+{
+	if (!c->lazy.open)
+		return;
+	c->lazy.at_tick = task_pending(c, &c->lazy, ts);
+	if (c->lazy.at_tick)
+		c->lazy.ticks++;
+}
+
+void lt_hogs_request_end(struct lt_analysis *a, struct lt_cpu *c,
+			 struct lt_task *t, const struct lt_req *lazy,
+			 uint64_t end, bool served)
+{
+	uint64_t pending = served && end > lazy->seen ? end - lazy->seen : 0;
+	uint64_t own = served ? task_pending(c, lazy, end) : lazy->at_tick;
+
+	if (lazy->at_tick && lt_hist_add(&t->at_tick, lazy->at_tick))
+		a->oom = true;
+	/* An unserved request is known to be pending up to its last tick. */
+	if (!served)
+		pending = lazy->at_tick;
+	else
+		t->st.pending_ns += pending;
+	if (pending > t->st.max_pending_ns)
+		t->st.max_pending_ns = pending;
+	if (own > t->max_task_pending)
+		t->max_task_pending = own;
+	if (lazy->ticks > t->max_ticks)
+		t->max_ticks = lazy->ticks;
+}
+
+/*
+ * The tick length: the smallest per-CPU median spacing of tick events
+ * (a CPU that stops its tick when idle has longer gaps, never shorter).
+ */
+static uint64_t trace_tick(const struct lt_analysis *a)
+{
+	uint64_t best = 0;
+	int i, pass;
+
+	for (pass = 0; pass < 2 && !best; pass++) {
+		for (i = 0; i < a->nr_cpus_alloc; i++) {
+			const struct lt_hist *h = &a->cpus[i].spacing;
+			uint64_t med;
+
+			if (!h->count || (pass == 0 && h->count < 8))
+				continue;
+			med = lt_hist_percentile(h, 50);
+			if (med && (!best || med < best))
+				best = med;
+		}
+	}
+	return best;
+}
+
+static int by_pending(const void *pa, const void *pb)
+{
+	const struct lt_task_stats *x = *(const struct lt_task_stats *const *)pa;
+	const struct lt_task_stats *y = *(const struct lt_task_stats *const *)pb;
+
+	if (x->pending_ns != y->pending_ns)
+		return x->pending_ns < y->pending_ns ? 1 : -1;
+	return x->id < y->id ? -1 : 1;
+}
+
+void lt_hogs_finish(struct lt_analysis *a)
+{
+	uint64_t tick = a->opts.tick_ns, ep_ns, max_ns;
+	size_t i;
+
+	a->sum.tick_from_trace = false;
+	if (!tick) {
+		tick = trace_tick(a);
+		a->sum.tick_from_trace = tick != 0;
+	}
+	if (!tick)
+		tick = 1000000000ULL / a->opts.hz;
+	a->sum.tick_ns = tick;
+	ep_ns = (uint64_t)(a->opts.episode_ticks * tick + 0.5);
+	max_ns = (uint64_t)(a->opts.hog_pending_ticks * tick + 0.5);
+
+	free(a->hogs);
+	a->hogs = calloc(a->nr_tasks ? a->nr_tasks : 1, sizeof(*a->hogs));
+	a->nr_hogs = 0;
+	for (i = 0; i < a->nr_tasks; i++) {
+		struct lt_task *t = a->tasks[i];
+
+		t->st.episodes = lt_hist_count_ge(&t->at_tick, ep_ns);
+		/*
+		 * Pending longer than N ticks: in the task's own time, and
+		 * seen by more than N ticks (a CPU stalled with interrupts
+		 * off, as emulators do, has no ticks to force anyone).
+		 */
+		t->st.hog = t->st.pid != 0 &&
+			    (t->st.episodes >= a->opts.hog_episodes ||
+			     (t->max_task_pending > max_ns &&
+			      t->max_ticks > a->opts.hog_pending_ticks));
+		if (t->st.hog && a->hogs)
+			a->hogs[a->nr_hogs++] = &t->st;
+	}
+	if (a->nr_hogs)
+		qsort(a->hogs, a->nr_hogs, sizeof(*a->hogs), by_pending);
+	a->sum.nr_hogs = a->nr_hogs;
+}

@@ -1,0 +1,705 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The transition state machine of SPEC §3: per CPU, in timestamp order,
+ * the need-resched bits of consecutive events of the same current task
+ * are compared, and every change is named (lazy, eager, upgrade,
+ * tick-upgrade, fold) until the request is served (preempted, yielded,
+ * blocked, cleared) or its end is unknown (truncated).
+ *
+ * The flags of an event always describe the task current on the CPU
+ * that wrote it, so all state is per CPU; a sched_switch hands the CPU
+ * to a task whose bits start clear (__schedule() clears them).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt-analysis.h"
+#include "lt-internal.h"
+
+/* CPUs beyond this are treated as corrupt input and ignored. */
+#define LT_MAX_CPUS 8192
+
+static const char *const tr_names[LT_TR_KIND_MAX] = {
+	[LT_TR_LAZY] = "lazy",
+	[LT_TR_EAGER] = "eager",
+	[LT_TR_UPGRADE] = "upgrade",
+	[LT_TR_TICK_UPGRADE] = "tick-upgrade",
+	[LT_TR_FOLD] = "fold",
+	[LT_TR_PREEMPTED] = "preempted",
+	[LT_TR_YIELDED] = "yielded",
+	[LT_TR_BLOCKED] = "blocked",
+	[LT_TR_CLEARED] = "cleared",
+	[LT_TR_TRUNCATED] = "truncated",
+};
+
+static const char *const lat_names[LT_LAT_KIND_MAX] = {
+	[LT_LAT_LAZY_SERVED] = "lazy_served",
+	[LT_LAT_EAGER_SERVED] = "eager_served",
+	[LT_LAT_LAZY_UPGRADE] = "lazy_upgrade",
+	[LT_LAT_FOLD_SERVED] = "fold_served",
+};
+
+const char *lt_transition_name(enum lt_transition_kind kind)
+{
+	if ((unsigned int)kind >= LT_TR_KIND_MAX)
+		return "?";
+	return tr_names[kind];
+}
+
+bool lt_transition_is_served(enum lt_transition_kind kind)
+{
+	return kind >= LT_TR_PREEMPTED && kind <= LT_TR_CLEARED;
+}
+
+const char *lt_latency_name(enum lt_latency_kind kind)
+{
+	if ((unsigned int)kind >= LT_LAT_KIND_MAX)
+		return "?";
+	return lat_names[kind];
+}
+
+struct lt_analysis *lt_analysis_new(const struct lt_analysis_opts *opts)
+{
+	struct lt_analysis *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	if (opts)
+		a->opts = *opts;
+	if (!a->opts.hz)
+		a->opts.hz = 250;
+	if (a->opts.episode_ticks <= 0)
+		a->opts.episode_ticks = 0.5;
+	if (!a->opts.hog_episodes)
+		a->opts.hog_episodes = 3;
+	if (a->opts.hog_pending_ticks <= 0)
+		a->opts.hog_pending_ticks = 2;
+	a->abi = a->opts.abi == LT_ABI_AUTO ? LT_ABI_MAINLINE : a->opts.abi;
+	a->sum.abi = a->abi;
+	return a;
+}
+
+static struct lt_cpu *cpu_get(struct lt_analysis *a, int cpu)
+{
+	if (cpu < 0 || cpu >= LT_MAX_CPUS)
+		return NULL;
+	if (cpu >= a->nr_cpus_alloc) {
+		int n = cpu + 1 > 2 * a->nr_cpus_alloc ? cpu + 1 :
+			2 * a->nr_cpus_alloc;
+		struct lt_cpu *nc = realloc(a->cpus, n * sizeof(*nc));
+
+		if (!nc)
+			return NULL;
+		memset(nc + a->nr_cpus_alloc, 0,
+		       (n - a->nr_cpus_alloc) * sizeof(*nc));
+		a->cpus = nc;
+		a->nr_cpus_alloc = n;
+	}
+	return &a->cpus[cpu];
+}
+
+static int cpu_of(const struct lt_analysis *a, const struct lt_cpu *c)
+{
+	return c - a->cpus;
+}
+
+static void emit(struct lt_analysis *a, struct lt_cpu *c, struct lt_task *t,
+		 enum lt_transition_kind kind, uint64_t ts,
+		 const struct lt_req *req, enum lt_transition_kind req_kind,
+		 char letter_after)
+{
+	struct lt_transition tr = {
+		.kind = kind,
+		.seen_ns = ts,
+		.after_ns = c->seen && c->last_ts <= ts ? c->last_ts : ts,
+		.cpu = cpu_of(a, c),
+		.pid = t->st.pid,
+		.task_id = t->st.id,
+		.comm = t->st.comm,
+		.request = req ? req_kind : kind,
+		.syscall = LT_SYSCALL_UNKNOWN,
+		.letter_before = c->letter ? c->letter : '.',
+		.letter_after = letter_after,
+	};
+
+	tr.since_ns = req ? req->seen : tr.seen_ns;
+	tr.since_after_ns = req ? req->after : tr.after_ns;
+	if (kind == LT_TR_TICK_UPGRADE)
+		tr.syscall = t->syscall;
+	t->st.count[kind]++;
+	a->sum.count[kind]++;
+	if (a->opts.on_transition)
+		a->opts.on_transition(&tr, a->opts.data);
+}
+
+static void req_open(struct lt_cpu *c, struct lt_req *r, uint64_t ts)
+{
+	if (r->open)
+		return;
+	memset(r, 0, sizeof(*r));
+	r->open = true;
+	r->seen = ts;
+	r->after = c->seen && c->last_ts <= ts ? c->last_ts : ts;
+	r->irq_at_open = lt_hogs_irq_time(c, ts);
+}
+
+/* The oldest open request of the CPU's current task, or NULL. */
+static const struct lt_req *oldest_req(struct lt_cpu *c,
+				       enum lt_transition_kind *kind)
+{
+	const struct lt_req *best = NULL;
+
+	if (c->lazy.open) {
+		best = &c->lazy;
+		*kind = LT_TR_LAZY;
+	}
+	if (c->eager.open && (!best || c->eager.seen < best->seen)) {
+		best = &c->eager;
+		*kind = LT_TR_EAGER;
+	}
+	if (c->fold.open && (!best || c->fold.seen < best->seen)) {
+		best = &c->fold;
+		*kind = LT_TR_FOLD;
+	}
+	return best;
+}
+
+/*
+ * End every open request of @t on @c: served as @kind, or truncated
+ * (%LT_TR_TRUNCATED), which never enters a latency.
+ */
+static void end_requests(struct lt_analysis *a, struct lt_cpu *c,
+			 struct lt_task *t, enum lt_transition_kind kind,
+			 uint64_t ts, char letter)
+{
+	enum lt_transition_kind rk = LT_TR_LAZY;
+	const struct lt_req *req = oldest_req(c, &rk);
+	bool served = kind != LT_TR_TRUNCATED;
+
+	if (!req)
+		return;
+	emit(a, c, t, kind, ts, req, rk, letter);
+	if (c->lazy.open) {
+		if (served)
+			lt_task_latency(a, t, LT_LAT_LAZY_SERVED,
+					ts - c->lazy.seen);
+		lt_hogs_request_end(a, c, t, &c->lazy, ts, served);
+	}
+	if (c->eager.open && served)
+		lt_task_latency(a, t, LT_LAT_EAGER_SERVED, ts - c->eager.seen);
+	if (c->fold.open && served)
+		lt_task_latency(a, t, LT_LAT_FOLD_SERVED, ts - c->fold.seen);
+	memset(&c->lazy, 0, sizeof(c->lazy));
+	memset(&c->eager, 0, sizeof(c->eager));
+	memset(&c->fold, 0, sizeof(c->fold));
+}
+
+/*
+ * Whether an upgrade seen now was made by the tick. A traced
+ * resched_curr names its caller, which is the best evidence; else the
+ * hrtimer tick handler's window; else, when the tick shows up only as
+ * the x86 local timer interrupt, that interrupt's window.
+ */
+static bool in_tick(const struct lt_cpu *c)
+{
+	if (c->fn_traced)
+		return c->tick_resched;
+	if (c->in_tick_hrtimer)
+		return true;
+	return c->in_local_timer && !c->hrtimer_ticks;
+}
+
+static void upgrade(struct lt_analysis *a, struct lt_cpu *c, struct lt_task *t,
+		    uint64_t ts, char letter)
+{
+	bool tick = in_tick(c);
+	enum lt_transition_kind kind = tick ? LT_TR_TICK_UPGRADE :
+					       LT_TR_UPGRADE;
+	const struct lt_req *req = c->lazy.open ? &c->lazy : NULL;
+
+	emit(a, c, t, kind, ts, req, LT_TR_LAZY, letter);
+	if (tick) {
+		lt_task_upgrade_syscall(t, t->syscall);
+		c->tick_resched = false;
+	}
+	if (c->lazy.open && !c->lazy.upgraded) {
+		c->lazy.upgraded = true;
+		lt_task_latency(a, t, LT_LAT_LAZY_UPGRADE, ts - c->lazy.seen);
+	}
+}
+
+/* What changed in (E, L, P) since the previous event of the same task. */
+static void transitions(struct lt_analysis *a, struct lt_cpu *c,
+			struct lt_task *t, uint64_t ts,
+			const struct lt_flags *f, char letter, bool switch_out)
+{
+	bool e = f->need_resched, l = f->need_resched_lazy;
+	bool p = f->preempt_resched;
+
+	if (l && !c->l && (!e || !c->e)) {
+		/* A lazy request; with E rising too, it was upgraded since. */
+		req_open(c, &c->lazy, ts);
+		emit(a, c, t, LT_TR_LAZY, ts, NULL, LT_TR_LAZY, letter);
+	}
+	if (e && !c->e) {
+		if (l) {
+			upgrade(a, c, t, ts, letter);
+		} else {
+			req_open(c, &c->eager, ts);
+			emit(a, c, t, LT_TR_EAGER, ts, NULL, LT_TR_EAGER,
+			     letter);
+		}
+	}
+	if (p && !c->p) {
+		req_open(c, &c->fold, ts);
+		emit(a, c, t, LT_TR_FOLD, ts, NULL, LT_TR_FOLD, letter);
+	}
+	if (!e && !l && !p && !switch_out)
+		end_requests(a, c, t, LT_TR_CLEARED, ts, letter);
+}
+
+static void set_bits(struct lt_cpu *c, const struct lt_flags *f, char letter)
+{
+	c->e = f->need_resched;
+	c->l = f->need_resched_lazy;
+	c->p = f->preempt_resched;
+	c->letter = letter;
+	c->baseline = true;
+}
+
+/* The CPU's current task leaves it: credit its run time. */
+static void cpu_release(struct lt_cpu *c, uint64_t ts)
+{
+	struct lt_task *t = c->cur;
+
+	if (!t)
+		return;
+	if (ts > c->run_start)
+		t->st.runtime_ns += ts - c->run_start;
+	t->running_on = -1;
+	c->cur = NULL;
+}
+
+static void cpu_take(struct lt_analysis *a, struct lt_cpu *c,
+		     struct lt_task *t, uint64_t ts)
+{
+	if (t->running_on >= 0 && t->running_on != cpu_of(a, c) &&
+	    t->running_on < a->nr_cpus_alloc) {
+		/* Its switch-out elsewhere is missing: end it there. */
+		struct lt_cpu *o = &a->cpus[t->running_on];
+
+		if (o->cur == t) {
+			end_requests(a, o, t, LT_TR_TRUNCATED, ts, '.');
+			cpu_release(o, o->last_ts);
+			o->baseline = false;
+		}
+	}
+	c->cur = t;
+	c->cur_pid = t->st.pid;
+	c->run_start = ts;
+	t->running_on = cpu_of(a, c);
+	t->ran = true;
+	lt_task_seen(t, ts);
+	if (lt_task_ran_on(t, cpu_of(a, c)))
+		a->oom = true;
+}
+
+static bool comm_differs(const struct lt_task *t, const char *comm)
+{
+	if (!comm || !*comm || !strcmp(comm, "<...>") ||
+	    !strcmp(t->st.comm, "<...>"))
+		return false;
+	return strncmp(t->st.comm, comm, LT_COMM_LEN - 1) != 0;
+}
+
+/*
+ * The record for a task named by an event. A pid names a new task when
+ * the old one is gone (exited, or switched out dead), or when a task
+ * that is not running comes back under another name: exec renames a
+ * task only while it runs, so a different name at a wakeup or a
+ * switch-in is a different task.
+ */
+static struct lt_task *task_ref(struct lt_analysis *a, struct lt_cpu *c,
+				int pid, const char *comm, uint64_t ts)
+{
+	int cpu = cpu_of(a, c);
+	struct lt_task *t = lt_task_lookup(a, pid, cpu);
+
+	if (pid == 0) {
+		if (!t)
+			t = lt_task_new(a, 0, cpu, comm, ts);
+		if (!t)
+			a->oom = true;
+		return t;
+	}
+	if (t && t->life != LT_TASK_GONE &&
+	    (t->running_on >= 0 || !comm_differs(t, comm))) {
+		lt_task_seen(t, ts);
+		return t;
+	}
+	if (t)
+		t->life = LT_TASK_GONE;
+	t = lt_task_new(a, pid, cpu, comm, ts);
+	if (!t)
+		a->oom = true;
+	return t;
+}
+
+/* Lost events: nothing open on the CPU can be trusted any more. */
+static void lost(struct lt_analysis *a, struct lt_cpu *c,
+		 const struct lt_event *ev)
+{
+	if (ev->missed == LT_MISSED_UNKNOWN) {
+		c->lost_unknown = true;
+		a->sum.lost_unknown++;
+	} else {
+		c->lost += ev->missed;
+		a->sum.lost_events += ev->missed;
+	}
+	if (c->cur)
+		end_requests(a, c, c->cur, LT_TR_TRUNCATED, ev->ts, '.');
+	cpu_release(c, c->last_ts);
+	c->baseline = false;
+	c->in_local_timer = 0;
+	c->in_tick_hrtimer = false;
+	c->in_irq = false;
+	c->irq_tick_counted = false;
+	c->tick_resched = false;
+	c->last_tick = 0;
+}
+
+/* The task current on @c at @ev, switching records if the pid changed. */
+static struct lt_task *current_task(struct lt_analysis *a, struct lt_cpu *c,
+				    const struct lt_event *ev)
+{
+	struct lt_task *t;
+
+	if (c->cur && c->cur_pid == ev->pid) {
+		lt_task_seen(c->cur, ev->ts);
+		return c->cur;
+	}
+	/* Another task without a sched_switch: events are missing. */
+	if (c->cur) {
+		end_requests(a, c, c->cur, LT_TR_TRUNCATED, ev->ts, '.');
+		cpu_release(c, c->last_ts);
+	}
+	c->baseline = false;
+	t = task_ref(a, c, ev->pid, ev->pid ? ev->comm : NULL, ev->ts);
+	if (t)
+		cpu_take(a, c, t, ev->ts);
+	return t;
+}
+
+static bool dead_state(const char *s)
+{
+	return strchr(s, 'Z') || strchr(s, 'X');
+}
+
+static void do_switch(struct lt_analysis *a, struct lt_cpu *c,
+		      struct lt_task *prev, const struct lt_event *ev,
+		      char letter)
+{
+	static const enum lt_transition_kind served[] = {
+		[LT_PREV_PREEMPTED] = LT_TR_PREEMPTED,
+		[LT_PREV_YIELDED] = LT_TR_YIELDED,
+		[LT_PREV_BLOCKED] = LT_TR_BLOCKED,
+	};
+	unsigned int st = ev->u.sched_switch.prev_state;
+	struct lt_task *next;
+
+	if (st > LT_PREV_BLOCKED)
+		st = LT_PREV_BLOCKED;
+	a->sum.switches[st]++;
+	if (prev) {
+		if (prev->st.pid)
+			lt_task_set_comm(prev, ev->u.sched_switch.prev_comm);
+		prev->st.switches[st]++;
+		end_requests(a, c, prev, served[st], ev->ts, letter);
+		if (dead_state(ev->u.sched_switch.prev_state_str))
+			prev->life = LT_TASK_GONE;
+		cpu_release(c, ev->ts);
+	}
+	next = task_ref(a, c, ev->u.sched_switch.next_pid,
+			ev->u.sched_switch.next_comm, ev->ts);
+	if (next)
+		cpu_take(a, c, next, ev->ts);
+	c->e = c->l = c->p = false;
+	c->letter = '.';
+	c->baseline = next != NULL;
+	c->tick_resched = false;
+}
+
+static void tick_arrival(struct lt_analysis *a, struct lt_cpu *c, uint64_t ts)
+{
+	if (c->last_tick && ts > c->last_tick &&
+	    lt_hist_add(&c->spacing, ts - c->last_tick))
+		a->oom = true;
+	c->last_tick = ts;
+	c->ticks++;
+	a->sum.ticks++;
+	lt_hogs_tick(a, c, ts);
+}
+
+static bool is_tick_handler(const char *fn)
+{
+	return !strcmp(fn, "tick_nohz_handler") ||
+	       !strcmp(fn, "tick_sched_timer") ||
+	       !strcmp(fn, "tick_nohz_highres_handler");
+}
+
+/* "sched_tick" or "sched_tick+0x4c/0x1a0" */
+static bool name_is(const char *s, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(s, name, n) && (s[n] == '\0' || s[n] == '+');
+}
+
+static void irq_enter(struct lt_cpu *c, uint64_t ts)
+{
+	if (c->in_irq)
+		return;
+	c->in_irq = true;
+	c->irq_start = ts;
+}
+
+static void irq_exit(struct lt_cpu *c, uint64_t ts)
+{
+	if (!c->in_irq)
+		return;
+	c->in_irq = false;
+	if (ts > c->irq_start)
+		c->irq_ns += ts - c->irq_start;
+}
+
+static void context(struct lt_analysis *a, struct lt_cpu *c,
+		    const struct lt_event *ev)
+{
+	switch (ev->kind) {
+	case LT_EV_LOCAL_TIMER_ENTRY:
+		irq_enter(c, ev->ts);
+		c->in_local_timer++;
+		c->irq_tick_counted = false;
+		if (!c->hrtimer_ticks) {
+			tick_arrival(a, c, ev->ts);
+			c->irq_tick_counted = true;
+		}
+		break;
+	case LT_EV_LOCAL_TIMER_EXIT:
+		if (c->in_local_timer)
+			c->in_local_timer--;
+		if (!c->in_local_timer)
+			irq_exit(c, ev->ts);
+		c->irq_tick_counted = false;
+		c->tick_resched = false;
+		break;
+	case LT_EV_HRTIMER_EXPIRE_ENTRY:
+		if (!is_tick_handler(ev->u.hrtimer.func))
+			break;
+		c->in_tick_hrtimer = true;
+		c->hrtimer_ticks = true;
+		irq_enter(c, ev->ts);
+		/*
+		 * Every tick handler run is a tick (a slow interrupt can run
+		 * several), but the first local timer interrupt of a CPU was
+		 * already counted before the handler showed up.
+		 */
+		if (!c->irq_tick_counted)
+			tick_arrival(a, c, ev->ts);
+		c->irq_tick_counted = false;
+		break;
+	case LT_EV_HRTIMER_EXPIRE_EXIT:
+		if (!c->in_tick_hrtimer)
+			break;
+		c->in_tick_hrtimer = false;
+		c->tick_resched = false;
+		if (!c->in_local_timer)
+			irq_exit(c, ev->ts);
+		break;
+	case LT_EV_FUNCTION:
+		if (!name_is(ev->u.function.func, "resched_curr"))
+			break;
+		c->fn_traced = true;
+		c->tick_resched = name_is(ev->u.function.parent, "sched_tick") ||
+				  name_is(ev->u.function.parent, "scheduler_tick");
+		break;
+	default:
+		break;
+	}
+}
+
+static void task_events(struct lt_analysis *a, struct lt_cpu *c,
+			struct lt_task *cur, const struct lt_event *ev)
+{
+	struct lt_task *t;
+
+	switch (ev->kind) {
+	case LT_EV_SCHED_WAKING:
+	case LT_EV_SCHED_WAKEUP:
+		task_ref(a, c, ev->u.wakeup.pid, ev->u.wakeup.comm, ev->ts);
+		break;
+	case LT_EV_SCHED_WAKEUP_NEW:
+	case LT_EV_SCHED_PROCESS_FORK:
+		/* A new task, unless the fork already made its record. */
+		t = lt_task_lookup(a, ev->kind == LT_EV_SCHED_PROCESS_FORK ?
+				   ev->u.process.pid : ev->u.wakeup.pid,
+				   cpu_of(a, c));
+		if (t && t->ran && t->running_on < 0)
+			t->life = LT_TASK_GONE;
+		if (ev->kind == LT_EV_SCHED_PROCESS_FORK)
+			task_ref(a, c, ev->u.process.pid, ev->u.process.comm,
+				 ev->ts);
+		else
+			task_ref(a, c, ev->u.wakeup.pid, ev->u.wakeup.comm,
+				 ev->ts);
+		break;
+	case LT_EV_SCHED_PROCESS_EXIT:
+		t = lt_task_lookup(a, ev->u.process.pid, cpu_of(a, c));
+		if (t && t->st.pid && t->life == LT_TASK_ALIVE)
+			t->life = LT_TASK_EXITING;
+		break;
+	case LT_EV_SYS_ENTER:
+		if (cur)
+			cur->syscall = ev->u.syscall.id;
+		break;
+	case LT_EV_SYS_EXIT:
+		if (cur)
+			cur->syscall = LT_SYSCALL_USER;
+		break;
+	default:
+		break;
+	}
+}
+
+int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
+{
+	struct lt_cpu *c;
+	struct lt_task *t;
+	struct lt_flags f;
+	char letter;
+	bool switch_out;
+
+	if (a->finished)
+		return 0;
+	c = cpu_get(a, ev->cpu);
+	if (!c) {
+		a->oom = ev->cpu >= 0 && ev->cpu < LT_MAX_CPUS;
+		return a->oom ? -1 : 0;
+	}
+	if (!a->sum.events || ev->ts < a->sum.first_ns)
+		a->sum.first_ns = ev->ts;
+	if (ev->ts > a->sum.last_ns)
+		a->sum.last_ns = ev->ts;
+	if (ev->cpu + 1 > a->sum.nr_cpus)
+		a->sum.nr_cpus = ev->cpu + 1;
+	a->sum.events++;
+	if (ev->missed && c->seen)
+		lost(a, c, ev);
+
+	f = lt_flags_decode(a->abi, ev->flags);
+	letter = lt_flags_resched_letter(a->abi, ev->flags);
+	if (f.need_resched_lazy)
+		a->sum.lazy_seen = true;
+	t = current_task(a, c, ev);
+	switch_out = ev->kind == LT_EV_SCHED_SWITCH;
+	if (t && c->baseline)
+		transitions(a, c, t, ev->ts, &f, letter, switch_out);
+	if (t)
+		set_bits(c, &f, letter);
+	if (switch_out)
+		do_switch(a, c, t, ev, letter);
+	else
+		task_events(a, c, t, ev);
+	context(a, c, ev);
+	c->last_ts = ev->ts;
+	c->seen = true;
+	if (a->oom) {
+		a->oom = false;
+		return -1;
+	}
+	return 0;
+}
+
+void lt_analysis_finish(struct lt_analysis *a)
+{
+	int i;
+
+	if (a->finished)
+		return;
+	for (i = 0; i < a->nr_cpus_alloc; i++) {
+		struct lt_cpu *c = &a->cpus[i];
+
+		if (c->cur)
+			end_requests(a, c, c->cur, LT_TR_TRUNCATED, c->last_ts,
+				     c->letter);
+		cpu_release(c, c->last_ts);
+	}
+	a->finished = true;
+	lt_stats_finish(a);
+	lt_hogs_finish(a);
+}
+
+int lt_analysis_run(struct lt_analysis *a, struct lt_reader *r)
+{
+	const struct lt_event *ev;
+	int ret = 0;
+
+	if (a->opts.abi == LT_ABI_AUTO) {
+		a->abi = lt_reader_abi(r, NULL);
+		if (a->abi == LT_ABI_AUTO)
+			a->abi = LT_ABI_MAINLINE;
+		a->sum.abi = a->abi;
+	}
+	while ((ev = lt_reader_next(r)))
+		if (lt_analysis_feed(a, ev))
+			ret = -1;
+	if (lt_reader_error(r))
+		ret = -1;
+	lt_analysis_finish(a);
+	return ret;
+}
+
+const struct lt_analysis_summary *lt_analysis_summary(const struct lt_analysis *a)
+{
+	return &a->sum;
+}
+
+uint64_t lt_analysis_lost(const struct lt_analysis *a, int cpu, bool *unknown)
+{
+	if (unknown)
+		*unknown = false;
+	if (cpu < 0 || cpu >= a->nr_cpus_alloc)
+		return 0;
+	if (unknown)
+		*unknown = a->cpus[cpu].lost_unknown;
+	return a->cpus[cpu].lost;
+}
+
+const struct lt_task_stats *lt_analysis_task(const struct lt_analysis *a,
+					     size_t i)
+{
+	if (!a->finished || i >= a->nr_tasks)
+		return NULL;
+	return &a->tasks[i]->st;
+}
+
+const struct lt_task_stats *const *lt_analysis_hogs(const struct lt_analysis *a,
+						    size_t *nr)
+{
+	*nr = a->finished ? a->nr_hogs : 0;
+	return *nr ? a->hogs : NULL;
+}
+
+void lt_analysis_free(struct lt_analysis *a)
+{
+	int i;
+
+	if (!a)
+		return;
+	for (i = 0; i < a->nr_cpus_alloc; i++)
+		lt_hist_free(&a->cpus[i].spacing);
+	lt_stats_free(a);
+	free(a->hogs);
+	free(a->cpus);
+	free(a);
+}
