@@ -94,9 +94,11 @@ configure() {
 }
 
 build() {
-	local out=$1
-	make -s -C "$SRC" O="$out" -j"$JOBS" bzImage KCFLAGS=-Werror 2>&1 | grep -v '^$' || true
-	[ "${PIPESTATUS[0]}" = 0 ] && [ -f "$out/arch/x86/boot/bzImage" ]
+	local out=$1 rc
+	make -s -C "$SRC" O="$out" -j"$JOBS" bzImage KCFLAGS=-Werror > "$out/build.log" 2>&1
+	rc=$?
+	grep -v '^$' "$out/build.log" | tail -n 40
+	[ $rc = 0 ] && [ -f "$out/arch/x86/boot/bzImage" ]
 }
 
 cmd_bisect() {

@@ -5,7 +5,7 @@
 # buffer, trace-cmd extract of the same buffer.
 OUT=${1:-/out}
 T=/sys/kernel/tracing
-INST=lazytrace
+INST=lazyvm
 I=$T/instances/$INST
 BUF_KB=${BUF_KB:-24576}
 HOG_SECS=${HOG_SECS:-4}
