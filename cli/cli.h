@@ -28,6 +28,9 @@ struct cmd {
 int cmd_report(int argc, char **argv);
 int cmd_flags(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_live(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_hogs(int argc, char **argv);
 
 /* Options every command that reads a trace takes. */
 struct input_opts {

@@ -13,6 +13,9 @@ static const struct cmd commands[] = {
 	{ "report", cmd_report, "print every event with the kernel's own flags" },
 	{ "flags", cmd_flags, "explain one common_flags byte" },
 	{ "record", cmd_record, "record what the analysis needs into a trace.dat" },
+	{ "live", cmd_live, "the analysis straight from tracefs, refreshed like top" },
+	{ "stats", cmd_stats, "per-task and global transition statistics" },
+	{ "hogs", cmd_hogs, "tasks that ignore lazy requests until the tick" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lazytrace stats: the global switch table of the 2023 proof of concept
+ * (preempted / yielded / blocked), the transition counts and latency
+ * percentiles, and one row per task.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output-analysis.h"
+
+static const char stats_usage[] =
+"usage: lazytrace stats [-i FILE] [--json|--csv] [--idle] [--abi NAME] ...\n"
+"\n"
+"Switches split by how the task left the CPU (preempted R+, yielded R,\n"
+"blocked), need-resched transitions, latency percentiles, and per task:\n"
+"CPU share, transitions, how its requests were served, lazy latency.\n"
+"\n"
+ANALYSIS_USAGE
+"  --idle             list the idle tasks (pid 0, one per CPU) too\n"
+"\n"
+"Percentiles come from log-linear histograms: within 0.8%; max is exact.\n";
+
+static bool listed(const struct analysis_cli *o, const struct lt_task_stats *t)
+{
+	uint64_t any = t->runtime_ns;
+	int k;
+
+	if (t->pid == 0 && !o->idle)
+		return false;
+	for (k = 0; k < LT_TR_KIND_MAX; k++)
+		any |= t->count[k];
+	return any != 0;
+}
+
+static int by_runtime(const void *pa, const void *pb)
+{
+	const struct lt_task_stats *x = *(const struct lt_task_stats *const *)pa;
+	const struct lt_task_stats *y = *(const struct lt_task_stats *const *)pb;
+
+	if (x->runtime_ns != y->runtime_ns)
+		return x->runtime_ns < y->runtime_ns ? 1 : -1;
+	return x->id < y->id ? -1 : 1;
+}
+
+/* The listed tasks, busiest first. */
+static const struct lt_task_stats **task_list(const struct analysis_cli *o,
+					      const struct lt_analysis *a,
+					      size_t *nr)
+{
+	const struct lt_analysis_summary *s = lt_analysis_summary(a);
+	const struct lt_task_stats **v = calloc(s->nr_tasks + 1, sizeof(*v));
+	size_t i;
+
+	*nr = 0;
+	if (!v)
+		return NULL;
+	for (i = 0; i < s->nr_tasks; i++) {
+		const struct lt_task_stats *t = lt_analysis_task(a, i);
+
+		if (listed(o, t))
+			v[(*nr)++] = t;
+	}
+	qsort(v, *nr, sizeof(*v), by_runtime);
+	return v;
+}
+
+static uint64_t upgrades(const uint64_t *count)
+{
+	return count[LT_TR_UPGRADE] + count[LT_TR_TICK_UPGRADE];
+}
+
+static void json_counts(struct json *j, const uint64_t *count)
+{
+	json_uint(j, "lazy", count[LT_TR_LAZY]);
+	json_uint(j, "eager", count[LT_TR_EAGER]);
+	json_uint(j, "upgrades", upgrades(count));
+	json_uint(j, "tick_upgrades", count[LT_TR_TICK_UPGRADE]);
+	json_uint(j, "folds", count[LT_TR_FOLD]);
+	json_uint(j, "preempted", count[LT_TR_PREEMPTED]);
+	json_uint(j, "yielded", count[LT_TR_YIELDED]);
+	json_uint(j, "blocked", count[LT_TR_BLOCKED]);
+	json_uint(j, "cleared", count[LT_TR_CLEARED]);
+	json_uint(j, "truncated", count[LT_TR_TRUNCATED]);
+}
+
+static void json_switches(struct json *j, const uint64_t *sw)
+{
+	json_begin_object(j, "switches");
+	json_uint(j, "preempted", sw[LT_PREV_PREEMPTED]);
+	json_uint(j, "yielded", sw[LT_PREV_YIELDED]);
+	json_uint(j, "blocked", sw[LT_PREV_BLOCKED]);
+	json_end_object(j);
+}
+
+static void json_latencies(struct json *j, const struct lt_latency *lat)
+{
+	json_latency(j, "lazy_latency_ns", &lat[LT_LAT_LAZY_SERVED]);
+	json_latency(j, "eager_latency_ns", &lat[LT_LAT_EAGER_SERVED]);
+	json_latency(j, "lazy_upgrade_ns", &lat[LT_LAT_LAZY_UPGRADE]);
+	json_latency(j, "fold_latency_ns", &lat[LT_LAT_FOLD_SERVED]);
+}
+
+static void stats_json(const struct analysis_cli *o, const struct lt_analysis *a,
+		       const struct lt_task_stats **v, size_t nr)
+{
+	const struct lt_analysis_summary *s = lt_analysis_summary(a);
+	struct json j;
+	size_t i;
+
+	json_init(&j, stdout, false);
+	json_begin_object(&j, NULL);
+	json_int(&j, "version", LT_JSON_VERSION);
+	json_str(&j, "file", o->in.file);
+	json_str(&j, "abi", lt_abi_name(s->abi));
+	json_str(&j, "abi_reason", analysis_abi_reason());
+	json_bool(&j, "lazy_preemption", s->lazy_seen);
+	json_uint(&j, "events", s->events);
+	json_uint(&j, "first_ns", s->first_ns);
+	json_uint(&j, "last_ns", s->last_ns);
+	json_int(&j, "nr_cpus", s->nr_cpus);
+	json_lost(&j, a);
+	json_switches(&j, s->switches);
+	json_begin_object(&j, "transitions");
+	json_counts(&j, s->count);
+	json_end_object(&j);
+	json_begin_object(&j, "latency");
+	json_latencies(&j, s->latency);
+	json_end_object(&j);
+	json_begin_array(&j, "tasks");
+	for (i = 0; i < nr; i++) {
+		const struct lt_task_stats *t = v[i];
+
+		json_begin_object(&j, NULL);
+		json_int(&j, "pid", t->pid);
+		json_str(&j, "comm", t->comm);
+		json_uint(&j, "id", t->id);
+		json_str(&j, "cpus", t->cpus);
+		json_uint(&j, "first_ns", t->first_ns);
+		json_uint(&j, "last_ns", t->last_ns);
+		json_uint(&j, "runtime_ns", t->runtime_ns);
+		json_double(&j, "cpu_share", t->cpu_share);
+		json_counts(&j, t->count);
+		json_switches(&j, t->switches);
+		json_latencies(&j, t->latency);
+		json_bool(&j, "hog", t->hog);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+}
+
+static const char *const csv_cols[] = {
+	"pid", "comm", "cpus", "runtime_ns", "cpu_share", "lazy", "eager",
+	"upgrades", "tick_upgrades", "folds", "preempted", "yielded",
+	"blocked", "cleared", "truncated", "switches_preempted",
+	"switches_yielded", "switches_blocked", "lazy_p50_ns", "lazy_p90_ns",
+	"lazy_p99_ns", "lazy_max_ns", "eager_p50_ns", "eager_max_ns", "hog",
+};
+
+#define NR_CSV_COLS (sizeof(csv_cols) / sizeof(csv_cols[0]))
+
+static void stats_csv(const struct lt_task_stats **v, size_t nr)
+{
+	size_t i;
+	char pid[16];
+
+	for (i = 0; i < NR_CSV_COLS; i++)
+		csv_field(stdout, csv_cols[i], i + 1 == NR_CSV_COLS);
+	for (i = 0; i < nr; i++) {
+		const struct lt_task_stats *t = v[i];
+		const struct lt_latency *lz = &t->latency[LT_LAT_LAZY_SERVED];
+		const struct lt_latency *eg = &t->latency[LT_LAT_EAGER_SERVED];
+
+		snprintf(pid, sizeof(pid), "%d", t->pid);
+		csv_field(stdout, pid, false);
+		csv_field(stdout, t->comm, false);
+		csv_field(stdout, t->cpus, false);
+		csv_u64(stdout, t->runtime_ns, false);
+		csv_dbl(stdout, t->cpu_share, false);
+		csv_u64(stdout, t->count[LT_TR_LAZY], false);
+		csv_u64(stdout, t->count[LT_TR_EAGER], false);
+		csv_u64(stdout, upgrades(t->count), false);
+		csv_u64(stdout, t->count[LT_TR_TICK_UPGRADE], false);
+		csv_u64(stdout, t->count[LT_TR_FOLD], false);
+		csv_u64(stdout, t->count[LT_TR_PREEMPTED], false);
+		csv_u64(stdout, t->count[LT_TR_YIELDED], false);
+		csv_u64(stdout, t->count[LT_TR_BLOCKED], false);
+		csv_u64(stdout, t->count[LT_TR_CLEARED], false);
+		csv_u64(stdout, t->count[LT_TR_TRUNCATED], false);
+		csv_u64(stdout, t->switches[LT_PREV_PREEMPTED], false);
+		csv_u64(stdout, t->switches[LT_PREV_YIELDED], false);
+		csv_u64(stdout, t->switches[LT_PREV_BLOCKED], false);
+		csv_u64(stdout, lz->p50, false);
+		csv_u64(stdout, lz->p90, false);
+		csv_u64(stdout, lz->p99, false);
+		csv_u64(stdout, lz->max, false);
+		csv_u64(stdout, eg->p50, false);
+		csv_u64(stdout, eg->max, false);
+		csv_field(stdout, t->hog ? "1" : "0", true);
+	}
+}
+
+static void text_latency(const char *name, const struct lt_latency *l)
+{
+	char b[4][24];
+
+	if (!l->count) {
+		printf("  %-14s %8s\n", name, "-");
+		return;
+	}
+	printf("  %-14s %8llu %10s %10s %10s %10s\n", name,
+	       (unsigned long long)l->count, fmt_ns(b[0], 24, l->p50),
+	       fmt_ns(b[1], 24, l->p90), fmt_ns(b[2], 24, l->p99),
+	       fmt_ns(b[3], 24, l->max));
+}
+
+static void stats_text(const struct analysis_cli *o, const struct lt_analysis *a,
+		       const struct lt_task_stats **v, size_t nr)
+{
+	const struct lt_analysis_summary *s = lt_analysis_summary(a);
+	uint64_t total = s->switches[0] + s->switches[1] + s->switches[2];
+	static const char *const sw_names[] = { "preempted (R+)", "yielded (R)",
+						"blocked" };
+	char b[4][24];
+	size_t i;
+	int k;
+
+	printf("%s: %llu events on %d CPUs, %s, ABI %s (%s)\n", o->in.file,
+	       (unsigned long long)s->events, s->nr_cpus,
+	       fmt_ns(b[0], 24, s->last_ns - s->first_ns), lt_abi_name(s->abi),
+	       analysis_abi_reason());
+	print_lazy_note(stdout, s);
+	print_lost(stdout, a);
+	printf("\nswitches (every sched_switch, idle included): %llu\n",
+	       (unsigned long long)total);
+	for (k = 0; k < 3; k++)
+		printf("  %-14s %8llu %6.1f%%\n", sw_names[k],
+		       (unsigned long long)s->switches[k],
+		       total ? 100.0 * s->switches[k] / total : 0.0);
+	printf("\ntransitions\n");
+	for (k = 0; k < LT_TR_KIND_MAX; k++)
+		printf("  %-14s %8llu\n", lt_transition_name(k),
+		       (unsigned long long)s->count[k]);
+	printf("\nlatency         %8s %10s %10s %10s %10s\n", "count", "p50",
+	       "p90", "p99", "max");
+	for (k = 0; k < LT_LAT_KIND_MAX; k++)
+		text_latency(lt_latency_name(k), &s->latency[k]);
+	printf("\n%7s %-16s %5s %6s %6s %5s %5s %5s %6s %6s %6s %10s %10s %s\n",
+	       "PID", "COMM", "CPU%", "LAZY", "EAGER", "UPG", "TICK", "FOLD",
+	       "PREEMP", "YIELD", "BLOCK", "LAZY-P50", "LAZY-MAX", "CPUS");
+	for (i = 0; i < nr; i++) {
+		const struct lt_task_stats *t = v[i];
+		const struct lt_latency *lz = &t->latency[LT_LAT_LAZY_SERVED];
+
+		printf("%7d %-16.16s %5.1f %6llu %6llu %5llu %5llu %5llu %6llu %6llu %6llu %10s %10s %s%s\n",
+		       t->pid, t->comm, 100 * t->cpu_share,
+		       (unsigned long long)t->count[LT_TR_LAZY],
+		       (unsigned long long)t->count[LT_TR_EAGER],
+		       (unsigned long long)upgrades(t->count),
+		       (unsigned long long)t->count[LT_TR_TICK_UPGRADE],
+		       (unsigned long long)t->count[LT_TR_FOLD],
+		       (unsigned long long)t->count[LT_TR_PREEMPTED],
+		       (unsigned long long)t->count[LT_TR_YIELDED],
+		       (unsigned long long)t->count[LT_TR_BLOCKED],
+		       lz->count ? fmt_ns(b[0], 24, lz->p50) : "-",
+		       lz->count ? fmt_ns(b[1], 24, lz->max) : "-",
+		       t->cpus, t->hog ? "  hog" : "");
+	}
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		ANALYSIS_LONG_OPTS,
+		{ "idle", no_argument, NULL, OPT_IDLE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct lt_task_stats **v;
+	struct analysis_cli o;
+	struct lt_analysis *a;
+	int c, status;
+	size_t nr;
+
+	analysis_cli_init(&o);
+	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "h", longopts,
+				NULL)) != -1) {
+		if (analysis_opt(&o, c, optarg))
+			continue;
+		if (c == 'h') {
+			fputs(stats_usage, stdout);
+			return EXIT_OK;
+		}
+		fputs(stats_usage, stderr);
+		return EXIT_BAD;
+	}
+	if (optind < argc)
+		die_usage("stats: unexpected argument '%s'", argv[optind]);
+	a = analysis_run(&o, NULL, NULL, NULL, &status);
+	if (status != EXIT_OK) {
+		lt_analysis_free(a);
+		return status;
+	}
+	v = task_list(&o, a, &nr);
+	if (!v) {
+		lt_analysis_free(a);
+		die_usage("out of memory");
+	}
+	if (o.format == OUT_JSON)
+		stats_json(&o, a, v, nr);
+	else if (o.format == OUT_CSV)
+		stats_csv(v, nr);
+	else
+		stats_text(&o, a, v, nr);
+	free(v);
+	status = lt_analysis_summary(a)->events ? EXIT_OK : EXIT_NOTHING;
+	lt_analysis_free(a);
+	return status;
+}

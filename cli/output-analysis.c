@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared by the analysis commands: options, running the analysis over an
+ * input, and the pieces of output they have in common.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "output-analysis.h"
+
+static const char *last_reason;
+
+void analysis_cli_init(struct analysis_cli *o)
+{
+	struct input_opts in = INPUT_OPTS_INIT;
+
+	memset(o, 0, sizeof(*o));
+	o->in = in;
+}
+
+static double parse_positive(const char *arg, const char *what)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v > 0) || v > 1e6)
+		die_usage("bad %s '%s'", what, arg);
+	return v;
+}
+
+int analysis_opt(struct analysis_cli *o, int c, const char *arg)
+{
+	int64_t ns;
+
+	if (input_opt(&o->in, c, arg))
+		return 1;
+	switch (c) {
+	case OPT_JSON:
+		o->format = OUT_JSON;
+		return 1;
+	case OPT_CSV:
+		o->format = OUT_CSV;
+		return 1;
+	case OPT_HZ:
+		o->lo.hz = parse_positive(arg, "--hz");
+		if (o->lo.hz < 1 || o->lo.hz > 100000)
+			die_usage("bad --hz '%s'", arg);
+		return 1;
+	case OPT_TICK:
+		ns = parse_time_ns(arg);
+		if (ns <= 0)
+			die_usage("bad --tick '%s'", arg);
+		o->lo.tick_ns = ns;
+		return 1;
+	case OPT_EPISODE_TICKS:
+		o->lo.episode_ticks = parse_positive(arg, "--episode-ticks");
+		return 1;
+	case OPT_HOG_EPISODES:
+		o->lo.hog_episodes = parse_positive(arg, "--hog-episodes");
+		if (o->lo.hog_episodes < 1)
+			die_usage("bad --hog-episodes '%s'", arg);
+		return 1;
+	case OPT_HOG_PENDING_TICKS:
+		o->lo.hog_pending_ticks = parse_positive(arg,
+							 "--hog-pending-ticks");
+		return 1;
+	case OPT_IDLE:
+		o->idle = true;
+		return 1;
+	}
+	return 0;
+}
+
+struct lt_analysis *analysis_run(struct analysis_cli *o, const char *file,
+				 lt_transition_fn cb, void *data, int *status)
+{
+	struct input_opts in = o->in;
+	struct lt_analysis_opts lo = o->lo;
+	struct lt_analysis *a;
+	struct lt_reader *r;
+
+	if (file)
+		in.file = file;
+	r = input_open(&in);
+	lo.abi = in.abi;
+	lo.on_transition = cb;
+	lo.data = data;
+	a = lt_analysis_new(&lo);
+	if (!a) {
+		lt_reader_close(r);
+		fprintf(stderr, "lazytrace: out of memory\n");
+		exit(EXIT_BAD);
+	}
+	*status = EXIT_OK;
+	if (lt_analysis_run(a, r)) {
+		if (lt_reader_error(r))
+			*status = input_finish(r);
+		else
+			warn("%s: out of memory: results are incomplete",
+			     in.file);
+	}
+	lt_reader_abi(r, &last_reason);
+	/* The reason string lives in the reader: keep a copy. */
+	if (last_reason) {
+		static char buf[200];
+
+		snprintf(buf, sizeof(buf), "%s", last_reason);
+		last_reason = buf;
+	}
+	lt_reader_close(r);
+	return a;
+}
+
+const char *analysis_abi_reason(void)
+{
+	return last_reason ? last_reason : "";
+}
+
+void print_lazy_note(FILE *fp, const struct lt_analysis_summary *s)
+{
+	if (s->lazy_seen)
+		return;
+	fprintf(fp, "note: no event carries the lazy need-resched bit (ABI %s): "
+		"the kernel ran without lazy preemption\n", lt_abi_name(s->abi));
+}
+
+void print_lost(FILE *fp, const struct lt_analysis *a)
+{
+	const struct lt_analysis_summary *s = lt_analysis_summary(a);
+	bool unknown;
+	int cpu;
+
+	fprintf(fp, "lost events: %llu%s\n", (unsigned long long)s->lost_events,
+		s->lost_unknown ? " (and an unknown number)" : "");
+	if (!s->lost_events && !s->lost_unknown)
+		return;
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		uint64_t n = lt_analysis_lost(a, cpu, &unknown);
+
+		if (n || unknown)
+			fprintf(fp, "  cpu %d: %llu%s\n", cpu,
+				(unsigned long long)n, unknown ? "+?" : "");
+	}
+}
+
+void json_lost(struct json *j, const struct lt_analysis *a)
+{
+	const struct lt_analysis_summary *s = lt_analysis_summary(a);
+	bool unknown;
+	int cpu;
+
+	json_uint(j, "lost_events", s->lost_events);
+	json_bool(j, "lost_events_unknown", s->lost_unknown != 0);
+	json_begin_array(j, "lost_events_per_cpu");
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		uint64_t n = lt_analysis_lost(a, cpu, &unknown);
+
+		json_begin_object(j, NULL);
+		json_int(j, "cpu", cpu);
+		json_uint(j, "lost", n);
+		json_bool(j, "unknown", unknown);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+void json_latency(struct json *j, const char *key, const struct lt_latency *l)
+{
+	json_begin_object(j, key);
+	json_uint(j, "count", l->count);
+	json_uint(j, "p50", l->p50);
+	json_uint(j, "p90", l->p90);
+	json_uint(j, "p99", l->p99);
+	json_uint(j, "max", l->max);
+	json_end_object(j);
+}
+
+const char *fmt_ns(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.3fms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.3fs", ns / 1e9);
+	return buf;
+}
+
+void csv_u64(FILE *fp, unsigned long long v, bool last)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", v);
+	csv_field(fp, buf, last);
+}
+
+void csv_dbl(FILE *fp, double v, bool last)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.6g", v);
+	csv_field(fp, buf, last);
+}
