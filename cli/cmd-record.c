@@ -369,7 +369,7 @@ static int record(struct record_opts *o)
 			goto out;
 		}
 	}
-	lt_tracefs_snapshot_comms(s);
+	lt_tracefs_snapshot_comms(s, false);
 	if (lt_tracefs_start(s)) {
 		fprintf(stderr, "lazytrace: record: cannot turn tracing on in %s: %s\n",
 			lt_tracefs_name(s), strerror(errno));
@@ -392,7 +392,7 @@ static int record(struct record_opts *o)
 		fprintf(stderr, "lazytrace: record: reading the ring buffer failed: %s; keeping what was read\n",
 			strerror(sp.error ? sp.error : errno));
 	lt_tracefs_stop(s);
-	lt_tracefs_snapshot_comms(s);
+	lt_tracefs_snapshot_comms(s, false);
 	if (lt_tracefs_drain(s, spool_page, &sp))
 		fprintf(stderr, "lazytrace: record: reading the ring buffer failed: %s\n",
 			strerror(sp.error ? sp.error : errno));

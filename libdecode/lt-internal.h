@@ -96,7 +96,8 @@ int lt_tracefs_nr_cpus(const struct lt_tracefs *s);
 int lt_tracefs_page_size(const struct lt_tracefs *s);
 bool lt_tracefs_functions(const struct lt_tracefs *s);
 bool lt_tracefs_needs_symbols(const struct lt_tracefs *s);
-void lt_tracefs_snapshot_comms(struct lt_tracefs *s);
+/* Add the names of the tasks /proc knows now (after forgetting, if @reset). */
+void lt_tracefs_snapshot_comms(struct lt_tracefs *s, bool reset);
 const char *lt_tracefs_comms(const struct lt_tracefs *s);
 int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
 			 const uint64_t *cpu_size, bool symbols, char *err,

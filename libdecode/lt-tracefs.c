@@ -511,12 +511,17 @@ static void snapshot_task(struct lt_tracefs *s, const char *pid,
  * The kernel's saved_cmdlines table is small and recycled; the names of
  * the tasks that exist now fill its gaps.
  */
-void lt_tracefs_snapshot_comms(struct lt_tracefs *s)
+void lt_tracefs_snapshot_comms(struct lt_tracefs *s, bool reset)
 {
 	struct dirent *p, *t;
 	char path[300];
 	DIR *proc, *task;
 
+	if (reset) {
+		s->comms_len = 0;
+		if (s->comms)
+			s->comms[0] = '\0';
+	}
 	proc = opendir("/proc");
 	if (!proc)
 		return;

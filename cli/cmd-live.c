@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lazytrace live: the analysis of `stats` and `hogs`, straight from a
+ * private tracefs instance, one interval at a time, refreshed like top.
+ *
+ * Each interval is analysed on its own (a request still open at its end
+ * is shown as pending, not carried over); per-task totals over the whole
+ * run are kept here.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "lt-internal.h"
+
+static const char live_usage[] =
+"usage: lazytrace live [-d SECONDS] [--interval MS] [--json] [--cpu LIST]\n"
+"                      [--syscalls] [--abi NAME] [--rows N]\n"
+"\n"
+"Trace into a private tracefs instance (removed on exit, also on Ctrl-C)\n"
+"and show, for every interval, the tasks with pending need-resched\n"
+"requests, tick-upgrades and hogs, like top.\n"
+"\n"
+"  -d, --duration T   stop after T (seconds, or 500ms, ...); default: Ctrl-C\n"
+"  --interval MS      refresh period in milliseconds (default 1000)\n"
+"  --json             one JSON object per interval, one per line\n"
+"  --cpu LIST         only these CPUs (e.g. 0,2-3)\n"
+"  --syscalls         also raw_syscalls (names the syscall of tick-upgrades)\n"
+"  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
+"  --rows N           tasks shown per interval (default: fit the terminal, or 20)\n";
+
+enum {
+	OPT_INTERVAL = OPT_PRIVATE,
+	OPT_SYSCALLS,
+	OPT_ROWS,
+};
+
+#define JSON_SCHEMA "lazytrace-live/1"
+#define MAX_PENDING 256
+
+struct live_opts {
+	int64_t duration;	/* ns, -1: until a signal */
+	unsigned long interval_ms;
+	bool json;
+	struct int_set cpus;
+	bool syscalls;
+	enum lt_abi abi;
+	int rows;
+};
+
+/* A request still open when an interval ended. */
+struct pending {
+	int pid;
+	int cpu;
+	char comm[LT_COMM_LEN];
+	enum lt_transition_kind request;
+	uint64_t since_ns;
+};
+
+/* Per-pid totals over the whole run. */
+struct total {
+	int pid;
+	uint64_t tick_upgrades;
+	uint64_t episodes;
+	uint64_t hog_intervals;
+	struct total *next;
+};
+
+#define TOTAL_BUCKETS 1024
+
+struct live_state {
+	const struct live_opts *o;
+	bool finishing;
+	struct pending pending[MAX_PENDING];
+	int nr_pending;
+	uint64_t more_pending;
+	struct total *totals[TOTAL_BUCKETS];
+	unsigned long interval;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void note(const char *msg)
+{
+	fprintf(stderr, "lazytrace: live: %s\n", msg);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Sleep until @when (monotonic ns) or a signal. */
+static void sleep_until(uint64_t when)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	while (!stop_signal && (now = now_ns()) < when) {
+		ts.tv_sec = (when - now) / 1000000000ULL;
+		ts.tv_nsec = (when - now) % 1000000000ULL;
+		nanosleep(&ts, NULL);
+	}
+}
+
+static struct total *total_of(struct live_state *st, int pid)
+{
+	struct total **b = &st->totals[(unsigned int)pid % TOTAL_BUCKETS], *t;
+
+	for (t = *b; t; t = t->next)
+		if (t->pid == pid)
+			return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	t->next = *b;
+	*b = t;
+	return t;
+}
+
+static void free_totals(struct live_state *st)
+{
+	struct total *t, *n;
+	int i;
+
+	for (i = 0; i < TOTAL_BUCKETS; i++)
+		for (t = st->totals[i]; t; t = n) {
+			n = t->next;
+			free(t);
+		}
+}
+
+/* Requests that lt_analysis_finish() ends as truncated were pending. */
+static void on_transition(const struct lt_transition *t, void *data)
+{
+	struct live_state *st = data;
+	struct pending *p;
+
+	if (!st->finishing || t->kind != LT_TR_TRUNCATED)
+		return;
+	if (st->nr_pending == MAX_PENDING) {
+		st->more_pending++;
+		return;
+	}
+	p = &st->pending[st->nr_pending++];
+	p->pid = t->pid;
+	p->cpu = t->cpu;
+	lt_strlcpy(p->comm, t->comm ? t->comm : "", sizeof(p->comm));
+	p->request = t->request;
+	p->since_ns = t->since_ns;
+}
+
+/* The longest pending request of @pid at the end of the interval. */
+static const struct pending *pending_of(const struct live_state *st, int pid)
+{
+	const struct pending *best = NULL;
+	int i;
+
+	for (i = 0; i < st->nr_pending; i++)
+		if (st->pending[i].pid == pid &&
+		    (!best || st->pending[i].since_ns < best->since_ns))
+			best = &st->pending[i];
+	return best;
+}
+
+struct row {
+	const struct lt_task_stats *t;
+	const struct pending *p;
+	uint64_t tick_upgrades;
+};
+
+/* Hogs first, then pending requests, tick-upgrades, and CPU time. */
+static int row_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->t->hog != y->t->hog)
+		return x->t->hog ? -1 : 1;
+	if (!x->p != !y->p)
+		return x->p ? -1 : 1;
+	if (x->tick_upgrades != y->tick_upgrades)
+		return x->tick_upgrades > y->tick_upgrades ? -1 : 1;
+	if (x->t->runtime_ns != y->t->runtime_ns)
+		return x->t->runtime_ns > y->t->runtime_ns ? -1 : 1;
+	return x->t->pid - y->t->pid;
+}
+
+static struct row *make_rows(struct live_state *st, struct lt_analysis *a,
+			     size_t *nr)
+{
+	const struct lt_analysis_summary *sum = lt_analysis_summary(a);
+	const struct lt_task_stats *t;
+	struct total *tot;
+	struct row *rows;
+	size_t i, n = 0;
+
+	rows = calloc(sum->nr_tasks ? sum->nr_tasks : 1, sizeof(*rows));
+	if (!rows)
+		return NULL;
+	for (i = 0; i < sum->nr_tasks; i++) {
+		t = lt_analysis_task(a, i);
+		if (!t || (t->pid == 0 && !t->count[LT_TR_TICK_UPGRADE]))
+			continue;	/* the idle tasks only matter when odd */
+		rows[n].t = t;
+		rows[n].p = pending_of(st, t->pid);
+		rows[n].tick_upgrades = t->count[LT_TR_TICK_UPGRADE];
+		tot = total_of(st, t->pid);
+		if (tot) {
+			tot->tick_upgrades += t->count[LT_TR_TICK_UPGRADE];
+			tot->episodes += t->episodes;
+			tot->hog_intervals += t->hog;
+		}
+		n++;
+	}
+	qsort(rows, n, sizeof(*rows), row_cmp);
+	*nr = n;
+	return rows;
+}
+
+static int screen_rows(const struct live_opts *o)
+{
+	struct winsize ws;
+
+	if (o->rows > 0)
+		return o->rows;
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
+	    ws.ws_row > 8)
+		return ws.ws_row - 6;
+	return 20;
+}
+
+static double ms(uint64_t ns)
+{
+	return ns / 1e6;
+}
+
+static void print_table(struct live_state *st, struct lt_analysis *a,
+			struct row *rows, size_t nr, uint64_t end_ns)
+{
+	const struct lt_analysis_summary *sum = lt_analysis_summary(a);
+	int limit = screen_rows(st->o);
+	const struct total *tot;
+	char pend[32];
+	size_t i;
+
+	if (isatty(STDOUT_FILENO))
+		fputs("\033[H\033[2J", stdout);
+	else if (st->interval > 1)
+		putchar('\n');
+	printf("lazytrace live  interval %lu  %.2f s  events %llu  lost %llu  abi %s  tick %.3f ms\n",
+	       st->interval, sum->events ? (sum->last_ns - sum->first_ns) / 1e9 : 0,
+	       (unsigned long long)sum->events,
+	       (unsigned long long)sum->lost_events, lt_abi_name(sum->abi),
+	       ms(sum->tick_ns));
+	printf("switches: preempted %llu  yielded %llu  blocked %llu   requests: lazy %llu  eager %llu  tick-upgrade %llu  pending %d  hogs %zu\n",
+	       (unsigned long long)sum->switches[LT_PREV_PREEMPTED],
+	       (unsigned long long)sum->switches[LT_PREV_YIELDED],
+	       (unsigned long long)sum->switches[LT_PREV_BLOCKED],
+	       (unsigned long long)sum->count[LT_TR_LAZY],
+	       (unsigned long long)sum->count[LT_TR_EAGER],
+	       (unsigned long long)sum->count[LT_TR_TICK_UPGRADE],
+	       st->nr_pending, sum->nr_hogs);
+	printf("%7s %-16s %6s %6s %6s %8s %5s %9s %-14s %3s | %8s %6s\n", "PID",
+	       "COMM", "CPU%", "LAZY", "EAGER", "TICK-UPG", "EPIS", "MAXPEND", "PENDING",
+	       "HOG", "ALL-TUPG", "HOG-IV");
+	for (i = 0; i < nr && (int)i < limit; i++) {
+		const struct lt_task_stats *t = rows[i].t;
+
+		pend[0] = '\0';
+		if (rows[i].p)
+			snprintf(pend, sizeof(pend), "%s %.2fms",
+				 lt_transition_name(rows[i].p->request),
+				 ms(end_ns > rows[i].p->since_ns ?
+				    end_ns - rows[i].p->since_ns : 0));
+		tot = total_of(st, t->pid);
+		printf("%7d %-16.16s %6.1f %6llu %6llu %8llu %5llu %9.3f %-14s %3s | %8llu %6llu\n",
+		       t->pid, t->comm, t->cpu_share * 100,
+		       (unsigned long long)t->count[LT_TR_LAZY],
+		       (unsigned long long)t->count[LT_TR_EAGER],
+		       (unsigned long long)t->count[LT_TR_TICK_UPGRADE],
+		       (unsigned long long)t->episodes, ms(t->max_pending_ns),
+		       pend, t->hog ? "yes" : "",
+		       (unsigned long long)(tot ? tot->tick_upgrades : 0),
+		       (unsigned long long)(tot ? tot->hog_intervals : 0));
+	}
+	fflush(stdout);
+}
+
+static void json_counts(struct json *j, const struct lt_analysis_summary *sum)
+{
+	int k;
+
+	json_begin_object(j, "switches");
+	json_uint(j, "preempted", sum->switches[LT_PREV_PREEMPTED]);
+	json_uint(j, "yielded", sum->switches[LT_PREV_YIELDED]);
+	json_uint(j, "blocked", sum->switches[LT_PREV_BLOCKED]);
+	json_end_object(j);
+	json_begin_object(j, "transitions");
+	for (k = 0; k < LT_TR_KIND_MAX; k++)
+		json_uint(j, lt_transition_name(k), sum->count[k]);
+	json_end_object(j);
+}
+
+static void json_task(struct json *j, struct live_state *st,
+		      const struct row *r, uint64_t end_ns)
+{
+	const struct lt_task_stats *t = r->t;
+	const struct total *tot = total_of(st, t->pid);
+
+	json_begin_object(j, NULL);
+	json_int(j, "pid", t->pid);
+	json_str(j, "comm", t->comm);
+	json_uint(j, "runtime_ns", t->runtime_ns);
+	json_double(j, "cpu_share", t->cpu_share);
+	json_uint(j, "lazy", t->count[LT_TR_LAZY]);
+	json_uint(j, "eager", t->count[LT_TR_EAGER]);
+	json_uint(j, "upgrade", t->count[LT_TR_UPGRADE]);
+	json_uint(j, "tick_upgrade", t->count[LT_TR_TICK_UPGRADE]);
+	json_uint(j, "episodes", t->episodes);
+	json_uint(j, "max_pending_ns", t->max_pending_ns);
+	json_bool(j, "hog", t->hog);
+	if (r->p) {
+		json_begin_object(j, "pending");
+		json_str(j, "request", lt_transition_name(r->p->request));
+		json_uint(j, "since_ns", r->p->since_ns);
+		json_uint(j, "pending_ns", end_ns > r->p->since_ns ?
+			  end_ns - r->p->since_ns : 0);
+		json_end_object(j);
+	} else {
+		json_null(j, "pending");
+	}
+	json_uint(j, "total_tick_upgrades", tot ? tot->tick_upgrades : 0);
+	json_uint(j, "total_hog_intervals", tot ? tot->hog_intervals : 0);
+	json_end_object(j);
+}
+
+static void print_json(struct live_state *st, struct lt_analysis *a,
+		       struct row *rows, size_t nr, uint64_t end_ns)
+{
+	const struct lt_analysis_summary *sum = lt_analysis_summary(a);
+	int limit = st->o->rows > 0 ? st->o->rows : 20;
+	struct json j;
+	size_t i;
+	int k;
+
+	json_init(&j, stdout, false);
+	json_begin_object(&j, NULL);
+	json_str(&j, "schema", JSON_SCHEMA);
+	json_uint(&j, "interval", st->interval);
+	json_uint(&j, "first_ns", sum->first_ns);
+	json_uint(&j, "last_ns", sum->last_ns);
+	json_uint(&j, "events", sum->events);
+	json_uint(&j, "lost_events", sum->lost_events);
+	json_str(&j, "abi", lt_abi_name(sum->abi));
+	json_uint(&j, "tick_ns", sum->tick_ns);
+	json_counts(&j, sum);
+	json_begin_array(&j, "pending");
+	for (k = 0; k < st->nr_pending; k++) {
+		const struct pending *p = &st->pending[k];
+
+		json_begin_object(&j, NULL);
+		json_int(&j, "pid", p->pid);
+		json_str(&j, "comm", p->comm);
+		json_int(&j, "cpu", p->cpu);
+		json_str(&j, "request", lt_transition_name(p->request));
+		json_uint(&j, "since_ns", p->since_ns);
+		json_uint(&j, "pending_ns", end_ns > p->since_ns ?
+			  end_ns - p->since_ns : 0);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_uint(&j, "pending_not_listed", st->more_pending);
+	json_begin_array(&j, "hogs");
+	for (i = 0; i < nr; i++)
+		if (rows[i].t->hog)
+			json_task(&j, st, &rows[i], end_ns);
+	json_end_array(&j);
+	json_begin_array(&j, "tasks");
+	for (i = 0; i < nr && (int)i < limit; i++)
+		json_task(&j, st, &rows[i], end_ns);
+	json_end_array(&j);
+	json_uint(&j, "tasks_not_listed", nr > (size_t)limit ? nr - limit : 0);
+	json_end_object(&j);
+	json_finish(&j);
+	fflush(stdout);
+}
+
+/* Analyse what the buffers hold now, and show it. */
+static int one_interval(struct live_state *st, struct lt_reader *r)
+{
+	struct lt_analysis_opts ao = { .on_transition = on_transition,
+				       .data = st };
+	const struct lt_event *ev;
+	struct lt_analysis *a;
+	struct row *rows;
+	size_t nr = 0;
+	uint64_t end;
+
+	if (lt_live_refill(r))
+		return -1;
+	ao.abi = lt_reader_abi(r, NULL);
+	a = lt_analysis_new(&ao);
+	if (!a)
+		return -1;
+	st->interval++;
+	st->finishing = false;
+	st->nr_pending = 0;
+	st->more_pending = 0;
+	while ((ev = lt_reader_next(r)))
+		lt_analysis_feed(a, ev);
+	st->finishing = true;
+	lt_analysis_finish(a);
+	if (lt_reader_error(r)) {
+		lt_analysis_free(a);
+		return -1;
+	}
+	end = lt_analysis_summary(a)->last_ns;
+	rows = make_rows(st, a, &nr);
+	if (st->o->json)
+		print_json(st, a, rows, nr, end);
+	else
+		print_table(st, a, rows, nr, end);
+	free(rows);
+	lt_analysis_free(a);
+	return 0;
+}
+
+static int live(const struct live_opts *o, const char *cpumask)
+{
+	struct lt_tracefs_opts to = { .cpumask = cpumask,
+				      .syscalls = o->syscalls,
+				      .functions = true, .note = note };
+	struct lt_open_opts oo = { .abi = o->abi };
+	struct live_state *st;
+	struct lt_tracefs *s;
+	struct lt_reader *r;
+	uint64_t start, next, end;
+	int ret = EXIT_BAD;
+	char msg[512];
+	bool last;
+
+	if (lt_tracefs_ready(msg, sizeof(msg))) {
+		fprintf(stderr, "lazytrace: live: %s\n", msg);
+		return EXIT_BAD;
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return EXIT_BAD;
+	st->o = o;
+	catch_signals();
+	lt_tracefs_remove_stale(&to);
+	s = lt_tracefs_create(&to, msg, sizeof(msg));
+	if (!s) {
+		fprintf(stderr, "lazytrace: live: %s\n", msg);
+		free(st);
+		return EXIT_BAD;
+	}
+	r = lt_live_open(s, &oo, msg, sizeof(msg));
+	if (!r || lt_tracefs_start(s)) {
+		fprintf(stderr, "lazytrace: live: %s\n",
+			r ? strerror(errno) : msg);
+		goto out;
+	}
+	start = now_ns();
+	end = o->duration >= 0 ? start + o->duration : 0;
+	for (next = start;;) {
+		next += o->interval_ms * 1000000ULL;
+		if (end && next > end)
+			next = end;
+		sleep_until(next);
+		last = stop_signal || (end && now_ns() >= end);
+		if (last)
+			lt_tracefs_stop(s);	/* the final interval ends here */
+		if (one_interval(st, r)) {
+			fprintf(stderr, "lazytrace: live: %s\n",
+				lt_reader_error(r) ? lt_reader_error(r) :
+				"out of memory");
+			goto out;
+		}
+		if (last)
+			break;
+	}
+	ret = EXIT_OK;
+out:
+	lt_reader_close(r);
+	lt_tracefs_destroy(s);
+	free_totals(st);
+	free(st);
+	return ret;
+}
+
+/* tracing_cpumask: comma-separated 32-bit hex words, highest first. */
+static char *cpu_mask(const struct int_set *cpus)
+{
+	long nr = sysconf(_SC_NPROCESSORS_CONF);
+	int i, w, words, max = 0;
+	uint32_t *mask;
+	char *str, *p;
+
+	for (i = 0; i < cpus->nr; i++) {
+		if (cpus->v[i] >= nr)
+			die_usage("live: no CPU %d on this machine (%ld CPUs)",
+				  cpus->v[i], nr);
+		if (cpus->v[i] > max)
+			max = cpus->v[i];
+	}
+	words = max / 32 + 1;
+	mask = calloc(words, sizeof(*mask));
+	str = malloc(words * 9 + 1);
+	if (!mask || !str)
+		die_usage("out of memory");
+	for (i = 0; i < cpus->nr; i++)
+		mask[cpus->v[i] / 32] |= 1U << (cpus->v[i] % 32);
+	for (p = str, w = words - 1; w >= 0; w--)
+		p += sprintf(p, "%08x%s", mask[w], w ? "," : "");
+	free(mask);
+	return str;
+}
+
+int cmd_live(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
+		{ "abi", required_argument, NULL, OPT_ABI },
+		{ "rows", required_argument, NULL, OPT_ROWS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct live_opts o = { .duration = -1, .interval_ms = 1000 };
+	char *mask = NULL, *end;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "d:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			o.duration = parse_time_ns(optarg);
+			if (o.duration <= 0)
+				die_usage("live: bad duration '%s'", optarg);
+			break;
+		case OPT_INTERVAL:
+			o.interval_ms = strtoul(optarg, &end, 10);
+			if (*end || o.interval_ms < 10 || o.interval_ms > 3600000)
+				die_usage("live: bad interval '%s' (milliseconds, 10 or more)",
+					  optarg);
+			break;
+		case OPT_JSON:
+			o.json = true;
+			break;
+		case OPT_CPU:
+			if (int_set_parse(&o.cpus, optarg))
+				die_usage("bad CPU list '%s'", optarg);
+			break;
+		case OPT_SYSCALLS:
+			o.syscalls = true;
+			break;
+		case OPT_ABI:
+			if (lt_abi_parse(optarg, &o.abi))
+				die_usage("unknown ABI '%s' (auto, legacy, mainline, poc2023, rt-lazy)",
+					  optarg);
+			break;
+		case OPT_ROWS:
+			o.rows = strtol(optarg, &end, 10);
+			if (*end || o.rows <= 0)
+				die_usage("live: bad row count '%s'", optarg);
+			break;
+		case 'h':
+			fputs(live_usage, stdout);
+			return EXIT_OK;
+		default:
+			fputs(live_usage, stderr);
+			return EXIT_BAD;
+		}
+	}
+	if (optind < argc)
+		die_usage("live: unexpected argument '%s'", argv[optind]);
+	if (o.cpus.nr)
+		mask = cpu_mask(&o.cpus);
+	ret = live(&o, mask);
+	free(mask);
+	int_set_free(&o.cpus);
+	return ret;
+}

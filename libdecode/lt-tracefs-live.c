@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * A reader of a live lt_tracefs session, one interval at a time.
+ *
+ * Each lt_live_refill() drains what the instance's per-CPU buffers hold
+ * into an anonymous trace.dat and reads that with the trace.dat reader:
+ * live events are filled by exactly the code that fills recorded ones,
+ * so `live` and `record` + `stats` cannot disagree. lt_reader_next()
+ * returns NULL at the end of each interval.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lt-internal.h"
+
+struct live {
+	struct lt_tracefs *s;
+	struct lt_open_opts opts;
+	struct lt_reader *inner;
+	int nr_cpus;
+	int *fd;		/* per-CPU pages of this interval */
+	uint64_t *size;
+	bool abi_fixed;
+};
+
+static int live_next(struct lt_reader *r)
+{
+	struct live *l = r->priv;
+	const struct lt_event *ev;
+
+	if (!l->inner)
+		return 0;
+	ev = lt_reader_next(l->inner);
+	if (!ev) {
+		if (lt_reader_error(l->inner)) {
+			lt_reader_fail(r, "%s", lt_reader_error(l->inner));
+			return -1;
+		}
+		return 0;
+	}
+	r->ev = *ev;
+	r->pos = lt_reader_position(l->inner);
+	return 1;
+}
+
+static size_t live_payload(struct lt_reader *r, const struct lt_event *ev,
+			   char *buf, size_t len)
+{
+	struct live *l = r->priv;
+
+	if (!l->inner) {
+		if (len)
+			buf[0] = '\0';
+		return 0;
+	}
+	return lt_event_payload(l->inner, ev, buf, len);
+}
+
+static int live_field(struct lt_reader *r, const struct lt_event *ev,
+		      const char *field, long long *val)
+{
+	struct live *l = r->priv;
+
+	return l->inner ? lt_event_field(l->inner, ev, field, val) : -1;
+}
+
+static void live_close(struct lt_reader *r)
+{
+	struct live *l = r->priv;
+	int cpu;
+
+	if (!l)
+		return;
+	lt_reader_close(l->inner);
+	for (cpu = 0; l->fd && cpu < l->nr_cpus; cpu++)
+		if (l->fd[cpu] >= 0)
+			close(l->fd[cpu]);
+	free(l->fd);
+	free(l->size);
+	free(l);
+	r->priv = NULL;
+}
+
+static const struct lt_reader_ops live_ops = {
+	.next = live_next,
+	.payload = live_payload,
+	.field = live_field,
+	.close = live_close,
+};
+
+static const char *tmp_dir(void)
+{
+	const char *d = getenv("TMPDIR");
+
+	return d && *d ? d : "/tmp";
+}
+
+/* A file nobody else can see and that vanishes with its last descriptor. */
+static int anon_file(void)
+{
+	char *path;
+	int fd;
+
+	fd = open(tmp_dir(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+		return fd;
+	if (asprintf(&path, "%s/lazytrace-live.XXXXXX", tmp_dir()) < 0)
+		return -1;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	free(path);
+	return fd;
+}
+
+static int live_page(void *ctx, int cpu, const void *page, int size)
+{
+	struct live *l = ctx;
+	ssize_t n;
+
+	if (cpu >= l->nr_cpus)
+		return 0;
+	n = pwrite(l->fd[cpu], page, size, l->size[cpu]);
+	if (n != size)
+		return -1;
+	l->size[cpu] += size;
+	return 0;
+}
+
+struct lt_reader *lt_live_open(struct lt_tracefs *s,
+			       const struct lt_open_opts *opts,
+			       char *err, size_t errlen)
+{
+	struct lt_reader *r = calloc(1, sizeof(*r));
+	struct live *l = calloc(1, sizeof(*l));
+	int cpu;
+
+	if (!r || !l)
+		goto oom;
+	r->priv = l;
+	r->ops = &live_ops;
+	r->format = LT_INPUT_TRACE_DAT;
+	if (asprintf(&r->path, "live:%s", lt_tracefs_name(s)) < 0) {
+		r->path = NULL;
+		goto oom;
+	}
+	l->s = s;
+	if (opts)
+		l->opts = *opts;
+	l->abi_fixed = l->opts.abi != LT_ABI_AUTO;
+	r->abi = l->opts.abi;
+	l->nr_cpus = lt_tracefs_nr_cpus(s);
+	r->nr_cpus = l->nr_cpus;
+	l->fd = malloc(l->nr_cpus * sizeof(*l->fd));
+	l->size = calloc(l->nr_cpus, sizeof(*l->size));
+	if (!l->fd || !l->size)
+		goto oom;
+	for (cpu = 0; cpu < l->nr_cpus; cpu++)
+		l->fd[cpu] = -1;
+	for (cpu = 0; cpu < l->nr_cpus; cpu++) {
+		l->fd[cpu] = anon_file();
+		if (l->fd[cpu] < 0) {
+			snprintf(err, errlen, "cannot make a temporary file in %s: %s",
+				 tmp_dir(), strerror(errno));
+			lt_reader_close(r);
+			return NULL;
+		}
+	}
+	return r;
+oom:
+	snprintf(err, errlen, "out of memory");
+	if (!r || !r->priv)
+		free(l);
+	lt_reader_close(r);
+	return NULL;
+}
+
+/* Take the first interval's ABI for all: detection per interval could flip. */
+static void adopt(struct lt_reader *r, struct live *l)
+{
+	const char *reason;
+	enum lt_abi abi = lt_reader_abi(l->inner, &reason);
+
+	if (!l->abi_fixed) {
+		l->opts.abi = abi;
+		l->abi_fixed = true;
+		lt_abi_set(r, abi, "%s", reason);
+	} else if (!r->abi_reason) {
+		lt_abi_set(r, abi, "%s", reason);
+	}
+	if (!r->kernel && lt_reader_kernel(l->inner))
+		r->kernel = strdup(lt_reader_kernel(l->inner));
+	if (!r->first_ts)
+		r->first_ts = lt_reader_first_ts(l->inner);
+}
+
+/**
+ * lt_live_refill - start the next interval
+ * @r: a reader from lt_live_open()
+ *
+ * Reads what the session's buffers hold now. Returns 0, or -1 with
+ * lt_reader_error() set.
+ */
+int lt_live_refill(struct lt_reader *r)
+{
+	struct live *l = r->priv;
+	char err[LT_ERR_LEN], path[64];
+	int cpu, fd;
+
+	if (r->failed)
+		return -1;
+	lt_reader_close(l->inner);
+	l->inner = NULL;
+	for (cpu = 0; cpu < l->nr_cpus; cpu++) {
+		l->size[cpu] = 0;
+		if (ftruncate(l->fd[cpu], 0)) {
+			lt_reader_fail(r, "temporary file: %s", strerror(errno));
+			return -1;
+		}
+	}
+	if (lt_tracefs_drain(l->s, live_page, l)) {
+		lt_reader_fail(r, "reading the ring buffer: %s", strerror(errno));
+		return -1;
+	}
+	lt_tracefs_snapshot_comms(l->s, true);
+	fd = anon_file();
+	if (fd < 0) {
+		lt_reader_fail(r, "temporary file: %s", strerror(errno));
+		return -1;
+	}
+	if (lt_tracefs_write_dat(l->s, fd, l->fd, l->size,
+				 lt_tracefs_needs_symbols(l->s), err, sizeof(err))) {
+		close(fd);
+		lt_reader_fail(r, "%s", err);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	l->inner = lt_reader_open(path, &l->opts, err, sizeof(err));
+	close(fd);
+	if (!l->inner) {
+		lt_reader_fail(r, "%s", err);
+		return -1;
+	}
+	adopt(r, l);
+	return 0;
+}
