@@ -20,16 +20,19 @@ top_state() {
 
 cd "$TMPDIR" || fail "no TMPDIR"
 top_state > top.before
-ls $T/instances | grep "^lazytrace-" > inst.before
-lt record -d 2 -o rec.dat -- sh -c 'echo $$ > loop.pid; while :; do :; done' \
-	2> rec.err || { cat rec.err; fail "record exited $?"; }
+${LAZYTRACE_WRAP:-} "$LAZYTRACE" record -d 2 -o rec.dat -- \
+	sh -c 'echo $$ > loop.pid; while :; do :; done' 2> rec.err &
+rec=$!
+wait $rec
+st=$?
+[ $st = 0 ] || { cat rec.err; fail "record exited $st"; }
 cat rec.err
 top_state > top.after
 cmp -s top.before top.after || { diff top.before top.after; fail "top-level buffer settings changed"; }
 pid=$(cat loop.pid) || fail "the command did not run"
 [ -s rec.dat ] || fail "no trace.dat written"
 ! kill -0 "$pid" 2>/dev/null || { kill -9 "$pid"; fail "loop $pid still running after record"; }
-ls $T/instances | grep "^lazytrace-" | grep -vxF -f inst.before && fail "instance left behind"
+[ -d $T/instances/lazytrace-$rec ] && fail "instance lazytrace-$rec left behind"
 
 lt report -i rec.dat > lt.txt || fail "lazytrace report failed"
 grep -Eq "sched_switch: prev_comm=[^ ]* prev_pid=$pid " lt.txt ||

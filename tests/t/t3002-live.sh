@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# lazytrace live -d 2 --json: at least one interval object naming a
+# CPU-bound loop's pid, and no instance left behind.
+. "$(dirname "$0")/lib.sh"
+
+T=/sys/kernel/tracing
+[ "$(id -u)" = 0 ] || skip "not root: live tracing needs root"
+[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
+[ -d $T/instances ] || skip "tracefs unavailable at $T (mount -t tracefs nodev $T failed)"
+
+cd "$TMPDIR" || fail "no TMPDIR"
+sh -c 'while :; do :; done' &
+loop=$!
+trap 'kill $loop 2>/dev/null' EXIT
+${LAZYTRACE_WRAP:-} "$LAZYTRACE" live -d 2 --json > live.json 2> live.err &
+rec=$!
+wait $rec
+st=$?
+kill $loop
+cat live.err
+[ $st = 0 ] || fail "live exited $st"
+n=$(grep -c '^{"schema":"lazytrace-live/1","interval":' live.json)
+[ "$n" -ge 1 ] || fail "no interval object: $(head -c 300 live.json)"
+grep -q "\"pid\":$loop,\"comm\":\"sh\"" live.json || fail "no interval names loop pid $loop"
+if command -v python3 >/dev/null; then
+	python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+	json.loads(line)' live.json || fail "an interval is not valid JSON"
+fi
+[ -d $T/instances/lazytrace-$rec ] && fail "instance lazytrace-$rec left behind"
+echo "ok: $n intervals"
