@@ -384,7 +384,7 @@ static struct lt_task *current_task(struct lt_analysis *a, struct lt_cpu *c,
 		cpu_release(c, c->last_ts);
 	}
 	c->baseline = false;
-	t = task_ref(a, c, ev->pid, ev->pid ? ev->comm : NULL, ev->ts);
+	t = task_ref(a, c, ev->pid, ev->comm, ev->ts);
 	if (t)
 		cpu_take(a, c, t, ev->ts);
 	return t;

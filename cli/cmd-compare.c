@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lazytrace compare A B: two traces side by side, in the table of the
+ * Sept 2023 proof-of-concept mail: switches split into preempted (R+),
+ * yielded (R) and blocked, then the transition counts and latencies, with
+ * the ratio B/A.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output-analysis.h"
+
+static const char compare_usage[] =
+"usage: lazytrace compare [--json|--csv] [--abi NAME] [-B BUFFER] A B\n"
+"\n"
+"Two traces (trace.dat or kernel text) side by side, with the ratio B/A:\n"
+"switches (every sched_switch, idle included) split into preempted (R+),\n"
+"yielded (R) and blocked; lazy, eager, upgrade and tick-upgrade counts;\n"
+"latency percentiles.\n"
+"\n"
+ANALYSIS_USAGE;
+
+struct row {
+	const char *group;
+	const char *name;
+	uint64_t v[2];
+};
+
+#define MAX_ROWS 64
+
+struct table {
+	struct row r[MAX_ROWS];
+	int nr;
+};
+
+static void add(struct table *t, int side, const char *group,
+		const char *name, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < t->nr; i++)
+		if (!strcmp(t->r[i].name, name) && !strcmp(t->r[i].group, group))
+			break;
+	if (i == t->nr) {
+		if (t->nr == MAX_ROWS)
+			return;
+		t->r[t->nr].group = group;
+		t->r[t->nr].name = name;
+		t->nr++;
+	}
+	t->r[i].v[side] = v;
+}
+
+static void fill(struct table *t, int side, const struct lt_analysis_summary *s)
+{
+	static const char *const pct[] = { "count", "p50", "p90", "p99", "max" };
+	int k, p;
+
+	add(t, side, "switches", "preempted", s->switches[LT_PREV_PREEMPTED]);
+	add(t, side, "switches", "yielded", s->switches[LT_PREV_YIELDED]);
+	add(t, side, "switches", "blocked", s->switches[LT_PREV_BLOCKED]);
+	add(t, side, "transitions", "lazy", s->count[LT_TR_LAZY]);
+	add(t, side, "transitions", "eager", s->count[LT_TR_EAGER]);
+	add(t, side, "transitions", "upgrade",
+	    s->count[LT_TR_UPGRADE] + s->count[LT_TR_TICK_UPGRADE]);
+	add(t, side, "transitions", "tick-upgrade",
+	    s->count[LT_TR_TICK_UPGRADE]);
+	add(t, side, "transitions", "fold", s->count[LT_TR_FOLD]);
+	add(t, side, "transitions", "truncated", s->count[LT_TR_TRUNCATED]);
+	for (k = 0; k < LT_LAT_KIND_MAX; k++) {
+		const struct lt_latency *l = &s->latency[k];
+		const uint64_t v[] = { l->count, l->p50, l->p90, l->p99, l->max };
+
+		for (p = 0; p < 5; p++)
+			add(t, side, lt_latency_name(k), pct[p], v[p]);
+	}
+}
+
+static bool is_ns(const struct row *r)
+{
+	return strcmp(r->group, "switches") && strcmp(r->group, "transitions") &&
+	       strcmp(r->name, "count");
+}
+
+static double ratio(const struct row *r)
+{
+	return r->v[0] ? (double)r->v[1] / r->v[0] : -1;
+}
+
+static void compare_text(const char *fa, const char *fb, const struct table *t,
+			 const struct lt_analysis_summary *s[2])
+{
+	const char *group = "";
+	char b[2][24], rt[16];
+	uint64_t count[2] = { 0, 0 };
+	int i;
+
+	printf("A: %s (ABI %s)\nB: %s (ABI %s)\n", fa, lt_abi_name(s[0]->abi),
+	       fb, lt_abi_name(s[1]->abi));
+	for (i = 0; i < 2; i++)
+		if (!s[i]->lazy_seen)
+			printf("note: %s has no lazy need-resched bit: the kernel "
+			       "ran without lazy preemption\n", i ? "B" : "A");
+	for (i = 0; i < t->nr; i++) {
+		const struct row *r = &t->r[i];
+		double q = ratio(r);
+
+		if (strcmp(group, r->group)) {
+			group = r->group;
+			printf("\n%-22s %12s %12s %8s\n",
+			       !strcmp(group, "switches") ? "switches (R+, R, other)" :
+			       group, "A", "B", "B/A");
+		}
+		if (q < 0)
+			snprintf(rt, sizeof(rt), "-");
+		else
+			snprintf(rt, sizeof(rt), "%.2f", q);
+		if (!strcmp(r->name, "count")) {
+			count[0] = r->v[0];
+			count[1] = r->v[1];
+		}
+		if (is_ns(r))
+			printf("  %-20s %12s %12s %8s\n", r->name,
+			       count[0] ? fmt_ns(b[0], 24, r->v[0]) : "-",
+			       count[1] ? fmt_ns(b[1], 24, r->v[1]) : "-",
+			       count[0] && count[1] ? rt : "-");
+		else
+			printf("  %-20s %12llu %12llu %8s\n", r->name,
+			       (unsigned long long)r->v[0],
+			       (unsigned long long)r->v[1], rt);
+	}
+}
+
+/* JSON keys use '_' where the table says "tick-upgrade". */
+static const char *json_key_of(const char *name, char *buf, size_t len)
+{
+	size_t i;
+
+	snprintf(buf, len, "%s", name);
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == '-')
+			buf[i] = '_';
+	return buf;
+}
+
+static void compare_json(const char *f[2], const struct table *t,
+			 const struct lt_analysis_summary *s[2])
+{
+	const char *group = NULL;
+	char key[32];
+	struct json j;
+	int i, side;
+
+	json_init(&j, stdout, false);
+	json_begin_object(&j, NULL);
+	json_int(&j, "version", LT_JSON_VERSION);
+	for (side = 0; side < 2; side++) {
+		json_begin_object(&j, side ? "b" : "a");
+		json_str(&j, "file", f[side]);
+		json_str(&j, "abi", lt_abi_name(s[side]->abi));
+		json_bool(&j, "lazy_preemption", s[side]->lazy_seen);
+		json_uint(&j, "lost_events", s[side]->lost_events);
+		group = NULL;
+		for (i = 0; i < t->nr; i++) {
+			const struct row *r = &t->r[i];
+
+			if (!group || strcmp(group, r->group)) {
+				if (group)
+					json_end_object(&j);
+				group = r->group;
+				json_begin_object(&j, group);
+			}
+			json_uint(&j, json_key_of(r->name, key, sizeof(key)),
+				  r->v[side]);
+		}
+		if (group)
+			json_end_object(&j);
+		json_end_object(&j);
+	}
+	json_end_object(&j);
+	json_finish(&j);
+}
+
+static void compare_csv(const struct table *t)
+{
+	char key[64];
+	int i;
+
+	fputs("metric,a,b,ratio\n", stdout);
+	for (i = 0; i < t->nr; i++) {
+		const struct row *r = &t->r[i];
+		double q = ratio(r);
+
+		snprintf(key, sizeof(key), "%s.%s", r->group, r->name);
+		csv_field(stdout, key, false);
+		csv_u64(stdout, r->v[0], false);
+		csv_u64(stdout, r->v[1], false);
+		if (q < 0)
+			csv_field(stdout, "", true);
+		else
+			csv_dbl(stdout, q, true);
+	}
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		ANALYSIS_LONG_OPTS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct lt_analysis_summary *s[2];
+	struct lt_analysis *a[2];
+	struct table *t;
+	struct analysis_cli o;
+	const char *f[2];
+	int c, i, status = EXIT_OK, st;
+
+	analysis_cli_init(&o);
+	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "h", longopts,
+				NULL)) != -1) {
+		if (analysis_opt(&o, c, optarg))
+			continue;
+		if (c == 'h') {
+			fputs(compare_usage, stdout);
+			return EXIT_OK;
+		}
+		fputs(compare_usage, stderr);
+		return EXIT_BAD;
+	}
+	if (argc - optind != 2)
+		die_usage("compare: need two traces, A and B");
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		die_usage("out of memory");
+	for (i = 0; i < 2; i++) {
+		f[i] = argv[optind + i];
+		a[i] = analysis_run(&o, f[i], NULL, NULL, &st);
+		if (st != EXIT_OK)
+			status = st;
+		s[i] = lt_analysis_summary(a[i]);
+		fill(t, i, s[i]);
+	}
+	if (status == EXIT_OK) {
+		if (o.format == OUT_JSON)
+			compare_json(f, t, s);
+		else if (o.format == OUT_CSV)
+			compare_csv(t);
+		else
+			compare_text(f[0], f[1], t, s);
+		if (!s[0]->events || !s[1]->events)
+			status = EXIT_NOTHING;
+	}
+	for (i = 0; i < 2; i++)
+		lt_analysis_free(a[i]);
+	free(t);
+	return status;
+}
