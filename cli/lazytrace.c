@@ -18,6 +18,7 @@ static const struct cmd commands[] = {
 	{ "hogs", cmd_hogs, "tasks that ignore lazy requests until the tick" },
 	{ "timeline", cmd_timeline, "need-resched transitions, one per line" },
 	{ "compare", cmd_compare, "two traces side by side (switches, requests, latencies)" },
+	{ "export", cmd_export, "Perfetto / Chrome trace-event JSON" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lazytrace export --perfetto FILE: Chrome trace-event JSON that the
+ * Perfetto UI (and chrome://tracing) opens. One track per CPU with the
+ * tasks running on it; one track per task with its pending requests as
+ * slices named by state (lazy, upgraded, eager); instant events for
+ * tick-upgrades and folds. Written as the trace is read.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output-analysis.h"
+
+static const char export_usage[] =
+"usage: lazytrace export --perfetto FILE [-i FILE] [--abi NAME] [-B BUFFER]\n"
+"\n"
+"Write Chrome trace-event JSON (open it in https://ui.perfetto.dev):\n"
+"a track per CPU with the running tasks, a track per task with its\n"
+"pending need-resched requests (lazy, upgraded, eager) as slices, and\n"
+"instant events for tick-upgrades and folds. FILE '-' is stdout.\n"
+"\n"
+"  --perfetto FILE    output file\n"
+"  -i, --input FILE   trace.dat or kernel text trace (default trace.dat)\n"
+"  -B, --buffer NAME  trace.dat instance buffer\n"
+"  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n";
+
+enum { OPT_PERFETTO = OPT_PRIVATE + 0x80 };
+
+/* Tracks of the CPUs live in a process of their own, out of pid range. */
+#define CPU_PID 0x40000000
+
+struct cpu_run {
+	bool running;
+	int pid;
+	char comm[LT_COMM_LEN];
+	uint64_t since;
+	/* open request slices of the current task */
+	uint64_t lazy, upgraded, eager;
+};
+
+struct exporter {
+	FILE *fp;
+	bool first;
+	struct cpu_run *cpus;
+	int nr_cpus;
+	unsigned char *named;	/* bitmap of pids that have a thread_name */
+	size_t named_len;
+	unsigned long long events;
+	bool oom;
+};
+
+static void escaped(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(fp, "\\u%04x", c);
+		else
+			fputc(c, fp);
+	}
+	fputc('"', fp);
+}
+
+static void begin(struct exporter *x)
+{
+	fputs(x->first ? "\n" : ",\n", x->fp);
+	x->first = false;
+	x->events++;
+}
+
+static void us(FILE *fp, const char *key, uint64_t ns)
+{
+	fprintf(fp, ",\"%s\":%llu.%03llu", key, (unsigned long long)(ns / 1000),
+		(unsigned long long)(ns % 1000));
+}
+
+static void meta(struct exporter *x, const char *what, int pid, int tid,
+		 const char *name)
+{
+	begin(x);
+	fprintf(x->fp, "{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,"
+		"\"args\":{\"name\":", what, pid, tid);
+	escaped(x->fp, name);
+	fputs("}}", x->fp);
+}
+
+static void name_task(struct exporter *x, int pid, const char *comm)
+{
+	size_t byte = (size_t)pid / 8;
+	char buf[LT_COMM_LEN + 16];
+
+	if (pid <= 0)
+		return;
+	if (byte >= x->named_len) {
+		size_t n = byte + 4096;
+		unsigned char *nb = realloc(x->named, n);
+
+		if (!nb) {
+			x->oom = true;
+			return;
+		}
+		memset(nb + x->named_len, 0, n - x->named_len);
+		x->named = nb;
+		x->named_len = n;
+	}
+	if (x->named[byte] & (1 << (pid % 8)))
+		return;
+	x->named[byte] |= 1 << (pid % 8);
+	snprintf(buf, sizeof(buf), "%s %d", comm, pid);
+	meta(x, "process_name", pid, pid, buf);
+	meta(x, "thread_name", pid, pid, buf);
+}
+
+static void slice(struct exporter *x, int pid, int tid, const char *name,
+		  const char *cat, uint64_t from, uint64_t to, const char *arg)
+{
+	begin(x);
+	fprintf(x->fp, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":", pid, tid);
+	escaped(x->fp, name);
+	fprintf(x->fp, ",\"cat\":\"%s\"", cat);
+	us(x->fp, "ts", from);
+	us(x->fp, "dur", to > from ? to - from : 0);
+	if (arg)
+		fprintf(x->fp, ",\"args\":{\"end\":\"%s\"}", arg);
+	fputc('}', x->fp);
+}
+
+static void instant(struct exporter *x, int pid, const char *name, uint64_t ts)
+{
+	begin(x);
+	fprintf(x->fp, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d,"
+		"\"name\":\"%s\",\"cat\":\"transition\"", pid, pid, name);
+	us(x->fp, "ts", ts);
+	fputc('}', x->fp);
+}
+
+static struct cpu_run *cpu_run(struct exporter *x, int cpu)
+{
+	char name[32];
+
+	if (cpu < 0 || cpu >= 8192)
+		return NULL;
+	if (cpu >= x->nr_cpus) {
+		struct cpu_run *n = realloc(x->cpus, (cpu + 1) * sizeof(*n));
+		int i;
+
+		if (!n) {
+			x->oom = true;
+			return NULL;
+		}
+		memset(n + x->nr_cpus, 0, (cpu + 1 - x->nr_cpus) * sizeof(*n));
+		x->cpus = n;
+		for (i = x->nr_cpus; i <= cpu; i++) {
+			snprintf(name, sizeof(name), "CPU %d", i);
+			meta(x, "thread_name", CPU_PID, CPU_PID + i, name);
+		}
+		x->nr_cpus = cpu + 1;
+	}
+	return &x->cpus[cpu];
+}
+
+/* Close the pending slices of the CPU's current task. */
+static void close_requests(struct exporter *x, struct cpu_run *c, int pid,
+			   uint64_t ts, const char *end)
+{
+	if (c->upgraded)
+		slice(x, pid, pid, "upgraded", "request", c->upgraded, ts, end);
+	else if (c->lazy)
+		slice(x, pid, pid, "lazy", "request", c->lazy, ts, end);
+	if (c->eager)
+		slice(x, pid, pid, "eager", "request", c->eager, ts, end);
+	c->lazy = c->upgraded = c->eager = 0;
+}
+
+static void on_transition(const struct lt_transition *t, void *data)
+{
+	struct exporter *x = data;
+	struct cpu_run *c = cpu_run(x, t->cpu);
+
+	if (!c || t->pid == 0)
+		return;
+	name_task(x, t->pid, t->comm);
+	switch (t->kind) {
+	case LT_TR_LAZY:
+		c->lazy = t->seen_ns;
+		break;
+	case LT_TR_EAGER:
+		c->eager = t->seen_ns;
+		break;
+	case LT_TR_UPGRADE:
+	case LT_TR_TICK_UPGRADE:
+		if (c->lazy)
+			slice(x, t->pid, t->pid, "lazy", "request", c->lazy,
+			      t->seen_ns, lt_transition_name(t->kind));
+		c->lazy = 0;
+		c->upgraded = t->seen_ns;
+		if (t->kind == LT_TR_TICK_UPGRADE)
+			instant(x, t->pid, "tick-upgrade", t->seen_ns);
+		break;
+	case LT_TR_FOLD:
+		instant(x, t->pid, "fold", t->seen_ns);
+		break;
+	default:
+		close_requests(x, c, t->pid, t->seen_ns,
+			       lt_transition_name(t->kind));
+		break;
+	}
+}
+
+static void run_slice(struct exporter *x, int cpu, struct cpu_run *c,
+		      uint64_t ts)
+{
+	char name[LT_COMM_LEN + 16];
+
+	if (!c->running || !c->pid)
+		return;
+	snprintf(name, sizeof(name), "%s %d", c->comm, c->pid);
+	slice(x, CPU_PID, CPU_PID + cpu, name, "running", c->since, ts, NULL);
+}
+
+/* The CPU tracks: who runs where, from sched_switch. */
+static void on_event(struct exporter *x, const struct lt_event *ev)
+{
+	struct cpu_run *c = cpu_run(x, ev->cpu);
+	const char *comm = ev->comm ? ev->comm : "<...>";
+
+	if (!c)
+		return;
+	if (ev->missed) {
+		c->running = false;
+		c->lazy = c->upgraded = c->eager = 0;
+	}
+	if (!c->running || c->pid != ev->pid) {
+		run_slice(x, ev->cpu, c, ev->ts);
+		c->running = true;
+		c->pid = ev->pid;
+		snprintf(c->comm, sizeof(c->comm), "%s", comm);
+		c->since = ev->ts;
+	}
+	if (ev->kind != LT_EV_SCHED_SWITCH)
+		return;
+	snprintf(c->comm, sizeof(c->comm), "%s", ev->u.sched_switch.prev_comm);
+	run_slice(x, ev->cpu, c, ev->ts);
+	c->pid = ev->u.sched_switch.next_pid;
+	snprintf(c->comm, sizeof(c->comm), "%s", ev->u.sched_switch.next_comm);
+	c->since = ev->ts;
+	if (c->pid)
+		name_task(x, c->pid, c->comm);
+}
+
+static int export(struct input_opts *in, const char *out)
+{
+	struct exporter x = { .first = true };
+	struct lt_analysis_opts lo = { .abi = in->abi,
+				       .on_transition = on_transition,
+				       .data = &x };
+	const struct lt_event *ev;
+	struct lt_analysis *a;
+	struct lt_reader *r;
+	uint64_t last = 0;
+	int status, i;
+
+	r = input_open(in);
+	x.fp = strcmp(out, "-") ? fopen(out, "w") : stdout;
+	if (!x.fp) {
+		lt_reader_close(r);
+		die_usage("cannot write '%s'", out);
+	}
+	if (lo.abi == LT_ABI_AUTO)
+		lo.abi = lt_reader_abi(r, NULL);
+	a = lt_analysis_new(&lo);
+	if (!a)
+		die_usage("out of memory");
+	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", x.fp);
+	meta(&x, "process_name", CPU_PID, CPU_PID, "CPUs");
+	while ((ev = lt_reader_next(r))) {
+		lt_analysis_feed(a, ev);
+		on_event(&x, ev);
+		last = ev->ts;
+	}
+	status = input_finish(r);
+	lt_analysis_finish(a);
+	for (i = 0; i < x.nr_cpus; i++)
+		run_slice(&x, i, &x.cpus[i], last);
+	fprintf(x.fp, "\n],\"otherData\":{\"lazytrace_version\":\"%s\","
+		"\"abi\":\"%s\",\"lazy_preemption\":%s}}\n", LT_VERSION_STRING,
+		lt_abi_name(lt_analysis_summary(a)->abi),
+		lt_analysis_summary(a)->lazy_seen ? "true" : "false");
+	if (x.oom)
+		warn("out of memory: some tasks have no name");
+	if (x.fp != stdout && fclose(x.fp)) {
+		warn("cannot write '%s'", out);
+		status = EXIT_BAD;
+	}
+	if (status == EXIT_OK && !lt_analysis_summary(a)->events)
+		status = EXIT_NOTHING;
+	lt_analysis_free(a);
+	lt_reader_close(r);
+	free(x.cpus);
+	free(x.named);
+	return status;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		INPUT_LONG_OPTS,
+		{ "perfetto", required_argument, NULL, OPT_PERFETTO },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct input_opts in = INPUT_OPTS_INIT;
+	const char *out = NULL;
+	int c;
+
+	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "h", longopts,
+				NULL)) != -1) {
+		if (input_opt(&in, c, optarg))
+			continue;
+		switch (c) {
+		case OPT_PERFETTO:
+			out = optarg;
+			break;
+		case 'h':
+			fputs(export_usage, stdout);
+			return EXIT_OK;
+		default:
+			fputs(export_usage, stderr);
+			return EXIT_BAD;
+		}
+	}
+	if (optind < argc)
+		die_usage("export: unexpected argument '%s'", argv[optind]);
+	if (!out)
+		die_usage("export: --perfetto FILE is required");
+	return export(&in, out);
+}
