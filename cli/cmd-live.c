@@ -451,6 +451,9 @@ static int one_interval(struct live_state *st, struct lt_reader *r)
 		print_table(st, a, rows, nr, end);
 	free(rows);
 	lt_analysis_free(a);
+	/* A reader that went away (| head) ends the run like Ctrl-C. */
+	if (ferror(stdout))
+		stop_signal = SIGPIPE;
 	return 0;
 }
 
@@ -506,7 +509,7 @@ static int live(const struct live_opts *o, const char *cpumask)
 				"out of memory");
 			goto out;
 		}
-		if (last)
+		if (last || stop_signal == SIGPIPE)
 			break;
 	}
 	ret = EXIT_OK;

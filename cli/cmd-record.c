@@ -147,7 +147,8 @@ static int spool_open(struct spool *sp, int nr_cpus, const char *output)
 	char *tmpl;
 	int cpu;
 
-	sp->nr_cpus = nr_cpus;
+	sp->nr_cpus = nr_cpus > 0 ? nr_cpus : 1;
+	nr_cpus = sp->nr_cpus;
 	sp->fd = calloc(nr_cpus, sizeof(*sp->fd));
 	sp->size = calloc(nr_cpus, sizeof(*sp->size));
 	if (!sp->fd || !sp->size)
@@ -349,17 +350,20 @@ static int record(struct record_opts *o)
 		fprintf(stderr, "lazytrace: record: %s\n", msg);
 		return EXIT_BAD;
 	}
+	/* Before any tracing: an output that cannot be written ends here. */
+	if (spool_open(&sp, sysconf(_SC_NPROCESSORS_CONF), o->output)) {
+		fprintf(stderr, "lazytrace: record: cannot write next to %s: %s\n",
+			o->output, strerror(errno));
+		spool_close(&sp);
+		return EXIT_BAD;
+	}
 	catch_signals();
 	lt_tracefs_remove_stale(&to);
 	s = lt_tracefs_create(&to, msg, sizeof(msg));
 	if (!s) {
 		fprintf(stderr, "lazytrace: record: %s\n", msg);
+		spool_close(&sp);
 		return EXIT_BAD;
-	}
-	if (spool_open(&sp, lt_tracefs_nr_cpus(s), o->output)) {
-		fprintf(stderr, "lazytrace: record: cannot write next to %s: %s\n",
-			o->output, strerror(errno));
-		goto out;
 	}
 	if (o->command) {
 		child = spawn(o->command, &go, &status);
