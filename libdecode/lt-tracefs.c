@@ -105,6 +105,31 @@ static int instance_pid(const char *name)
 	return pid;
 }
 
+/* Under a wrapper (valgrind ...), the comm is the wrapper's: ask argv. */
+static bool runs_lazytrace(int pid)
+{
+	char path[64], buf[4096], *arg, *base;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (arg = buf; arg < buf + n; arg += strlen(arg) + 1) {
+		base = strrchr(arg, '/');
+		base = base ? base + 1 : arg;
+		if (!strcmp(base, "lazytrace"))
+			return true;
+	}
+	return false;
+}
+
 /* Is @pid a lazytrace process still running (so its instance is live)? */
 static bool owner_alive(int pid)
 {
@@ -126,7 +151,7 @@ static bool owner_alive(int pid)
 		return false;
 	comm[n] = '\0';
 	/* A reused pid running something else does not own the instance. */
-	return !strncmp(comm, "lazytrace", 9);
+	return !strncmp(comm, "lazytrace", 9) || runs_lazytrace(pid);
 }
 
 /* rmdir of an instance fails with EBUSY while a reader still holds it. */
