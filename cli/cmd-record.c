@@ -392,6 +392,9 @@ static int record(struct record_opts *o)
 			goto out;
 		}
 	}
+	if (!o->command && o->duration < 0)
+		fprintf(stderr, "lazytrace: record: recording into %s until Ctrl-C\n",
+			o->output);
 	if (record_loop(s, &sp, o, child, &child_done))
 		fprintf(stderr, "lazytrace: record: reading the ring buffer failed: %s; keeping what was read\n",
 			strerror(sp.error ? sp.error : errno));
