@@ -83,6 +83,9 @@ check: all $(UNIT_BIN)
 
 # The whole suite again, built with AddressSanitizer and UBSan.
 asan:
+	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:fast_unwind_on_malloc=0 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(MAKE) B=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 		BIN=build-asan/lazytrace check

@@ -648,6 +648,8 @@ static void probe_buffers(struct tracecmd_input *top)
 	}
 }
 
+#define CHILD_UNREADABLE 3
+
 #define OPEN_FLAGS (TRACECMD_FL_LOAD_NO_PLUGINS | \
 		    TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS)
 
@@ -673,15 +675,18 @@ static int open_in_child(struct lt_reader *r)
 		alarm(60);
 		h = tracecmd_open(r->path, OPEN_FLAGS);
 		if (!h || tep_get_cpus(tracecmd_get_tep(h)) <= 0)
-			_exit(1);
+			_exit(CHILD_UNREADABLE);
 		probe_buffers(h);
 		_exit(0);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		;
-	if (WIFSIGNALED(status)) {
+	/* Sanitizers turn a crash into an exit code: anything unexpected is one. */
+	if (WIFSIGNALED(status) || (WEXITSTATUS(status) != 0 &&
+				    WEXITSTATUS(status) != CHILD_UNREADABLE)) {
 		lt_reader_fail(r, "corrupt trace.dat: its headers crash libtracecmd (%s), file size %llu",
-			       strsignal(WTERMSIG(status)),
+			       WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) :
+			       "it died",
 			       (unsigned long long)r->size);
 		return -1;
 	}
