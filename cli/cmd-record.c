@@ -239,11 +239,24 @@ static uint64_t now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+#define NAP_NS (100 * 1000 * 1000ULL)
+
+/* Sleep 100 ms between drains, or less to end right on time. */
+static void nap_until(uint64_t end)
+{
+	uint64_t now = now_ns(), ns = NAP_NS;
+	struct timespec ts;
+
+	if (end && end > now && end - now < ns)
+		ns = end - now;
+	ts.tv_sec = 0;
+	ts.tv_nsec = ns;
+	nanosleep(&ts, NULL);
+}
+
 static void nap(void)
 {
-	struct timespec ts = { 0, 100 * 1000 * 1000 };
-
-	nanosleep(&ts, NULL);
+	nap_until(0);
 }
 
 /* Stop a command still running when the recording ends. */
@@ -279,7 +292,7 @@ static int record_loop(struct lt_tracefs *s, struct spool *sp,
 		}
 		if (end && now_ns() >= end)
 			break;
-		nap();
+		nap_until(end);
 	}
 	return 0;
 }
