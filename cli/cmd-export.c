@@ -84,7 +84,7 @@ static void meta(struct exporter *x, const char *what, int pid, int tid,
 {
 	begin(x);
 	fprintf(x->fp, "{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,"
-		"\"args\":{\"name\":", what, pid, tid);
+		"\"ts\":0,\"args\":{\"name\":", what, pid, tid);
 	escaped(x->fp, name);
 	fputs("}}", x->fp);
 }

@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# lazytrace hogs on the real recordings (roles in tests/data/README.md):
+# lazy612-hogs has exactly three in-kernel hogs, 142-144, sharing CPU 1
+# with the user busy loop (~25% each); the busy loop 140, the sleeper 139
+# and the RT task 145 are not hogs. The same holds on the kernel's text
+# output of the same buffer. host618-hogs (preempt=none) has no lazy
+# transition, and the output says the kernel ran without lazy preemption.
+. "$(dirname "$0")/lib.sh"
+
+check_hogs() {	# json file
+	python3 - "$1" <<'PY' || fail "hogs on $1"
+import json, sys
+d = json.load(open(sys.argv[1]))
+hogs = {h["pid"]: h for h in d["hogs"]}
+assert sorted(hogs) == [142, 143, 144], f"hogs {sorted(hogs)}"
+for pid, h in hogs.items():
+    assert h["episodes"] > 0, (pid, h)
+    assert h["tick_upgrades"] > 0, (pid, h)
+    assert abs(h["cpu_share"] - 0.25) <= 0.05, (pid, h["cpu_share"])
+    assert h["lazy"] >= h["episodes"], (pid, h)
+for pid in (139, 140, 145):
+    assert pid not in hogs, pid
+# ranked by total pending time
+p = [h["pending_ns"] for h in d["hogs"]]
+assert p == sorted(p, reverse=True), p
+# HZ=250 kernel: the tick is 4 ms
+assert abs(d["tick_ns"] - 4000000) < 40000, d["tick_ns"]
+assert d["tick_source"] == "trace"
+assert d["lazy_preemption"] is True
+PY
+}
+
+lt hogs -i "$DATA/lazy612-hogs.dat" --json > "$TMPDIR/hogs.json" ||
+	fail "hogs exited $?"
+check_hogs "$TMPDIR/hogs.json"
+txt=$(kernel_text lazy612-hogs.txt.xz)
+lt hogs -i "$txt" --json > "$TMPDIR/hogs-txt.json" || fail "hogs (text) exited $?"
+check_hogs "$TMPDIR/hogs-txt.json"
+
+# The busy loop, the sleeper and the RT task: no episode at all.
+lt stats -i "$DATA/lazy612-hogs.dat" --json > "$TMPDIR/stats.json" ||
+	fail "stats exited $?"
+python3 - "$TMPDIR/stats.json" <<'PY' || fail "non-hogs"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = {x["pid"]: x for x in d["tasks"]}
+assert t[140]["lazy"] > 100, t[140]             # busy loop gets lazy requests
+assert t[140]["lazy_latency_ns"]["p50"] < 1000000, t[140]  # honoured fast
+for pid in (139, 140, 145):
+    assert not t[pid]["hog"], pid
+for pid in (142, 143, 144):
+    assert t[pid]["hog"], pid
+PY
+
+# The text table names the hogs too.
+lt hogs -i "$DATA/lazy612-hogs.dat" > "$TMPDIR/hogs.txt" || fail "hogs text"
+for pid in 142 143 144; do
+	grep -Eq "^ +[0-9]+ +$pid +sh " "$TMPDIR/hogs.txt" || fail "no $pid in table"
+done
+
+# host618: preempt=none, no lazy transitions, no hogs (exit 1), and says so.
+expect_exit 1 lt hogs -i "$DATA/host618-hogs.dat" > "$TMPDIR/h618.txt"
+grep -q "without lazy preemption" "$TMPDIR/h618.txt" ||
+	fail "host618 hogs does not say there was no lazy preemption"
+lt stats -i "$DATA/host618-hogs.dat" --json > "$TMPDIR/s618.json" ||
+	fail "stats host618"
+python3 - "$TMPDIR/s618.json" <<'PY' || fail "host618 stats"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["lazy_preemption"] is False
+tr = d["transitions"]
+assert tr["lazy"] == 0 and tr["upgrades"] == 0 and tr["tick_upgrades"] == 0, tr
+assert tr["eager"] > 0, tr
+assert not any(t["hog"] for t in d["tasks"])
+PY
+lt stats -i "$DATA/host618-hogs.dat" | grep -q "without lazy preemption" ||
+	fail "host618 stats does not say there was no lazy preemption"
+expect_exit 1 lt timeline -i "$DATA/host618-hogs.dat" --kind lazy,upgrade,tick-upgrade
+exit 0

@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# compare: the same messaging load in lazy and in full mode. Full mode
+# preempts (R+) far more; lazy mode yields (R) more, and only lazy mode
+# has lazy requests.
+. "$(dirname "$0")/lib.sh"
+
+A=$DATA/lazy612-msg-lazy.dat
+B=$DATA/lazy612-msg-full.dat
+lt compare "$A" "$B" > "$TMPDIR/cmp.txt" || fail "compare exited $?"
+cat "$TMPDIR/cmp.txt"
+set -- $(grep -m1 '^  preempted ' "$TMPDIR/cmp.txt")
+[ "$3" -gt "$2" ] || fail "text: preempted full $3 <= lazy $2"
+grep -q '^  tick-upgrade ' "$TMPDIR/cmp.txt" || fail "no tick-upgrade row"
+
+lt compare --json "$A" "$B" > "$TMPDIR/cmp.json" || fail "compare --json"
+python3 - "$TMPDIR/cmp.json" <<'PY' || fail "compare json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+a, b = d["a"], d["b"]
+assert b["switches"]["preempted"] > a["switches"]["preempted"], (a, b)
+assert a["switches"]["yielded"] > b["switches"]["yielded"]
+assert a["transitions"]["lazy"] > 0 and b["transitions"]["lazy"] == 0
+assert a["lazy_preemption"] and not b["lazy_preemption"]
+assert a["lazy_served"]["count"] == a["transitions"]["lazy"]
+PY
+lt compare --csv "$A" "$B" | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+r = {x["metric"]: x for x in rows}
+assert int(r["switches.preempted"]["b"]) > int(r["switches.preempted"]["a"])
+' || fail "compare csv"
+expect_exit 2 lt compare "$A"
+expect_exit 2 lt compare "$A" "$TMPDIR/missing.dat"
+exit 0

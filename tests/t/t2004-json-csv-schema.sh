@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Every --json output validates against its schema (tests/schema/,
+# documented in docs/json.md); every --csv output has a header row and
+# parses as CSV with one field per column; the Perfetto export parses as
+# Chrome trace-event JSON.
+. "$(dirname "$0")/lib.sh"
+SCHEMA=$TOP/tests/schema
+
+valid() {	# schema file
+	python3 "$SCHEMA/validate.py" "$SCHEMA/$1.schema.json" "$2" ||
+		fail "$2 does not match $1.schema.json"
+}
+
+for rec in lazy612-hogs host618-hogs lazy612-msg-full; do
+	d=$DATA/$rec.dat
+	lt stats -i "$d" --json > "$TMPDIR/stats.json"; valid stats "$TMPDIR/stats.json"
+	lt hogs -i "$d" --json > "$TMPDIR/hogs.json"; valid hogs "$TMPDIR/hogs.json"
+	lt timeline -i "$d" --json > "$TMPDIR/tl.json"; valid timeline "$TMPDIR/tl.json"
+	lt export -i "$d" --perfetto "$TMPDIR/p.json" || fail "export $rec"
+	valid perfetto "$TMPDIR/p.json"
+done
+lt compare --json "$DATA/lazy612-msg-lazy.dat" "$DATA/lazy612-msg-full.dat" \
+	> "$TMPDIR/cmp.json"
+valid compare "$TMPDIR/cmp.json"
+
+# The timeline JSON is the same as the CSV, transition for transition.
+d=$DATA/lazy612-hogs.dat
+lt timeline -i "$d" --csv > "$TMPDIR/tl.csv" || fail "timeline --csv"
+lt timeline -i "$d" --json > "$TMPDIR/tl.json"
+python3 - "$TMPDIR/tl.csv" "$TMPDIR/tl.json" <<'PY' || fail "timeline csv/json"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+j = json.load(open(sys.argv[2]))["transitions"]
+assert len(rows) == len(j) > 1000, (len(rows), len(j))
+for r, t in zip(rows, j):
+    assert int(r["ts_ns"]) == t["ts_ns"] and r["kind"] == t["kind"]
+    assert int(r["pid"]) == t["pid"] and int(r["after_ns"]) <= t["ts_ns"]
+PY
+
+for cmd in stats hogs timeline; do
+	lt $cmd -i "$d" --csv > "$TMPDIR/$cmd.csv" || fail "$cmd --csv exited $?"
+	python3 - "$TMPDIR/$cmd.csv" <<'PY' || fail "$cmd csv"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+head, body = rows[0], rows[1:]
+assert head and all(h and not h[0].isdigit() for h in head), head
+assert body, "no rows"
+assert all(len(r) == len(head) for r in body), "ragged rows"
+for col in ("pid",):
+    if col in head:
+        i = head.index(col)
+        assert all(r[i].isdigit() for r in body)
+PY
+done
+
+# Perfetto: the trace-event structure, a track per CPU, tasks' requests.
+lt export -i "$DATA/lazy612-hogs.dat" --perfetto "$TMPDIR/p.json" ||
+	fail "export lazy612-hogs"
+python3 - "$TMPDIR/p.json" <<'PY' || fail "perfetto structure"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"]
+assert all({"ph", "ts", "pid", "tid"} <= set(e) for e in ev)
+names = {e["args"]["name"] for e in ev if e["ph"] == "M"}
+assert "CPU 0" in names and "CPU 1" in names, names
+cats = {e.get("cat") for e in ev if e["ph"] == "X"}
+assert {"running", "request"} <= cats, cats
+inst = {e["name"] for e in ev if e["ph"] == "i"}
+assert {"fold", "tick-upgrade"} <= inst, inst
+assert all(e["dur"] >= 0 for e in ev if e["ph"] == "X")
+PY
+exit 0
