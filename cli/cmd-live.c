@@ -457,9 +457,9 @@ static int one_interval(struct live_state *st, struct lt_reader *r)
 	return 0;
 }
 
-static int live(const struct live_opts *o, const char *cpumask)
+static int live(const struct live_opts *o)
 {
-	struct lt_tracefs_opts to = { .cpumask = cpumask,
+	struct lt_tracefs_opts to = { .cpus = o->cpus.v, .nr_cpus = o->cpus.nr,
 				      .syscalls = o->syscalls,
 				      .functions = true, .note = note };
 	struct lt_open_opts oo = { .abi = o->abi };
@@ -521,34 +521,6 @@ out:
 	return ret;
 }
 
-/* tracing_cpumask: comma-separated 32-bit hex words, highest first. */
-static char *cpu_mask(const struct int_set *cpus)
-{
-	long nr = sysconf(_SC_NPROCESSORS_CONF);
-	int i, w, words, max = 0;
-	uint32_t *mask;
-	char *str, *p;
-
-	for (i = 0; i < cpus->nr; i++) {
-		if (cpus->v[i] >= nr)
-			die_usage("live: no CPU %d on this machine (%ld CPUs)",
-				  cpus->v[i], nr);
-		if (cpus->v[i] > max)
-			max = cpus->v[i];
-	}
-	words = max / 32 + 1;
-	mask = calloc(words, sizeof(*mask));
-	str = malloc(words * 9 + 1);
-	if (!mask || !str)
-		die_usage("out of memory");
-	for (i = 0; i < cpus->nr; i++)
-		mask[cpus->v[i] / 32] |= 1U << (cpus->v[i] % 32);
-	for (p = str, w = words - 1; w >= 0; w--)
-		p += sprintf(p, "%08x%s", mask[w], w ? "," : "");
-	free(mask);
-	return str;
-}
-
 int cmd_live(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -563,7 +535,7 @@ int cmd_live(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct live_opts o = { .duration = -1, .interval_ms = 1000 };
-	char *mask = NULL, *end;
+	char *end;
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "d:h", longopts, NULL)) != -1) {
@@ -609,10 +581,7 @@ int cmd_live(int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("live: unexpected argument '%s'", argv[optind]);
-	if (o.cpus.nr)
-		mask = cpu_mask(&o.cpus);
-	ret = live(&o, mask);
-	free(mask);
+	ret = live(&o);
 	int_set_free(&o.cpus);
 	return ret;
 }

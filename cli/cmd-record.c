@@ -47,7 +47,6 @@ struct record_opts {
 	const char *output;
 	int64_t duration;	/* ns, -1: none */
 	struct int_set cpus;
-	char *cpumask;
 	bool syscalls;
 	bool functions;
 	size_t buffer_kb;
@@ -87,34 +86,6 @@ static void catch_signals(void)
 static void note(const char *msg)
 {
 	fprintf(stderr, "lazytrace: record: %s\n", msg);
-}
-
-/* tracing_cpumask: comma-separated 32-bit hex words, highest first. */
-static char *cpu_mask(const struct int_set *cpus)
-{
-	long nr = sysconf(_SC_NPROCESSORS_CONF);
-	int i, w, words, max = 0;
-	uint32_t *mask;
-	char *str, *p;
-
-	for (i = 0; i < cpus->nr; i++) {
-		if (cpus->v[i] >= nr)
-			die_usage("record: no CPU %d on this machine (%ld CPUs)",
-				  cpus->v[i], nr);
-		if (cpus->v[i] > max)
-			max = cpus->v[i];
-	}
-	words = max / 32 + 1;
-	mask = calloc(words, sizeof(*mask));
-	str = malloc(words * 9 + 1);
-	if (!mask || !str)
-		die_usage("out of memory");
-	for (i = 0; i < cpus->nr; i++)
-		mask[cpus->v[i] / 32] |= 1U << (cpus->v[i] % 32);
-	for (p = str, w = words - 1; w >= 0; w--)
-		p += sprintf(p, "%08x%s", mask[w], w ? "," : "");
-	free(mask);
-	return str;
 }
 
 static int spool_page(void *ctx, int cpu, const void *page, int size)
@@ -348,7 +319,7 @@ static void summary(const struct spool *sp, const char *output)
 static int record(struct record_opts *o)
 {
 	struct lt_tracefs_opts to = {
-		.cpumask = o->cpumask, .syscalls = o->syscalls,
+		.cpus = o->cpus.v, .nr_cpus = o->cpus.nr, .syscalls = o->syscalls,
 		.functions = o->functions, .buffer_kb = o->buffer_kb,
 		.note = note,
 	};
@@ -497,10 +468,7 @@ int cmd_record(int argc, char **argv)
 		o.command = argv + optind;
 	if (!*o.output)
 		die_usage("record: empty output file name");
-	if (o.cpus.nr)
-		o.cpumask = cpu_mask(&o.cpus);
 	ret = record(&o);
-	free(o.cpumask);
 	int_set_free(&o.cpus);
 	return ret;
 }

@@ -20,6 +20,8 @@ struct lt_reader_ops {
 	int (*field)(struct lt_reader *r, const struct lt_event *ev,
 		     const char *field, long long *val);
 	void (*close)(struct lt_reader *r);
+	/* Reposition near @ts (before or at); -1 if impossible. */
+	int (*seek)(struct lt_reader *r, uint64_t ts, uint64_t pos);
 };
 
 struct lt_reader {
@@ -37,6 +39,7 @@ struct lt_reader {
 	uint64_t size;
 	uint64_t pos;
 	struct lt_event ev;
+	uint64_t skip_before;	/* after a seek: drop earlier events */
 	bool failed;
 	char err[LT_ERR_LEN];
 };
@@ -72,7 +75,8 @@ struct lt_tracefs;
 struct tracefs_instance;
 
 struct lt_tracefs_opts {
-	const char *cpumask;	/* hex mask for tracing_cpumask, or NULL */
+	const int *cpus;	/* trace only these CPUs ... */
+	int nr_cpus;		/* ... if this is not 0 */
 	bool syscalls;		/* raw_syscalls:sys_enter/exit */
 	bool functions;		/* try function tracing of resched_curr* */
 	size_t buffer_kb;	/* per CPU; 0: a default */

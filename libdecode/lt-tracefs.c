@@ -345,6 +345,46 @@ static int open_cpus(struct lt_tracefs *s, char *err, size_t len)
 	return 0;
 }
 
+/* tracing_cpumask: comma-separated 32-bit hex words, highest first. */
+static int set_cpumask(struct lt_tracefs *s, const struct lt_tracefs_opts *o,
+		       char *err, size_t len)
+{
+	long nr = sysconf(_SC_NPROCESSORS_CONF);
+	int i, w, words, max = 0, ret = -1;
+	uint32_t *mask;
+	char *str, *p;
+
+	for (i = 0; i < o->nr_cpus; i++) {
+		if (o->cpus[i] < 0 || o->cpus[i] >= nr) {
+			snprintf(err, len, "no CPU %d on this machine (%ld CPUs)",
+				 o->cpus[i], nr);
+			return -1;
+		}
+		if (o->cpus[i] > max)
+			max = o->cpus[i];
+	}
+	words = max / 32 + 1;
+	mask = calloc(words, sizeof(*mask));
+	str = malloc(words * 9 + 1);
+	if (!mask || !str) {
+		snprintf(err, len, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < o->nr_cpus; i++)
+		mask[o->cpus[i] / 32] |= 1U << (o->cpus[i] % 32);
+	for (p = str, w = words - 1; w >= 0; w--)
+		p += sprintf(p, "%08x%s", mask[w], w ? "," : "");
+	if (tracefs_instance_file_write(s->inst, "tracing_cpumask", str) <= 0)
+		snprintf(err, len, "cannot limit tracing to CPUs %s: %s", str,
+			 strerror(errno));
+	else
+		ret = 0;
+out:
+	free(mask);
+	free(str);
+	return ret;
+}
+
 static size_t buffer_kb(const struct lt_tracefs_opts *o)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
@@ -384,12 +424,8 @@ struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
 	if (tracefs_instance_set_buffer_size(s->inst, buffer_kb(o), -1))
 		say(o, "cannot set the buffer size of %s: %s", s->name,
 		    strerror(errno));
-	if (o->cpumask &&
-	    tracefs_instance_file_write(s->inst, "tracing_cpumask", o->cpumask) <= 0) {
-		snprintf(err, len, "cannot limit tracing to CPU mask %s: %s",
-			 o->cpumask, strerror(errno));
+	if (o->nr_cpus && set_cpumask(s, o, err, len))
 		goto fail;
-	}
 	if (enable_events(s, o, err, len) || open_cpus(s, err, len))
 		goto fail;
 	return s;
