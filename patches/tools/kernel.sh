@@ -46,8 +46,16 @@ fresh_tree() {
 }
 
 apply_one() {
-	(cd "$SRC" && git apply --whitespace=error-all "$SERIES_DIR/$1") ||
-		{ echo "FAIL: $1 does not apply" >&2; exit 1; }
+	local log
+	# The ceiling keeps git from treating $SRC as part of an enclosing
+	# repository (it would then skip every path outside the cwd).
+	if ! log=$(cd "$SRC" && GIT_CEILING_DIRECTORIES=$(dirname "$SRC") \
+		git apply -v --whitespace=error-all "$SERIES_DIR/$1" 2>&1) ||
+	   echo "$log" | grep -q '^Skipped'; then
+		echo "$log" >&2
+		echo "FAIL: $1 does not apply" >&2
+		exit 1
+	fi
 }
 
 checkpatch_one() {

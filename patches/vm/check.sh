@@ -71,11 +71,18 @@ if [ -s "$dir/msg-lazy.events" ]; then
 fi
 
 echo
-echo "switches (idle excluded)   preempted  yielded  blocked"
-for name in msg-lazy msg-eager hogs; do
-	[ -s "$dir/$name.switches" ] && read -r p y b < "$dir/$name.switches" &&
-		printf "  %-22s %9d %8d %8d\n" "$name" "$p" "$y" "$b"
-done
+echo "sched_switch, idle excluded (kernel text; prev_state R+ / R / sleeping):"
+if [ -s "$dir/msg-lazy.switches" ] && [ -s "$dir/msg-eager.switches" ]; then
+	read -r pl yl bl < "$dir/msg-lazy.switches"
+	read -r pe ye be < "$dir/msg-eager.switches"
+	printf "  messaging    %10s %10s\n" lazy eager
+	printf "  preempted    %10d %10d\n" "$pl" "$pe"
+	printf "  yielded      %10d %10d\n" "$yl" "$ye"
+	printf "  blocked      %10d %10d\n" "$bl" "$be"
+	printf "  total        %10d %10d\n" $((pl + yl + bl)) $((pe + ye + be))
+fi
+[ -s "$dir/hogs.switches" ] && read -r p y b < "$dir/hogs.switches" &&
+	echo "  hogs (lazy): preempted $p, yielded $y, blocked $b"
 if [ -s "$dir/msg-lazy.switches" ] && [ -s "$dir/msg-eager.switches" ]; then
 	read -r pl yl bl < "$dir/msg-lazy.switches"
 	read -r pe ye be < "$dir/msg-eager.switches"
