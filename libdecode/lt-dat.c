@@ -18,6 +18,8 @@
 
 /* Exported by libtracecmd but missing from Debian's public header. */
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
+int tracecmd_set_cpu_to_timestamp(struct tracecmd_input *handle, int cpu,
+				  unsigned long long ts);
 
 #define DEFAULT_DETECT_SCAN 200000UL
 
@@ -486,7 +488,33 @@ static void dat_close(struct lt_reader *r)
 	r->priv = NULL;
 }
 
+static int dat_seek(struct lt_reader *r, uint64_t ts, uint64_t pos)
+{
+	struct dat *d = r->priv;
+	int cpu;
+
+	if (d->rec) {
+		tracecmd_free_record(d->rec);
+		d->rec = NULL;
+	}
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		if (d->pending[cpu])
+			tracecmd_free_record(d->pending[cpu]);
+		/* From the end of the data, it needs a mapped page first. */
+		d->pending[cpu] = tracecmd_read_cpu_first(d->handle, cpu);
+		if (!d->pending[cpu])
+			continue;
+		tracecmd_free_record(d->pending[cpu]);
+		d->pending[cpu] = NULL;
+		if (tracecmd_set_cpu_to_timestamp(d->handle, cpu, ts) == 0)
+			d->pending[cpu] = tracecmd_read_data(d->handle, cpu);
+	}
+	d->started = true;
+	return 0;
+}
+
 static const struct lt_reader_ops dat_ops = {
+	.seek = dat_seek,
 	.next = dat_next,
 	.payload = dat_payload,
 	.field = dat_field,

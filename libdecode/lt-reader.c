@@ -218,10 +218,21 @@ const struct lt_event *lt_reader_next(struct lt_reader *r)
 
 	if (r->failed)
 		return NULL;
-	ret = r->ops->next(r);
-	if (ret <= 0)
-		return NULL;
+	do {
+		ret = r->ops->next(r);
+		if (ret <= 0)
+			return NULL;
+	} while (r->ev.ts < r->skip_before);
+	r->skip_before = 0;
 	return &r->ev;
+}
+
+int lt_reader_seek(struct lt_reader *r, uint64_t ts, uint64_t pos)
+{
+	if (r->failed || !r->ops->seek || r->ops->seek(r, ts, pos))
+		return -1;
+	r->skip_before = ts;
+	return 0;
 }
 
 const char *lt_reader_error(const struct lt_reader *r)

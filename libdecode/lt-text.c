@@ -602,7 +602,23 @@ static void text_close(struct lt_reader *r)
 	r->priv = NULL;
 }
 
+static int text_seek(struct lt_reader *r, uint64_t ts, uint64_t pos)
+{
+	struct text *t = r->priv;
+	int cpu;
+
+	if (t->fp == stdin || fseeko(t->fp, pos, SEEK_SET))
+		return -1;
+	t->offset = pos;
+	/* Line numbers in later errors count from here. */
+	t->lineno = 0;
+	for (cpu = 0; cpu < t->nr_missed; cpu++)
+		t->missed[cpu] = 0;
+	return 0;
+}
+
 static const struct lt_reader_ops text_ops = {
+	.seek = text_seek,
 	.next = text_next,
 	.payload = text_payload,
 	.field = text_field,

@@ -350,6 +350,19 @@ uint64_t lt_reader_position(const struct lt_reader *r);
 uint64_t lt_reader_size(const struct lt_reader *r);
 
 /**
+ * lt_reader_seek - continue at the first event at or after a time
+ * @r: the reader
+ * @ts: the timestamp, in ns
+ * @pos: text input: a position lt_reader_position() gave for an event at
+ *	or before @ts (0 for the start). trace.dat seeks by its page index
+ *	and ignores @pos.
+ *
+ * For viewers that keep a summary and re-read events near a cursor.
+ * Returns 0, or -1 if the input cannot seek (standard input).
+ */
+int lt_reader_seek(struct lt_reader *r, uint64_t ts, uint64_t pos);
+
+/**
  * lt_event_payload - the event's text after "name: ", as the kernel
  *	prints it
  * @r: the reader that returned @ev

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The readers through the library API, on the bundled recordings: the
+ * kernel's text and the trace.dat of the same buffer give the same events;
+ * ABI detection says what it chose and why; seeking; errors.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lazytrace.h"
+
+static char path_buf[4096];
+
+static const char *data(const char *name)
+{
+	const char *dir = getenv("DATA");
+
+	snprintf(path_buf, sizeof(path_buf), "%s/%s", dir ? dir : "tests/data",
+		 name);
+	return path_buf;
+}
+
+/* Decompress NAME.txt.xz to a temporary file; returns its path (static). */
+static const char *kernel_text(const char *name)
+{
+	static char out[256];
+	char cmd[8192];
+
+	snprintf(out, sizeof(out), "/tmp/lt-unit-%d-%s.txt", (int)getpid(),
+		 name);
+	snprintf(cmd, sizeof(cmd), "xz -dc '%s' > '%s'",
+		 data(name), out);
+	if (system(cmd))
+		fail_msg("cannot run: %s", cmd);
+	return out;
+}
+
+static struct lt_reader *open_ok(const char *path, enum lt_abi abi)
+{
+	struct lt_open_opts o = { .abi = abi };
+	struct lt_reader *r;
+	char err[512];
+
+	r = lt_reader_open(path, &o, err, sizeof(err));
+	if (!r)
+		fail_msg("open %s: %s", path, err);
+	return r;
+}
+
+static void same_events(const char *dat, const char *txt_xz)
+{
+	const char *txt = kernel_text(txt_xz);
+	struct lt_reader *a = open_ok(data(dat), LT_ABI_AUTO);
+	struct lt_reader *b = open_ok(txt, LT_ABI_AUTO);
+	const struct lt_event *ea, *eb;
+	unsigned long n = 0, lazy = 0;
+
+	assert_int_equal(lt_reader_abi(a, NULL), lt_reader_abi(b, NULL));
+	for (;;) {
+		ea = lt_reader_next(a);
+		eb = lt_reader_next(b);
+		if (!ea || !eb)
+			break;
+		n++;
+		/* The text has microseconds, rounded as ns2usecs() does. */
+		assert_int_equal((ea->ts + 500) / 1000, eb->ts / 1000);
+		assert_int_equal(ea->cpu, eb->cpu);
+		assert_int_equal(ea->pid, eb->pid);
+		if (ea->flags != eb->flags || ea->preempt_count != eb->preempt_count)
+			fail_msg("%s event %lu: flags %#x/%#x pc %#x/%#x", dat, n,
+				 ea->flags, eb->flags, ea->preempt_count,
+				 eb->preempt_count);
+		assert_int_equal(ea->kind, eb->kind);
+		if (ea->kind == LT_EV_SCHED_SWITCH) {
+			assert_string_equal(ea->u.sched_switch.prev_state_str,
+					    eb->u.sched_switch.prev_state_str);
+			assert_int_equal(ea->u.sched_switch.next_pid,
+					 eb->u.sched_switch.next_pid);
+		}
+		if (ea->kind == LT_EV_FUNCTION)
+			assert_string_equal(ea->u.function.parent,
+					    eb->u.function.parent);
+		lazy += !!(lt_flags_decode(lt_reader_abi(a, NULL), ea->flags)
+			   .need_resched_lazy);
+	}
+	assert_null(ea);
+	assert_null(eb);
+	assert_null(lt_reader_error(a));
+	assert_null(lt_reader_error(b));
+	assert_true(n > 10000);
+	if (!strncmp(dat, "lazy612", 7))
+		assert_true(lazy > 100);
+	lt_reader_close(a);
+	lt_reader_close(b);
+	unlink(txt);
+}
+
+static void test_text_equals_dat(void **state)
+{
+	(void)state;
+	same_events("lazy612-hogs.dat", "lazy612-hogs.txt.xz");
+	same_events("host618-hogs.dat", "host618-hogs.txt.xz");
+	same_events("lazy612-msg-lazy.dat", "lazy612-msg-lazy.txt.xz");
+}
+
+static void test_abi_detection(void **state)
+{
+	struct lt_reader *r;
+	const char *why;
+
+	(void)state;
+	r = open_ok(data("lazy612-hogs.dat"), LT_ABI_AUTO);
+	assert_int_equal(lt_reader_abi(r, &why), LT_ABI_MAINLINE);
+	assert_non_null(strstr(why, "0x02"));
+	assert_string_equal(lt_reader_kernel(r), "6.12.118-lazy");
+	assert_int_equal(lt_reader_nr_cpus(r), 2);
+	lt_reader_close(r);
+
+	r = open_ok(data("host618-hogs.dat"), LT_ABI_AUTO);
+	assert_int_equal(lt_reader_abi(r, &why), LT_ABI_MAINLINE);
+	assert_non_null(strstr(why, "6.13 or later"));
+	lt_reader_close(r);
+
+	r = open_ok(data("host618-hogs.dat"), LT_ABI_POC2023);
+	assert_int_equal(lt_reader_abi(r, &why), LT_ABI_POC2023);
+	assert_non_null(strstr(why, "--abi"));
+	lt_reader_close(r);
+}
+
+static void seek_in(const char *path)
+{
+	struct lt_reader *r = open_ok(path, LT_ABI_AUTO);
+	const struct lt_event *ev;
+	uint64_t mid = 0, prev = 0;
+	unsigned long n = 0, after = 0, again = 0;
+
+	while ((ev = lt_reader_next(r))) {
+		assert_true(ev->ts >= prev);
+		prev = ev->ts;
+		if (++n == 8000)
+			mid = ev->ts;
+		if (mid && ev->ts >= mid)
+			after++;
+	}
+	assert_int_equal(lt_reader_seek(r, mid, 0), 0);
+	while ((ev = lt_reader_next(r))) {
+		assert_true(ev->ts >= mid);
+		again++;
+	}
+	assert_int_equal(again, after);
+	assert_true(after > 1000);
+	lt_reader_close(r);
+}
+
+static void test_seek(void **state)
+{
+	const char *txt = kernel_text("lazy612-hogs.txt.xz");
+
+	(void)state;
+	seek_in(data("lazy612-hogs.dat"));
+	seek_in(txt);
+	unlink(txt);
+}
+
+static void test_errors(void **state)
+{
+	char err[512];
+	struct lt_reader *r;
+	FILE *fp;
+
+	(void)state;
+	r = lt_reader_open("/nonexistent/trace.dat", NULL, err, sizeof(err));
+	assert_null(r);
+	assert_non_null(strstr(err, "/nonexistent/trace.dat"));
+
+	fp = fopen("/tmp/lt-unit-prose.txt", "w");
+	assert_non_null(fp);
+	fputs("Dear maintainers,\nthe kernel hangs.\n", fp);
+	fclose(fp);
+	r = lt_reader_open("/tmp/lt-unit-prose.txt", NULL, err, sizeof(err));
+	assert_non_null(r);	/* text is only judged line by line */
+	assert_null(lt_reader_next(r));
+	assert_non_null(strstr(lt_reader_error(r), "line 1"));
+	lt_reader_close(r);
+	unlink("/tmp/lt-unit-prose.txt");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_equals_dat),
+		cmocka_unit_test(test_abi_detection),
+		cmocka_unit_test(test_seek),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests_name("reader", tests, NULL, NULL);
+}
