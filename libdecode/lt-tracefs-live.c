@@ -131,6 +131,15 @@ static int live_page(void *ctx, int cpu, const void *page, int size)
 	return 0;
 }
 
+/**
+ * lt_live_open - a reader of what a session records from now on
+ * @s: the session; it must outlive the reader
+ * @opts: reader options (the ABI), or NULL
+ * @err: receives a one-line message on failure
+ * @errlen: size of @err
+ *
+ * The reader has no events until lt_live_refill(). Returns it, or NULL.
+ */
 struct lt_reader *lt_live_open(struct lt_tracefs *s,
 			       const struct lt_open_opts *opts,
 			       char *err, size_t errlen)
