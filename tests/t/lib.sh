@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the shell tests. Each test is a plain sh script run by
+# tests/run.sh with LAZYTRACE, DATA and TMPDIR set; it exits 0 (pass),
+# 1 (fail) or 77 (skip, reason on the last line).
+
+set -u
+: "${LAZYTRACE:?}" "${DATA:?}" "${TMPDIR:=/tmp}"
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+TOOLS=$TOP/tests/tools
+
+lt() {
+	${LAZYTRACE_WRAP:-} "$LAZYTRACE" "$@"
+}
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+skip() {
+	echo "$*"
+	exit 77
+}
+
+# expect_exit CODE CMD...: run CMD, check its exit code.
+expect_exit() {
+	want=$1
+	shift
+	"$@"
+	got=$?
+	[ "$got" = "$want" ] || fail "'$*' exited $got, want $want"
+}
+
+# Decompress a bundled kernel text trace into $TMPDIR, print its path.
+kernel_text() {
+	out=$TMPDIR/$(basename "$1" .xz)
+	[ -f "$out" ] || xz -dc "$DATA/$1" > "$out" || fail "cannot decompress $1"
+	echo "$out"
+}
+
+RECORDINGS="lazy612-hogs host618-hogs lazy612-msg-lazy lazy612-msg-full"
