@@ -26,7 +26,6 @@
 enum {
 	OPT_DONE = 0,
 	OPT_CPUSTAT = 2,
-	OPT_TRACECLOCK = 4,
 	OPT_UNAME = 5,
 	OPT_CPUCOUNT = 8,
 };
@@ -312,7 +311,7 @@ static void put_options(struct lt_tracefs *s, struct tracefs_instance *inst,
 			struct buf *b)
 {
 	struct utsname u;
-	char str[1024], file[64], *clock, *stats;
+	char str[1024], file[64], *stats;
 	int32_t cpus = lt_tracefs_nr_cpus(s);
 	int cpu, n;
 
@@ -323,10 +322,10 @@ static void put_options(struct lt_tracefs *s, struct tracefs_instance *inst,
 		if (n > 0 && (size_t)n < sizeof(str))
 			put_option(b, OPT_UNAME, str, n + 1);
 	}
-	clock = tracefs_instance_file_read(inst, "trace_clock", NULL);
-	if (clock)
-		put_option(b, OPT_TRACECLOCK, clock, strlen(clock));
-	free(clock);
+	/*
+	 * No TRACECLOCK option: the clock after the CPU table names it too,
+	 * and libtracecmd 3.1 leaks the first of two clock names it parses.
+	 */
 	put_option(b, OPT_CPUCOUNT, &cpus, 4);
 	for (cpu = 0; cpu < cpus; cpu++) {
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
