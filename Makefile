@@ -29,6 +29,15 @@ CURSES_LIBS	:= $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncurs
 LDLIBS		:= $(TRACE_LIBS) -lm
 
 B		?= build
+
+# Quiet by default, kernel style; V=1 shows the commands.
+ifeq ($(V),1)
+Q		:=
+say		:= @true
+else
+Q		:= @
+say		:= @printf '  %-7s %s\n'
+endif
 LIB_SRC		:= $(sort $(wildcard libdecode/*.c))
 CLI_SRC		:= $(sort $(wildcard cli/*.c))
 TUI_SRC		:= $(sort $(wildcard tui/*.c))
@@ -53,30 +62,37 @@ all: $(BIN) $(SHARED_LIB) $(SAMPLE_BIN)
 
 $(B)/%.o: %.c $(wildcard libdecode/include/*.h libdecode/*.h cli/*.h tui/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LT_CFLAGS) -c -o $@ $<
+	$(say) CC $<
+	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) -c -o $@ $<
 
 $(B)/pic/%.o: %.c $(wildcard libdecode/include/*.h libdecode/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LT_CFLAGS) -fPIC -c -o $@ $<
+	$(say) CC-PIC $<
+	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) -fPIC -c -o $@ $<
 
 $(STATIC_LIB): $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(say) AR $@
+	$(Q)ar rcs $@ $^
 
 $(SHARED_LIB): $(LIB_PIC)
-	$(CC) $(CFLAGS) $(SAN) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
-	ln -sf $(SONAME) $(B)/liblazytrace.so
+	$(say) LD $@
+	$(Q)$(CC) $(CFLAGS) $(SAN) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
+	$(Q)ln -sf $(SONAME) $(B)/liblazytrace.so
 
 $(BIN): $(CLI_OBJ) $(STATIC_LIB)
-	$(CC) $(CFLAGS) $(SAN) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(LDLIBS) $(CURSES_LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(CFLAGS) $(SAN) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(LDLIBS) $(CURSES_LIBS)
 
 $(B)/samples/%: libdecode/samples/%.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LT_CFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
 
 $(B)/tests/%: tests/unit/%.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LT_CFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS) -lcmocka
+	$(say) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS) -lcmocka
 
 check: all $(UNIT_BIN)
 	@LAZYTRACE=$(CURDIR)/$(BIN) BUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
