@@ -13,6 +13,10 @@
 
 #include "lazytrace.h"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 /* Exit codes of every subcommand (SPEC §5). */
 #define EXIT_OK		0
 #define EXIT_NOTHING	1	/* nothing found where something was asked for */

@@ -36,7 +36,7 @@ static void list_bits(const struct lt_flags *f, char *buf, size_t len)
 	size_t i, n = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < sizeof(names) / sizeof(names[0]) && n < len; i++) {
+	for (i = 0; i < ARRAY_SIZE(names) && n < len; i++) {
 		if (!*((const bool *)f + names[i].off))
 			continue;
 		n += snprintf(buf + n, len - n, "%s%s", n ? " " : "",
@@ -140,7 +140,7 @@ int cmd_flags(int argc, char **argv)
 	} else {
 		printf("common_flags 0x%02x, preempt_count 0x%02x\n", val, pc);
 	}
-	for (i = 0; i < sizeof(all_abis) / sizeof(all_abis[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(all_abis); i++)
 		if (abi == LT_ABI_AUTO || abi == all_abis[i])
 			explain(all_abis[i], val, pc, as_json ? &j : NULL);
 	if (as_json) {

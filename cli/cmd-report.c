@@ -53,7 +53,7 @@ static char delay_mark(uint64_t ns)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(marks); i++)
 		if (ns > marks[i].val)
 			return marks[i].sym;
 	return ' ';

@@ -21,7 +21,7 @@ static const struct cmd commands[] = {
 	{ "export", cmd_export, "Perfetto / Chrome trace-event JSON" },
 };
 
-#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NR_COMMANDS (ARRAY_SIZE(commands))
 
 static void usage(FILE *fp)
 {

@@ -163,7 +163,7 @@ int64_t parse_time_ns(const char *s)
 	v = strtod(s, &end);
 	if (errno || end == s || v < 0 || v > 1e10)
 		return -1;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(units); i++)
 		if (!strcmp(end, units[i].sfx))
 			return (int64_t)(v * units[i].mul + 0.5);
 	return -1;

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "lazytrace.h"
+#include "lt-internal.h"
 
 enum bit_meaning {
 	B_NONE,
@@ -46,7 +46,7 @@ static const char *const abi_names[] = {
 
 const char *lt_abi_name(enum lt_abi abi)
 {
-	if ((unsigned int)abi >= sizeof(abi_names) / sizeof(abi_names[0]))
+	if ((unsigned int)abi >= ARRAY_SIZE(abi_names))
 		return "unknown";
 	return abi_names[abi];
 }
@@ -55,7 +55,7 @@ int lt_abi_parse(const char *name, enum lt_abi *abi)
 {
 	unsigned int i;
 
-	for (i = 0; i < sizeof(abi_names) / sizeof(abi_names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(abi_names); i++) {
 		if (!strcmp(name, abi_names[i])) {
 			*abi = i;
 			return 0;
@@ -71,28 +71,45 @@ static enum lt_abi concrete(enum lt_abi abi)
 	return abi;
 }
 
+/* The member of struct lt_flags that a bit meaning sets, or NULL. */
+static bool *member(struct lt_flags *f, enum bit_meaning m)
+{
+	switch (m) {
+	case B_IRQS_OFF:
+		return &f->irqs_off;
+	case B_IRQS_NOSUPPORT:
+		return &f->irqs_nosupport;
+	case B_NEED_RESCHED:
+		return &f->need_resched;
+	case B_NEED_RESCHED_LAZY:
+		return &f->need_resched_lazy;
+	case B_HARDIRQ:
+		return &f->hardirq;
+	case B_SOFTIRQ:
+		return &f->softirq;
+	case B_PREEMPT_RESCHED:
+		return &f->preempt_resched;
+	case B_NMI:
+		return &f->nmi;
+	case B_BH_OFF:
+		return &f->bh_off;
+	default:
+		return NULL;
+	}
+}
+
 struct lt_flags lt_flags_decode(enum lt_abi abi, unsigned int flags)
 {
 	const enum bit_meaning *bits = abi_bits[concrete(abi)];
 	struct lt_flags f;
+	bool *m;
 	int i;
 
 	memset(&f, 0, sizeof(f));
 	for (i = 0; i < 8; i++) {
-		if (!(flags & (1u << i)))
-			continue;
-		switch (bits[i]) {
-		case B_IRQS_OFF: f.irqs_off = true; break;
-		case B_IRQS_NOSUPPORT: f.irqs_nosupport = true; break;
-		case B_NEED_RESCHED: f.need_resched = true; break;
-		case B_NEED_RESCHED_LAZY: f.need_resched_lazy = true; break;
-		case B_HARDIRQ: f.hardirq = true; break;
-		case B_SOFTIRQ: f.softirq = true; break;
-		case B_PREEMPT_RESCHED: f.preempt_resched = true; break;
-		case B_NMI: f.nmi = true; break;
-		case B_BH_OFF: f.bh_off = true; break;
-		case B_NONE: break;
-		}
+		m = member(&f, bits[i]);
+		if (m && (flags & (1u << i)))
+			*m = true;
 	}
 	return f;
 }
@@ -169,24 +186,14 @@ void lt_flags_latency(enum lt_abi abi, unsigned int flags,
 unsigned int lt_flags_encode(enum lt_abi abi, const struct lt_flags *f)
 {
 	const enum bit_meaning *bits = abi_bits[concrete(abi)];
+	struct lt_flags copy = *f;
 	unsigned int flags = 0;
-	bool set;
+	bool *m;
 	int i;
 
 	for (i = 0; i < 8; i++) {
-		switch (bits[i]) {
-		case B_IRQS_OFF: set = f->irqs_off; break;
-		case B_IRQS_NOSUPPORT: set = f->irqs_nosupport; break;
-		case B_NEED_RESCHED: set = f->need_resched; break;
-		case B_NEED_RESCHED_LAZY: set = f->need_resched_lazy; break;
-		case B_HARDIRQ: set = f->hardirq; break;
-		case B_SOFTIRQ: set = f->softirq; break;
-		case B_PREEMPT_RESCHED: set = f->preempt_resched; break;
-		case B_NMI: set = f->nmi; break;
-		case B_BH_OFF: set = f->bh_off; break;
-		default: set = false; break;
-		}
-		if (set)
+		m = member(&copy, bits[i]);
+		if (m && *m)
 			flags |= 1u << i;
 	}
 	return flags;

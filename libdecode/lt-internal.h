@@ -12,6 +12,8 @@
 
 #define LT_ERR_LEN 512
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 struct lt_reader_ops {
 	/* Fill r->ev; 1 on an event, 0 at the end, -1 on error (r->err set). */
 	int (*next)(struct lt_reader *r);

@@ -89,7 +89,7 @@ static const struct {
 	{ "ftrace", "function", LT_EV_FUNCTION },
 };
 
-#define NR_KNOWN (sizeof(known_events) / sizeof(known_events[0]))
+#define NR_KNOWN ARRAY_SIZE(known_events)
 
 enum lt_event_kind lt_event_kind_of(const char *system, const char *name)
 {

@@ -40,50 +40,60 @@ static int text_fail(struct lt_reader *r, struct text *t, const char *what)
 
 /* ---- the flag letters ---- */
 
+/*
+ * The letters of trace_print_lat_fmt(), indexed by the bits they stand
+ * for: need-resched by eager << 2 | lazy << 1 | fold, hard/soft irq by
+ * nmi << 2 | hardirq << 1 | softirq.
+ */
+static const char resched_letters[] = ".plLnNbB";
+static const char irq_letters[] = ".shHz?Z?";
+
+static int index_of(const char *letters, char c)
+{
+	const char *p = c ? strchr(letters, c) : NULL;
+
+	return p && c != '?' ? (int)(p - letters) : -1;
+}
+
+static int irqs_letter_to_flags(char c, struct lt_flags *f)
+{
+	f->irqs_off = c == 'D' || c == 'd';
+	f->bh_off = c == 'D' || c == 'b';
+	f->irqs_nosupport = c == 'X';
+	return strchr("DdbX.", c) && c ? 0 : -1;
+}
+
+static int nibble_of(char c, unsigned int *v)
+{
+	if (c == '.') {
+		*v = 0;
+		return 0;
+	}
+	if (!isxdigit((unsigned char)c))
+		return -1;
+	*v = isdigit((unsigned char)c) ? c - '0' : tolower(c) - 'a' + 10;
+	return 0;
+}
+
 static int letters_to_flags(const char *s, struct lt_flags *f,
 			    unsigned int *pc)
 {
+	unsigned int depth, migrate;
+	int rs, irq;
+
 	memset(f, 0, sizeof(*f));
-	switch (s[0]) {
-	case 'D': f->irqs_off = f->bh_off = true; break;
-	case 'd': f->irqs_off = true; break;
-	case 'b': f->bh_off = true; break;
-	case 'X': f->irqs_nosupport = true; break;
-	case '.': break;
-	default: return -1;
-	}
-	switch (s[1]) {
-	case 'B': f->need_resched = f->need_resched_lazy = true;
-		  f->preempt_resched = true; break;
-	case 'N': f->need_resched = f->preempt_resched = true; break;
-	case 'L': f->need_resched_lazy = f->preempt_resched = true; break;
-	case 'b': f->need_resched = f->need_resched_lazy = true; break;
-	case 'n': f->need_resched = true; break;
-	case 'l': f->need_resched_lazy = true; break;
-	case 'p': f->preempt_resched = true; break;
-	case '.': break;
-	default: return -1;
-	}
-	switch (s[2]) {
-	case 'Z': f->nmi = f->hardirq = true; break;
-	case 'z': f->nmi = true; break;
-	case 'H': f->hardirq = f->softirq = true; break;
-	case 'h': f->hardirq = true; break;
-	case 's': f->softirq = true; break;
-	case '.': break;
-	default: return -1;
-	}
-	*pc = 0;
-	if (s[3] != '.') {
-		if (!isxdigit((unsigned char)s[3]))
-			return -1;
-		*pc |= strtoul((char[]){ s[3], 0 }, NULL, 16);
-	}
-	if (s[4] != '.') {
-		if (!isxdigit((unsigned char)s[4]))
-			return -1;
-		*pc |= strtoul((char[]){ s[4], 0 }, NULL, 16) << 4;
-	}
+	rs = index_of(resched_letters, s[1]);
+	irq = index_of(irq_letters, s[2]);
+	if (irqs_letter_to_flags(s[0], f) || rs < 0 || irq < 0 ||
+	    nibble_of(s[3], &depth) || nibble_of(s[4], &migrate))
+		return -1;
+	f->need_resched = rs & 4;
+	f->need_resched_lazy = rs & 2;
+	f->preempt_resched = rs & 1;
+	f->nmi = irq & 4;
+	f->hardirq = irq & 2;
+	f->softirq = irq & 1;
+	*pc = depth | migrate << 4;
 	return 0;
 }
 
@@ -421,15 +431,16 @@ static void parse_header(struct lt_reader *r, struct text *t, const char *l)
 	char buf[128];
 	int n;
 
-	if ((p = strstr(l, "#P:")))
-		if (sscanf(p, "#P:%d", &n) == 1 && n > 0 && n <= MAX_CPUS &&
-		    n > r->nr_cpus)
-			r->nr_cpus = n;
-	if ((p = strstr(l, "latency trace v")) && (p = strstr(p, " on ")) &&
-	    !r->kernel && sscanf(p, " on %127s", buf) == 1)
+	p = strstr(l, "#P:");
+	if (p && sscanf(p, "#P:%d", &n) == 1 && n > 0 && n <= MAX_CPUS &&
+	    n > r->nr_cpus)
+		r->nr_cpus = n;
+	p = strstr(l, "latency trace v");
+	p = p ? strstr(p, " on ") : NULL;
+	if (p && !r->kernel && sscanf(p, " on %127s", buf) == 1)
 		r->kernel = strdup(buf);
-	if ((p = strstr(l, "(M:")) && !r->preempt_model &&
-	    sscanf(p, "(M:%127[^ ]", buf) == 1)
+	p = strstr(l, "(M:");
+	if (p && !r->preempt_model && sscanf(p, "(M:%127[^ ]", buf) == 1)
 		r->preempt_model = strdup(buf);
 	if (strstr(l, "cmd     pid"))
 		t->latency = true;
