@@ -191,6 +191,38 @@ static void test_errors(void **state)
 	unlink("/tmp/lt-unit-prose.txt");
 }
 
+/* A ring-buffer overrun, as the kernel's text shows it, reaches the caller. */
+static void test_lost_events(void **state)
+{
+	const char *txt = kernel_text("lazy612-hogs.txt.xz");
+	char cmd[1024], path[256];
+	struct lt_reader *r;
+	const struct lt_event *ev;
+	uint64_t lost = 0;
+	int cpu = -1;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s.lost", txt);
+	snprintf(cmd, sizeof(cmd),
+		 "awk 'NR == 200 { print \"CPU:1 [LOST 42 EVENTS]\" } { print }' '%s' > '%s'",
+		 txt, path);
+	assert_int_equal(system(cmd), 0);
+	r = open_ok(path, LT_ABI_AUTO);
+	while ((ev = lt_reader_next(r))) {
+		if (ev->missed) {
+			assert_int_equal(lost, 0);
+			lost = ev->missed;
+			cpu = ev->cpu;
+		}
+	}
+	assert_null(lt_reader_error(r));
+	assert_int_equal(lost, 42);
+	assert_int_equal(cpu, 1);
+	lt_reader_close(r);
+	unlink(path);
+	unlink(txt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_abi_detection),
 		cmocka_unit_test(test_seek),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_lost_events),
 	};
 
 	return cmocka_run_group_tests_name("reader", tests, NULL, NULL);
