@@ -452,14 +452,16 @@ static void parse_header(struct lt_reader *r, struct text *t, const char *l)
 }
 
 /* "CPU:1 [LOST 42 EVENTS]": remember for the CPU's next event. */
-static bool lost_line(struct text *t, const char *l)
+static int grow_cpus(struct lt_reader *r, struct text *t, int cpu);
+
+static bool lost_line(struct lt_reader *r, struct text *t, const char *l)
 {
 	unsigned long long n;
 	int cpu;
 
 	if (sscanf(l, "CPU:%d [LOST %llu EVENTS]", &cpu, &n) != 2)
 		return false;
-	if (cpu >= 0 && cpu < t->nr_missed)
+	if (cpu >= 0 && cpu < MAX_CPUS && !grow_cpus(r, t, cpu))
 		t->missed[cpu] += n ? n : 1;
 	return true;
 }
@@ -568,7 +570,7 @@ static int text_next(struct lt_reader *r)
 			parse_header(r, t, t->line);
 			continue;
 		}
-		if (lost_line(t, t->line) || skip_line(t->line))
+		if (lost_line(r, t, t->line) || skip_line(t->line))
 			continue;
 		if (parse_event(r, t))
 			return -1;
