@@ -22,7 +22,7 @@ struct lt_hist {
 	uint64_t count;
 	uint64_t min;
 	uint64_t max;
-	uint32_t *row[LT_HIST_ROWS];
+	uint32_t **row;		/* LT_HIST_ROWS rows, allocated on first use */
 };
 
 int lt_hist_add(struct lt_hist *h, uint64_t v);
@@ -96,9 +96,17 @@ struct lt_cpu {
 	struct lt_task *idle;
 };
 
+/* The bits the state machine needs of one flag byte, under the ABI. */
+struct lt_bits {
+	bool e, l, p;
+	char letter;
+};
+
 struct lt_analysis {
 	struct lt_analysis_opts opts;
 	enum lt_abi abi;
+	bool bits_ready;
+	struct lt_bits bits[256];	/* by common_flags value */
 	bool finished;
 	struct lt_analysis_summary sum;
 	struct lt_cpu *cpus;

@@ -47,6 +47,11 @@ int lt_hist_add(struct lt_hist *h, uint64_t v)
 	int row, idx;
 
 	hist_index(v, &row, &idx);
+	if (!h->row) {
+		h->row = calloc(LT_HIST_ROWS, sizeof(*h->row));
+		if (!h->row)
+			return -1;
+	}
 	if (!h->row[row]) {
 		h->row[row] = calloc(LT_HIST_SUB, sizeof(uint32_t));
 		if (!h->row[row])
@@ -81,7 +86,7 @@ uint64_t lt_hist_percentile(const struct lt_hist *h, double pct)
 	uint64_t rank, seen = 0;
 	int row, idx;
 
-	if (!h->count)
+	if (!h->count || !h->row)
 		return 0;
 	if (pct >= 100)
 		return h->max;
@@ -107,6 +112,8 @@ uint64_t lt_hist_count_ge(const struct lt_hist *h, uint64_t v)
 	uint64_t n = 0;
 	int row, idx;
 
+	if (!h->row)
+		return 0;
 	for (row = 0; row < LT_HIST_ROWS; row++) {
 		if (!h->row[row])
 			continue;
@@ -130,8 +137,10 @@ void lt_hist_free(struct lt_hist *h)
 {
 	int row;
 
-	for (row = 0; row < LT_HIST_ROWS; row++)
-		free(h->row[row]);
+	if (h->row)
+		for (row = 0; row < LT_HIST_ROWS; row++)
+			free(h->row[row]);
+	free(h->row);
 	memset(h, 0, sizeof(*h));
 }
 

@@ -231,10 +231,9 @@ static void upgrade(struct lt_analysis *a, struct lt_cpu *c, struct lt_task *t,
 /* What changed in (E, L, P) since the previous event of the same task. */
 static void transitions(struct lt_analysis *a, struct lt_cpu *c,
 			struct lt_task *t, uint64_t ts,
-			const struct lt_flags *f, char letter, bool switch_out)
+			const struct lt_bits *f, char letter, bool switch_out)
 {
-	bool e = f->need_resched, l = f->need_resched_lazy;
-	bool p = f->preempt_resched;
+	bool e = f->e, l = f->l, p = f->p;
 
 	if (l && !c->l && (!e || !c->e)) {
 		/* A lazy request; with E rising too, it was upgraded since. */
@@ -258,11 +257,11 @@ static void transitions(struct lt_analysis *a, struct lt_cpu *c,
 		end_requests(a, c, t, LT_TR_CLEARED, ts, letter);
 }
 
-static void set_bits(struct lt_cpu *c, const struct lt_flags *f, char letter)
+static void set_bits(struct lt_cpu *c, const struct lt_bits *f, char letter)
 {
-	c->e = f->need_resched;
-	c->l = f->need_resched_lazy;
-	c->p = f->preempt_resched;
+	c->e = f->e;
+	c->l = f->l;
+	c->p = f->p;
 	c->letter = letter;
 	c->baseline = true;
 }
@@ -571,11 +570,27 @@ static void task_events(struct lt_analysis *a, struct lt_cpu *c,
 	}
 }
 
+/* Decoding every event's flags is the hot path: decode each value once. */
+static void bits_table(struct lt_analysis *a)
+{
+	unsigned int v;
+
+	for (v = 0; v < 256; v++) {
+		struct lt_flags f = lt_flags_decode(a->abi, v);
+
+		a->bits[v].e = f.need_resched;
+		a->bits[v].l = f.need_resched_lazy;
+		a->bits[v].p = f.preempt_resched;
+		a->bits[v].letter = lt_flags_resched_letter(a->abi, v);
+	}
+	a->bits_ready = true;
+}
+
 int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
 {
+	const struct lt_bits *f;
 	struct lt_cpu *c;
 	struct lt_task *t;
-	struct lt_flags f;
 	char letter;
 	bool switch_out;
 
@@ -596,16 +611,18 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
 	if (ev->missed && c->seen)
 		lost(a, c, ev);
 
-	f = lt_flags_decode(a->abi, ev->flags);
-	letter = lt_flags_resched_letter(a->abi, ev->flags);
-	if (f.need_resched_lazy)
+	if (!a->bits_ready)
+		bits_table(a);
+	f = &a->bits[ev->flags & 0xff];
+	letter = f->letter;
+	if (f->l)
 		a->sum.lazy_seen = true;
 	t = current_task(a, c, ev);
 	switch_out = ev->kind == LT_EV_SCHED_SWITCH;
 	if (t && c->baseline)
-		transitions(a, c, t, ev->ts, &f, letter, switch_out);
+		transitions(a, c, t, ev->ts, f, letter, switch_out);
 	if (t)
-		set_bits(c, &f, letter);
+		set_bits(c, f, letter);
 	if (switch_out)
 		do_switch(a, c, t, ev, letter);
 	else
@@ -649,6 +666,7 @@ int lt_analysis_run(struct lt_analysis *a, struct lt_reader *r)
 		if (a->abi == LT_ABI_AUTO)
 			a->abi = LT_ABI_MAINLINE;
 		a->sum.abi = a->abi;
+		a->bits_ready = false;
 	}
 	while ((ev = lt_reader_next(r)))
 		if (lt_analysis_feed(a, ev))
