@@ -543,6 +543,45 @@ static void test_percentiles(void **state)
 	fix_free(f);
 }
 
+/*
+ * No local timer (arm64): the tick is the hrtimer handler alone. With
+ * raw_syscalls, a tick-upgrade records where it found the task.
+ */
+static void test_hrtimer_only_and_syscalls(void **state)
+{
+	struct fix *f = fix_new(NULL);
+	const struct lt_task_stats *t;
+	const struct lt_transition *tr;
+	struct lt_event *e;
+	int i;
+
+	other(f, 1000, 0, 800, '.');
+	for (i = 0; i < 3; i++) {
+		uint64_t t0 = 4000 + i * 4000;
+
+		e = ev(f, t0 - 2000, 0, 800, "sc", '.',
+		       i == 2 ? LT_EV_SYS_EXIT : LT_EV_SYS_ENTER);
+		e->u.syscall.id = 39 + i;
+		feed(f);
+		other(f, t0 - 1000, 0, 800, 'l');
+		hrtimer(f, t0, 0, 800, 'l', "tick_sched_timer");
+		irq(f, t0 + 10, 0, 800, 'B', LT_EV_HRTIMER_EXPIRE_EXIT);
+		sw(f, t0 + 20, 0, 800, "sc", "R+", 800, "sc", '.');
+	}
+	lt_analysis_finish(f->a);
+	expect_kinds(f, 800, "lazy tick-upgrade fold preempted "
+		     "lazy tick-upgrade fold preempted "
+		     "lazy tick-upgrade fold preempted");
+	tr = find(f, 800, LT_TR_TICK_UPGRADE);
+	assert_int_equal(tr->syscall, 39);
+	t = task(f, 800, 0);
+	assert_int_equal(t->upgrades_syscall, 2);
+	assert_int_equal(t->upgrades_user, 1);
+	assert_true(t->top_syscall == 39 || t->top_syscall == 40);
+	assert_int_equal(lt_analysis_summary(f->a)->ticks, 3);
+	fix_free(f);
+}
+
 /* No lazy bit anywhere: the summary says so; no hogs. */
 static void test_no_lazy(void **state)
 {
@@ -575,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_hogs),
 		cmocka_unit_test(test_hog_long_request),
 		cmocka_unit_test(test_percentiles),
+		cmocka_unit_test(test_hrtimer_only_and_syscalls),
 		cmocka_unit_test(test_no_lazy),
 	};
 
