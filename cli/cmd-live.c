@@ -118,17 +118,27 @@ static uint64_t now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* Sleep until @when (monotonic ns) or a signal. */
-static void sleep_until(uint64_t when)
+#define POLL_NS (100 * 1000 * 1000ULL)
+#define POLL_EVENTS 16384
+
+/*
+ * Until @when (monotonic ns) or a signal, move the buffers' pages into
+ * the interval every 100 ms, so that a busy second cannot wrap them.
+ */
+static int poll_until(struct lt_reader *r, uint64_t when)
 {
 	struct timespec ts;
-	uint64_t now;
+	uint64_t now, ns;
 
 	while (!stop_signal && (now = now_ns()) < when) {
-		ts.tv_sec = (when - now) / 1000000000ULL;
-		ts.tv_nsec = (when - now) % 1000000000ULL;
+		ns = when - now < POLL_NS ? when - now : POLL_NS;
+		ts.tv_sec = ns / 1000000000ULL;
+		ts.tv_nsec = ns % 1000000000ULL;
 		nanosleep(&ts, NULL);
+		if (lt_live_poll(r) < 0)
+			return -1;
 	}
+	return 0;
 }
 
 static struct total *total_of(struct live_state *st, int pid)
@@ -423,7 +433,7 @@ static int one_interval(struct live_state *st, struct lt_reader *r)
 	struct lt_analysis *a;
 	struct row *rows;
 	size_t nr = 0;
-	uint64_t end;
+	uint64_t end, n = 0;
 
 	if (lt_live_refill(r))
 		return -1;
@@ -435,8 +445,12 @@ static int one_interval(struct live_state *st, struct lt_reader *r)
 	st->finishing = false;
 	st->nr_pending = 0;
 	st->more_pending = 0;
-	while ((ev = lt_reader_next(r)))
+	while ((ev = lt_reader_next(r))) {
 		lt_analysis_feed(a, ev);
+		/* A long interval takes a while: keep the buffers from wrapping. */
+		if (!(++n % POLL_EVENTS))
+			lt_live_poll(r);
+	}
 	st->finishing = true;
 	lt_analysis_finish(a);
 	if (lt_reader_error(r)) {
@@ -499,7 +513,10 @@ static int live(const struct live_opts *o)
 		next += o->interval_ms * 1000000ULL;
 		if (end && next > end)
 			next = end;
-		sleep_until(next);
+		if (poll_until(r, next)) {
+			fprintf(stderr, "lazytrace: live: %s\n", lt_reader_error(r));
+			goto out;
+		}
 		last = stop_signal || (end && now_ns() >= end);
 		if (last)
 			lt_tracefs_stop(s);	/* the final interval ends here */

@@ -211,11 +211,12 @@ static uint64_t now_ns(void)
 }
 
 #define NAP_NS (100 * 1000 * 1000ULL)
+#define BUSY_PAGES 64	/* pages per drain that mean "drain more often" */
 
-/* Sleep 100 ms between drains, or less to end right on time. */
-static void nap_until(uint64_t end)
+/* Sleep @ns between drains, or less to end right on time. */
+static void nap_until(uint64_t end, uint64_t ns)
 {
-	uint64_t now = now_ns(), ns = NAP_NS;
+	uint64_t now = now_ns();
 	struct timespec ts;
 
 	if (end && end > now && end - now < ns)
@@ -227,7 +228,7 @@ static void nap_until(uint64_t end)
 
 static void nap(void)
 {
-	nap_until(0);
+	nap_until(0, NAP_NS);
 }
 
 /* Stop a command still running when the recording ends. */
@@ -254,8 +255,11 @@ static int record_loop(struct lt_tracefs *s, struct spool *sp,
 {
 	uint64_t end = o->duration >= 0 ? now_ns() + o->duration : 0;
 
+	int pages;
+
 	while (!stop_signal) {
-		if (lt_tracefs_drain(s, spool_page, sp))
+		pages = lt_tracefs_drain(s, spool_page, sp);
+		if (pages < 0)
 			return -1;
 		if (child > 0 && waitpid(child, NULL, WNOHANG) == child) {
 			*child_done = true;
@@ -263,7 +267,8 @@ static int record_loop(struct lt_tracefs *s, struct spool *sp,
 		}
 		if (end && now_ns() >= end)
 			break;
-		nap_until(end);
+		/* A flood of events: come back soon, before the buffer wraps. */
+		nap_until(end, pages >= BUSY_PAGES ? NAP_NS / 10 : NAP_NS);
 	}
 	return 0;
 }
@@ -384,7 +389,7 @@ static int record(struct record_opts *o)
 			strerror(sp.error ? sp.error : errno));
 	lt_tracefs_stop(s);
 	lt_tracefs_snapshot_comms(s, false);
-	if (lt_tracefs_drain(s, spool_page, &sp))
+	if (lt_tracefs_drain(s, spool_page, &sp) < 0)
 		fprintf(stderr, "lazytrace: record: reading the ring buffer failed: %s\n",
 			strerror(sp.error ? sp.error : errno));
 	if (child > 0 && !child_done)

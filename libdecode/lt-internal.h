@@ -114,5 +114,6 @@ struct lt_reader *lt_live_open(struct lt_tracefs *s,
 			       const struct lt_open_opts *opts,
 			       char *err, size_t errlen);
 int lt_live_refill(struct lt_reader *r);
+int lt_live_poll(struct lt_reader *r);
 
 #endif /* _LT_INTERNAL_H */

@@ -208,33 +208,32 @@ static void adopt(struct lt_reader *r, struct live *l)
 }
 
 /**
- * lt_live_refill - start the next interval
+ * lt_live_poll - move what the buffers hold into the current interval
  * @r: a reader from lt_live_open()
  *
- * Reads what the session's buffers hold now. Returns 0, or -1 with
- * lt_reader_error() set.
+ * Call it often (every 100 ms) between refills, so that a long interval
+ * does not wrap the ring buffer. Returns the number of pages moved, or
+ * -1 with lt_reader_error() set.
  */
-int lt_live_refill(struct lt_reader *r)
+int lt_live_poll(struct lt_reader *r)
 {
 	struct live *l = r->priv;
-	char err[LT_ERR_LEN], path[64];
-	int cpu, fd;
+	int pages;
 
 	if (r->failed)
 		return -1;
-	lt_reader_close(l->inner);
-	l->inner = NULL;
-	for (cpu = 0; cpu < l->nr_cpus; cpu++) {
-		l->size[cpu] = 0;
-		if (ftruncate(l->fd[cpu], 0)) {
-			lt_reader_fail(r, "temporary file: %s", strerror(errno));
-			return -1;
-		}
-	}
-	if (lt_tracefs_drain(l->s, live_page, l)) {
+	pages = lt_tracefs_drain(l->s, live_page, l);
+	if (pages < 0)
 		lt_reader_fail(r, "reading the ring buffer: %s", strerror(errno));
-		return -1;
-	}
+	return pages;
+}
+
+/* This interval's pages as an anonymous trace.dat; then a new interval. */
+static int write_interval(struct lt_reader *r, struct live *l)
+{
+	char err[LT_ERR_LEN];
+	int cpu, fd;
+
 	lt_tracefs_snapshot_comms(l->s, true);
 	fd = anon_file();
 	if (fd < 0) {
@@ -247,6 +246,38 @@ int lt_live_refill(struct lt_reader *r)
 		lt_reader_fail(r, "%s", err);
 		return -1;
 	}
+	for (cpu = 0; cpu < l->nr_cpus; cpu++) {
+		l->size[cpu] = 0;
+		if (ftruncate(l->fd[cpu], 0)) {
+			close(fd);
+			lt_reader_fail(r, "temporary file: %s", strerror(errno));
+			return -1;
+		}
+	}
+	return fd;
+}
+
+/**
+ * lt_live_refill - end the interval and read it
+ * @r: a reader from lt_live_open()
+ *
+ * Takes what the session's buffers hold now; lt_reader_next() then
+ * returns the interval's events. Returns 0, or -1 with lt_reader_error()
+ * set.
+ */
+int lt_live_refill(struct lt_reader *r)
+{
+	struct live *l = r->priv;
+	char err[LT_ERR_LEN], path[64];
+	int fd;
+
+	lt_reader_close(l->inner);
+	l->inner = NULL;
+	if (lt_live_poll(r) < 0)
+		return -1;
+	fd = write_interval(r, l);
+	if (fd < 0)
+		return -1;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	l->inner = lt_reader_open(path, &l->opts, err, sizeof(err));
 	close(fd);

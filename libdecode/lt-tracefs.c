@@ -508,11 +508,12 @@ int lt_tracefs_stop(struct lt_tracefs *s)
  * @sink: called with each page, whole (zero-padded to the page size)
  * @ctx: passed to @sink
  *
- * Does not block. Returns 0, or -1 if a read or @sink failed.
+ * Does not block. Returns the number of pages, or -1 if a read or @sink
+ * failed.
  */
 int lt_tracefs_drain(struct lt_tracefs *s, lt_page_sink sink, void *ctx)
 {
-	int cpu, i, more;
+	int cpu, i, more, pages = 0;
 	ssize_t n;
 
 	do {
@@ -533,12 +534,13 @@ int lt_tracefs_drain(struct lt_tracefs *s, lt_page_sink sink, void *ctx)
 					memset(s->page + n, 0, s->page_size - n);
 				if (sink(ctx, cpu, s->page, s->page_size))
 					return -1;
+				pages++;
 			}
 			if (i == DRAIN_BATCH)
 				more = 1;
 		}
 	} while (more);
-	return 0;
+	return pages;
 }
 
 /**
