@@ -38,6 +38,7 @@ int cmd_hogs(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_tui(int argc, char **argv);
 
 /* Options every command that reads a trace takes. */
 struct input_opts {

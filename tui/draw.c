@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Painting the viewer. Everything is drawn into stdscr (and the popups
+ * into their own windows) and sent with one doupdate(), so curses sends
+ * only what changed: no flicker.
+ *
+ * Layout, top to bottom: header, ruler (labels, tick marks), one row per
+ * CPU, the selected task's lane, the legend, the hog list beside the
+ * selected task's statistics, the events around the cursor, the status
+ * line.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+
+#include "tui.h"
+
+enum {
+	PAIR_IDLE = 1,
+	PAIR_RUN,
+	PAIR_LAZY,
+	PAIR_EAGER,
+	PAIR_FOLD,
+	PAIR_UPGRADE,
+	PAIR_BAR,
+	PAIR_TITLE,
+};
+
+static const char state_letter[ST_MAX] = { '.', '-', 'l', 'e', 'f' };
+static const char *const state_name[ST_MAX] = {
+	"idle", "running", "lazy pending", "eager pending", "folded",
+};
+static bool colors;
+static uint64_t upgrade_mark_ns;	/* a tick: cells no wider get '!' */
+
+void tui_colors(void)
+{
+	if (!has_colors() || getenv("NO_COLOR"))
+		return;
+	start_color();
+	use_default_colors();
+	init_pair(PAIR_IDLE, COLOR_BLUE, -1);
+	init_pair(PAIR_RUN, COLOR_BLACK, COLOR_GREEN);
+	init_pair(PAIR_LAZY, COLOR_BLACK, COLOR_YELLOW);
+	init_pair(PAIR_EAGER, COLOR_WHITE, COLOR_RED);
+	init_pair(PAIR_FOLD, COLOR_WHITE, COLOR_MAGENTA);
+	init_pair(PAIR_UPGRADE, COLOR_YELLOW, COLOR_RED);
+	init_pair(PAIR_BAR, COLOR_BLACK, COLOR_CYAN);
+	init_pair(PAIR_TITLE, COLOR_CYAN, -1);
+	colors = true;
+}
+
+static attr_t pair(int p)
+{
+	return colors ? COLOR_PAIR(p) : 0;
+}
+
+static attr_t state_attr(int st)
+{
+	if (!colors)
+		return st == ST_LAZY || st == ST_EAGER || st == ST_FOLD ?
+		       A_BOLD : 0;
+	return COLOR_PAIR(PAIR_IDLE + st);
+}
+
+/* Print @s at (y, x), cut to @w columns, padded with blanks. */
+static void put(int y, int x, int w, const char *s)
+{
+	int n = strlen(s);
+
+	if (w <= 0 || y < 0 || y >= LINES)
+		return;
+	mvaddnstr(y, x, s, n < w ? n : w);
+	for (; n < w; n++)
+		addch(' ');
+}
+
+__attribute__((format(printf, 4, 5)))
+static void putf(int y, int x, int w, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	put(y, x, w, buf);
+}
+
+/* ---- layout ---- */
+
+struct layout {
+	int header, ruler, cpus, lane, legend;
+	int mid, mid_h;		/* hogs and task panels */
+	int events, events_h;
+	int status;
+};
+
+static struct layout lay;
+
+void draw_layout(struct view *v)
+{
+	int rest, want;
+
+	v->rows = LINES;
+	v->cols = COLS;
+	v->ncols = COLS - LABEL_W > 1 ? COLS - LABEL_W : 1;
+	v->ccol = v->ncols / 2;
+	lay.header = 0;
+	lay.ruler = 1;
+	lay.cpus = 3;
+	/* Leave the panels at least 10 rows: hogs/task 5, events 5. */
+	rest = LINES - 3 - (v->sel ? 1 : 0) - 1 - 1 - 10;
+	want = v->s->nr_cpus;
+	v->cpu_rows = want < rest ? want : rest < 1 ? 1 : rest;
+	if (v->cpu < v->cpu_top)
+		v->cpu_top = v->cpu;
+	if (v->cpu >= v->cpu_top + v->cpu_rows)
+		v->cpu_top = v->cpu - v->cpu_rows + 1;
+	lay.lane = lay.cpus + v->cpu_rows;
+	lay.legend = lay.lane + (v->sel ? 1 : 0);
+	lay.status = LINES - 1;
+	rest = lay.status - (lay.legend + 1);
+	lay.mid = lay.legend + 1;
+	lay.mid_h = rest / 2 < 5 ? 5 : rest / 2 > 10 ? 10 : rest / 2;
+	if (lay.mid_h > rest)
+		lay.mid_h = rest;
+	lay.events = lay.mid + lay.mid_h;
+	lay.events_h = lay.status - lay.events;
+	if (v->cells_cols != v->ncols) {
+		free(v->cells);
+		free(v->lane);
+		v->cells = calloc((size_t)v->s->nr_cpus * v->ncols,
+				  sizeof(*v->cells));
+		v->lane = calloc(v->ncols, sizeof(*v->lane));
+		v->cells_cols = v->cells && v->lane ? v->ncols : 0;
+	}
+}
+
+/* ---- header and ruler ---- */
+
+static int64_t view_start(const struct view *v)
+{
+	return (int64_t)(v->cursor - v->s->t0) - (int64_t)v->ccol *
+	       (int64_t)v->cell_ns;
+}
+
+static void draw_header(struct view *v)
+{
+	char span[24], cur[32], task[64] = "";
+
+	fmt_dur(span, sizeof(span), v->cell_ns * v->ncols);
+	fmt_ts(cur, sizeof(cur), v->cursor);
+	if (v->sel)
+		snprintf(task, sizeof(task), "  task %d %s%s", v->sel->pid,
+			 v->sel->comm, v->filter ? " [filter]" : "");
+	attron(A_REVERSE | pair(PAIR_BAR));
+	putf(lay.header, 0, COLS, " lazytrace tui  %s  span %s  cursor %s cpu %d%s",
+	     v->s->file, span, cur, v->cpu, task);
+	attroff(A_REVERSE | pair(PAIR_BAR));
+}
+
+/* The smallest 1-2-5 step not below @ns. */
+static uint64_t nice_step(uint64_t ns)
+{
+	uint64_t p = 1;
+
+	for (;;) {
+		if (ns <= p)
+			return p;
+		if (ns <= 2 * p)
+			return 2 * p;
+		if (ns <= 5 * p)
+			return 5 * p;
+		p *= 10;
+	}
+}
+
+static int step_decimals(uint64_t step)
+{
+	int d = 9;
+
+	while (d > 0 && step % 10 == 0) {
+		step /= 10;
+		d--;
+	}
+	return d;
+}
+
+static void draw_ruler(struct view *v)
+{
+	int64_t start = view_start(v);
+	uint64_t step, minor, t0 = v->s->t0;
+	char label[40];
+	int c, d, next_free = 0, len;
+
+	/* Labels like "7.5800" need room: widen the step until they fit. */
+	step = nice_step(v->cell_ns * 10);
+	for (;;) {
+		d = step_decimals(step);
+		len = snprintf(label, sizeof(label), "%.*f", d,
+			       (double)v->cursor / 1e9);
+		if ((uint64_t)(len + 2) * v->cell_ns <= step)
+			break;
+		step = nice_step(step + 1);
+	}
+	minor = step / 5 >= 2 * v->cell_ns ? step / 5 : step / 2;
+	put(lay.ruler, 0, LABEL_W, "time");
+	put(lay.ruler + 1, 0, LABEL_W, "");
+	move(lay.ruler, LABEL_W);
+	clrtoeol();
+	for (c = 0; c < v->ncols; c++) {
+		int64_t a = start + (int64_t)c * (int64_t)v->cell_ns;
+		int64_t b = a + (int64_t)v->cell_ns;
+		uint64_t ta = a + (int64_t)t0, tb = b + (int64_t)t0;
+		char mark = ' ';
+
+		if (a + (int64_t)t0 < 0) {
+			mvaddch(lay.ruler + 1, LABEL_W + c, ' ');
+			continue;
+		}
+		if ((ta + minor - 1) / minor * minor < tb)
+			mark = '\'';
+		if ((ta + step - 1) / step * step < tb) {
+			uint64_t t = (ta + step - 1) / step * step;
+
+			mark = '|';
+			len = snprintf(label, sizeof(label), "%.*f", d,
+				       (double)t / 1e9);
+			if (c >= next_free && c + len <= v->ncols) {
+				mvaddstr(lay.ruler, LABEL_W + c, label);
+				next_free = c + len + 1;
+			}
+		}
+		if (c == v->ccol)
+			mvaddch(lay.ruler + 1, LABEL_W + c, 'v' | A_REVERSE);
+		else
+			mvaddch(lay.ruler + 1, LABEL_W + c, mark);
+	}
+}
+
+/* ---- the timeline ---- */
+
+static void draw_cell(int y, int x, const struct cell *c, uint64_t cell_ns,
+		      bool cursor, bool sel_hi)
+{
+	int st = cell_state(c, cell_ns);
+	chtype ch = ' ';
+	attr_t a = 0;
+
+	if (st >= 0) {
+		ch = state_letter[st];
+		a = state_attr(st);
+	}
+	/*
+	 * Zoomed out, every cell of a hog's CPU holds a tick-upgrade: the
+	 * mark would hide the states, so it is only a colour there.
+	 */
+	if (c->upgrade && cell_ns <= upgrade_mark_ns) {
+		ch = '!';
+		a = colors ? COLOR_PAIR(PAIR_UPGRADE) | A_BOLD : A_BOLD;
+	} else if (c->upgrade && colors) {
+		a = COLOR_PAIR(PAIR_UPGRADE);
+	}
+	if (sel_hi && c->sel)
+		a |= A_BOLD | A_UNDERLINE;
+	if (cursor)
+		a |= A_REVERSE;
+	mvaddch(y, x, ch | a);
+}
+
+static void draw_timeline(struct view *v)
+{
+	int sel = view_sel_pid(v), row, c;
+	struct summary *s = v->s;
+
+	if (!v->cells_cols)
+		return;
+	summary_cells(s, view_start(v), v->cell_ns, v->ncols, sel,
+		      v->filter && v->sel, v->cells, v->sel ? v->lane : NULL);
+	for (row = 0; row < v->cpu_rows; row++) {
+		int cpu = v->cpu_top + row;
+		int y = lay.cpus + row;
+
+		if (cpu >= s->nr_cpus)
+			break;
+		if (cpu == v->cpu)
+			attron(A_BOLD);
+		putf(y, 0, LABEL_W, "cpu%-4d%c", cpu, cpu == v->cpu ? '>' : ' ');
+		attroff(A_BOLD);
+		for (c = 0; c < v->ncols; c++)
+			draw_cell(y, LABEL_W + c, &v->cells[cpu * v->ncols + c],
+				  v->cell_ns, cpu == v->cpu && c == v->ccol,
+				  sel >= 0);
+	}
+	if (!v->sel)
+		return;
+	putf(lay.lane, 0, LABEL_W, "%d %s", v->sel->pid, v->sel->comm);
+	for (c = 0; c < v->ncols; c++)
+		draw_cell(lay.lane, LABEL_W + c, &v->lane[c], v->cell_ns,
+			  false, false);
+}
+
+static void draw_legend(void)
+{
+	int x = 0, st;
+
+	move(lay.legend, 0);
+	clrtoeol();
+	for (st = 0; st < ST_MAX && x < COLS - 12; st++) {
+		mvaddch(lay.legend, x, state_letter[st] | state_attr(st));
+		put(lay.legend, x + 1, strlen(state_name[st]) + 2, "");
+		mvaddnstr(lay.legend, x + 2, state_name[st], COLS - x - 2);
+		x += strlen(state_name[st]) + 3;
+	}
+	if (x < COLS - 15) {
+		mvaddch(lay.legend, x, '!' | (colors ? COLOR_PAIR(PAIR_UPGRADE) : 0) |
+			A_BOLD);
+		mvaddnstr(lay.legend, x + 2, "tick-upgrade", COLS - x - 2);
+	}
+}
+
+/* ---- panels ---- */
+
+static void title(int y, int x, int w, const char *s)
+{
+	attron(A_BOLD | pair(PAIR_TITLE));
+	put(y, x, w, s);
+	attroff(A_BOLD | pair(PAIR_TITLE));
+}
+
+static void draw_hogs(struct view *v, int x, int w)
+{
+	const struct lt_task_stats *const *h;
+	char pend[24], line[128];
+	size_t nr, i;
+	int y = lay.mid;
+
+	h = lt_analysis_hogs(v->s->a, &nr);
+	snprintf(line, sizeof(line), "Hogs: %zu (Tab selects; h: next episode)", nr);
+	title(y++, x, w, line);
+	if (!nr) {
+		put(y++, x, w, "no hogs: no lazy request waited for the tick");
+		return;
+	}
+	put(y++, x, w, "  #     PID COMM         EPIS PENDING   CPU%");
+	for (i = 0; i < nr && y < lay.mid + lay.mid_h; i++) {
+		bool me = v->sel == h[i];
+
+		if (me)
+			attron(A_REVERSE);
+		putf(y++, x, w, "%c%2zu %7d %-12.12s %4llu %-9s %4.1f",
+		     me ? '>' : ' ', i + 1, h[i]->pid, h[i]->comm,
+		     (unsigned long long)h[i]->episodes,
+		     fmt_dur(pend, sizeof(pend), h[i]->pending_ns),
+		     100 * h[i]->cpu_share);
+		if (me)
+			attroff(A_REVERSE);
+	}
+}
+
+static void draw_task(struct view *v, int x, int w)
+{
+	const struct lt_task_stats *t = v->sel;
+	const struct lt_latency *lz;
+	char b[6][24];
+	int y = lay.mid, end = lay.mid + lay.mid_h;
+
+	if (!t) {
+		title(y++, x, w, "Task");
+		put(y++, x, w, "none selected: / finds a comm or pid,");
+		put(y++, x, w, "Tab the next hog");
+		return;
+	}
+	lz = &t->latency[LT_LAT_LAZY_SERVED];
+	put(y, x, w, "");
+	attron(A_BOLD | pair(PAIR_TITLE));
+	putf(y++, x, w, "Task %d %s%s", t->pid, t->comm, t->hog ? " (hog)" : "");
+	attroff(A_BOLD | pair(PAIR_TITLE));
+	if (y < end)
+		putf(y++, x, w, "cpus %s  run %s  share %.1f%%", t->cpus,
+		     fmt_dur(b[0], 24, t->runtime_ns), 100 * t->cpu_share);
+	if (y < end)
+		putf(y++, x, w, "lazy %llu  eager %llu  tick-upg %llu  fold %llu",
+		     (unsigned long long)t->count[LT_TR_LAZY],
+		     (unsigned long long)t->count[LT_TR_EAGER],
+		     (unsigned long long)t->count[LT_TR_TICK_UPGRADE],
+		     (unsigned long long)t->count[LT_TR_FOLD]);
+	if (y < end)
+		putf(y++, x, w, "episodes %llu  pending %s  longest %s",
+		     (unsigned long long)t->episodes,
+		     fmt_dur(b[1], 24, t->pending_ns),
+		     fmt_dur(b[2], 24, t->max_pending_ns));
+	if (y < end)
+		putf(y++, x, w, "lazy->served p50 %s p99 %s max %s",
+		     fmt_dur(b[3], 24, lz->p50), fmt_dur(b[4], 24, lz->p99),
+		     fmt_dur(b[5], 24, lz->max));
+	lz = &t->latency[LT_LAT_EAGER_SERVED];
+	if (y < end)
+		putf(y++, x, w, "eager->served p50 %s max %s",
+		     fmt_dur(b[0], 24, lz->p50), fmt_dur(b[1], 24, lz->max));
+	if (y < end)
+		putf(y++, x, w, "switched out: preempted %llu yielded %llu blocked %llu",
+		     (unsigned long long)t->switches[LT_PREV_PREEMPTED],
+		     (unsigned long long)t->switches[LT_PREV_YIELDED],
+		     (unsigned long long)t->switches[LT_PREV_BLOCKED]);
+}
+
+/* The kernel's default line, or a narrower one when the panel is. */
+static void ev_text(const struct ev_line *l, int w, char *buf, size_t len)
+{
+	uint64_t us = (l->ts + 500) / 1000;	/* the kernel's ns2usecs() */
+	const char *sep = l->kind == LT_EV_FUNCTION ? "" : ": ";
+	const char *name = l->kind == LT_EV_FUNCTION ? "" : l->name;
+
+	if (w >= 100)
+		snprintf(buf, len, "%16s-%-7d [%03d] %s %5llu.%06llu: %s%s%s",
+			 l->comm, l->pid, l->cpu, l->lat,
+			 (unsigned long long)(us / 1000000),
+			 (unsigned long long)(us % 1000000), name, sep,
+			 l->payload);
+	else
+		snprintf(buf, len, "%10.10s-%-6d %s %llu.%06llu %s%s%s",
+			 l->comm, l->pid, l->lat,
+			 (unsigned long long)(us / 1000000),
+			 (unsigned long long)(us % 1000000), name, sep,
+			 l->payload);
+}
+
+static void load_events(struct view *v)
+{
+	int pid = v->filter ? view_sel_pid(v) : -1;
+
+	if (v->ev_valid && v->ev_ts == v->cursor && v->ev_cpu == v->cpu &&
+	    v->ev_pid == pid)
+		return;
+	v->ev_error = summary_events(v->s, v->cursor, v->cpu, pid, v->before,
+				     EV_KEEP, &v->nb, v->after, EV_KEEP,
+				     &v->na) != 0;
+	v->ev_valid = true;
+	v->ev_ts = v->cursor;
+	v->ev_cpu = v->cpu;
+	v->ev_pid = pid;
+}
+
+static void draw_events(struct view *v)
+{
+	char line[512], cur[32];
+	int y = lay.events, h = lay.events_h - 1, nb, i;
+
+	if (lay.events_h < 1)
+		return;
+	load_events(v);
+	snprintf(line, sizeof(line), "Events on cpu %d near %s%s (kernel flags; Enter: in full; , . step)",
+		 v->cpu, fmt_ts(cur, sizeof(cur), v->cursor),
+		 v->filter && v->sel ? ", selected task only" : "");
+	title(y++, 0, COLS, line);
+	if (v->ev_error) {
+		put(y, 0, COLS, "the input cannot seek (standard input): no events panel");
+		return;
+	}
+	/* A third before the cursor, the rest at and after it. */
+	nb = h / 3 < v->nb ? h / 3 : v->nb;
+	if (h - nb > v->na)
+		nb = h - v->na < v->nb ? h - v->na : v->nb;
+	for (i = v->nb - nb; i < v->nb && y < lay.status; i++) {
+		ev_text(&v->before[i], COLS, line, sizeof(line));
+		putf(y++, 0, COLS, "  %s", line);
+	}
+	for (i = 0; i < v->na && y < lay.status; i++) {
+		ev_text(&v->after[i], COLS, line, sizeof(line));
+		if (i == 0)
+			attron(A_REVERSE);
+		putf(y++, 0, COLS, "%c %s", i == 0 ? '>' : ' ', line);
+		if (i == 0)
+			attroff(A_REVERSE);
+	}
+	if (!v->nb && !v->na)
+		put(y, 0, COLS, "  no events on this CPU near the cursor");
+}
+
+static void draw_status(struct view *v)
+{
+	attron(A_REVERSE);
+	if (v->msg[0])
+		putf(lay.status, 0, COLS, " %s", v->msg);
+	else
+		put(lay.status, 0, COLS,
+		    " q quit  ? help  + - zoom  arrows pan  n N tick-upgrade  h hog  / find  f filter  Enter event");
+	attroff(A_REVERSE);
+}
+
+/* ---- popups ---- */
+
+static WINDOW *popup(int h, int w)
+{
+	WINDOW *win;
+
+	if (h > LINES)
+		h = LINES;
+	if (w > COLS)
+		w = COLS;
+	win = newwin(h, w, (LINES - h) / 2, (COLS - w) / 2);
+	if (!win)
+		return NULL;
+	werase(win);
+	box(win, 0, 0);
+	return win;
+}
+
+static const char *const help_lines[] = {
+	"lazytrace tui: keys",
+	"",
+	"+ / -          zoom in / zoom out (halve / double the span)",
+	"Left / Right   pan by an eighth of the screen",
+	"< / >          move the cursor one column",
+	"PgUp / PgDn    pan by a screen",
+	"Home / End     start / end of the trace",
+	"Up / Down      cursor CPU",
+	", / .          previous / next event on the cursor CPU",
+	"n / N          next / previous tick-upgrade",
+	"h              next hog episode (of the selected hog, else any)",
+	"/              find a task by pid or comm and select it",
+	"Tab            select the next hog",
+	"f              filter: show only the selected task",
+	"c              clear the selection",
+	"Enter          the event at the cursor, in full",
+	"?              this help       q  quit",
+	"",
+	"cells: . idle  - running  l lazy pending  e eager pending",
+	"       f folded  ! tick-upgrade; the most urgent state holding a",
+	"       fifth of the cell wins; underlined: the selected task ran",
+};
+
+static void draw_help(void)
+{
+	int n = sizeof(help_lines) / sizeof(help_lines[0]), i;
+	WINDOW *win = popup(n + 2, 72);
+
+	if (!win)
+		return;
+	for (i = 0; i < n && i + 1 < getmaxy(win) - 1; i++)
+		mvwaddnstr(win, i + 1, 2, help_lines[i], getmaxx(win) - 4);
+	wnoutrefresh(win);
+	delwin(win);
+}
+
+/* Wrap @s into @win from row @y; returns the next row. */
+static int wrap(WINDOW *win, int y, const char *s)
+{
+	int w = getmaxx(win) - 4, len = strlen(s);
+
+	while (len > 0 && y < getmaxy(win) - 1) {
+		mvwaddnstr(win, y++, 2, s, len < w ? len : w);
+		s += len < w ? len : w;
+		len -= len < w ? len : w;
+	}
+	return y;
+}
+
+static void draw_event_popup(struct view *v)
+{
+	const struct ev_line *l = v->na ? &v->after[0] : NULL;
+	WINDOW *win = popup(18, 96);
+	char line[600];
+	struct lt_flags f;
+	int y = 1;
+
+	if (!win)
+		return;
+	if (!l) {
+		mvwaddstr(win, y, 2, "no event at or after the cursor");
+		wnoutrefresh(win);
+		delwin(win);
+		return;
+	}
+	ev_text(l, 100, line, sizeof(line));
+	y = wrap(win, y, line) + 1;
+	f = lt_flags_decode(v->s->abi, l->flags);
+	snprintf(line, sizeof(line), "time %llu ns   cpu %d   pid %d   comm %s",
+		 (unsigned long long)l->ts, l->cpu, l->pid, l->comm);
+	y = wrap(win, y, line);
+	snprintf(line, sizeof(line), "event %s (%s)", l->name,
+		 lt_abi_name(v->s->abi));
+	y = wrap(win, y, line);
+	snprintf(line, sizeof(line),
+		 "common_flags 0x%02x  common_preempt_count 0x%02x  latency field %s",
+		 l->flags, l->preempt_count, l->lat);
+	y = wrap(win, y, line);
+	snprintf(line, sizeof(line),
+		 "need-resched: eager %d  lazy %d  folded %d   irqs-off %d  bh-off %d  hardirq %d  softirq %d  nmi %d",
+		 f.need_resched, f.need_resched_lazy, f.preempt_resched,
+		 f.irqs_off, f.bh_off, f.hardirq, f.softirq, f.nmi);
+	y = wrap(win, y, line);
+	snprintf(line, sizeof(line), "preempt depth %u  migrate-disable %u",
+		 l->preempt_count & 0xf, (l->preempt_count >> 4) & 0xf);
+	y = wrap(win, y, line) + 1;
+	y = wrap(win, y, l->payload);
+	if (y < getmaxy(win) - 1)
+		mvwaddstr(win, getmaxy(win) - 2, 2, "any key closes");
+	wnoutrefresh(win);
+	delwin(win);
+}
+
+void draw_all(struct view *v)
+{
+	upgrade_mark_ns = lt_analysis_summary(v->s->a)->tick_ns;
+	draw_layout(v);
+	erase();
+	draw_header(v);
+	draw_ruler(v);
+	draw_timeline(v);
+	draw_legend();
+	draw_hogs(v, 0, COLS / 2 - 1);
+	draw_task(v, COLS / 2, COLS - COLS / 2);
+	draw_events(v);
+	draw_status(v);
+	wnoutrefresh(stdscr);
+	if (v->help)
+		draw_help();
+	else if (v->popup)
+		draw_event_popup(v);
+	doupdate();
+}
+
+void draw_progress(const char *file, double done, uint64_t events)
+{
+	int w = COLS - 10 > 60 ? 60 : COLS - 10, y = LINES / 2, i;
+
+	erase();
+	mvprintw(y - 1, 5, "lazytrace tui: summarising %.*s", COLS - 40 > 0 ? COLS - 40 : 1, file);
+	mvprintw(y + 1, 5, "%3.0f%%  %llu events", done * 100,
+		 (unsigned long long)events);
+	move(y, 5);
+	for (i = 0; i < w; i++)
+		addch(i < done * w ? '#' : '.');
+	wnoutrefresh(stdscr);
+	doupdate();
+}

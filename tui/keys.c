@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Keys of the viewer: they only change the view (cursor, zoom, CPU,
+ * selection); draw.c paints whatever the view says.
+ *
+ * The cursor is a time drawn at the middle column, so zooming keeps it
+ * in place and a jump (n, h) brings the found moment to the middle.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+
+#include "tui.h"
+
+#define MIN_CELL_NS 10ULL
+
+static uint64_t trace_len(const struct view *v)
+{
+	return v->s->t_end > v->s->t0 ? v->s->t_end - v->s->t0 : 1;
+}
+
+static void set_msg(struct view *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void set_msg(struct view *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
+	va_end(ap);
+}
+
+int view_sel_pid(const struct view *v)
+{
+	return v->sel ? v->sel->pid : -1;
+}
+
+void view_clamp(struct view *v)
+{
+	uint64_t max_cell = 2 * trace_len(v) / (v->ncols ? v->ncols : 1) + 1;
+
+	if (v->cell_ns < MIN_CELL_NS)
+		v->cell_ns = MIN_CELL_NS;
+	if (v->cell_ns > max_cell)
+		v->cell_ns = max_cell;
+	if (v->cursor < v->s->t0)
+		v->cursor = v->s->t0;
+	if (v->cursor > v->s->t_end)
+		v->cursor = v->s->t_end;
+	if (v->cpu < 0)
+		v->cpu = 0;
+	if (v->cpu >= v->s->nr_cpus)
+		v->cpu = v->s->nr_cpus - 1;
+}
+
+/* The whole trace on one screen, its start at the left edge. */
+static void view_home(struct view *v)
+{
+	v->cursor = v->s->t0 + (uint64_t)v->ccol * v->cell_ns;
+	view_clamp(v);
+}
+
+void view_init(struct view *v, struct summary *s)
+{
+	memset(v, 0, sizeof(*v));
+	v->s = s;
+	v->ncols = COLS > LABEL_W + 1 ? COLS - LABEL_W : 1;
+	v->ccol = v->ncols / 2;
+	v->cell_ns = (trace_len(v) + v->ncols - 1) / v->ncols;
+	view_home(v);
+}
+
+static void pan(struct view *v, int64_t cols)
+{
+	int64_t d = cols * (int64_t)v->cell_ns;
+
+	if (d < 0 && (uint64_t)-d > v->cursor - v->s->t0)
+		v->cursor = v->s->t0;
+	else
+		v->cursor += d;
+	view_clamp(v);
+}
+
+static void announce(struct view *v, const struct upgrade *u, const char *what)
+{
+	char ts[32], lat[24];
+	const struct lt_task_stats *t = NULL;
+	size_t i, nr = lt_analysis_summary(v->s->a)->nr_tasks;
+
+	for (i = 0; i < nr; i++) {
+		const struct lt_task_stats *c = lt_analysis_task(v->s->a, i);
+
+		if (c->pid == u->pid)
+			t = c;
+	}
+	set_msg(v, "%s %s [%03d] %s-%d  %s pending %s", what,
+		fmt_ts(ts, sizeof(ts), u->ts), u->cpu, t ? t->comm : "?",
+		u->pid, lt_transition_name(u->request),
+		fmt_dur(lat, sizeof(lat), u->ts - u->since));
+}
+
+static void jump_upgrade(struct view *v, bool forward, bool episodes)
+{
+	struct summary *s = v->s;
+	int pid = -1;
+	size_t i;
+
+	if (v->filter || (episodes && v->sel && v->sel->hog))
+		pid = view_sel_pid(v);
+	if (forward) {
+		for (i = summary_upgrade_after(s, v->cursor, false);
+		     i < s->nr_up; i++)
+			if ((pid < 0 || s->up[i].pid == pid) &&
+			    (!episodes || s->up[i].episode))
+				break;
+	} else {
+		i = summary_upgrade_after(s, v->cursor, true);
+		while (i-- > 0)
+			if ((pid < 0 || s->up[i].pid == pid) &&
+			    (!episodes || s->up[i].episode))
+				break;
+		if (i == (size_t)-1)
+			i = s->nr_up;
+	}
+	if (i >= s->nr_up) {
+		set_msg(v, "no %s %s the cursor%s",
+			episodes ? "hog episode" : "tick-upgrade",
+			forward ? "after" : "before",
+			pid >= 0 ? " for the selected task" : "");
+		return;
+	}
+	v->cursor = s->up[i].ts;
+	v->cpu = s->up[i].cpu;
+	announce(v, &s->up[i], episodes ? "hog episode" : "tick-upgrade");
+}
+
+/* Find a task by pid (all digits) or comm substring: the busiest match. */
+static const struct lt_task_stats *find_task(struct summary *s, const char *q)
+{
+	const struct lt_analysis_summary *as = lt_analysis_summary(s->a);
+	const struct lt_task_stats *best = NULL;
+	bool num = *q != '\0';
+	const char *p;
+	size_t i;
+
+	for (p = q; *p; p++)
+		if (!isdigit((unsigned char)*p))
+			num = false;
+	for (i = 0; i < as->nr_tasks; i++) {
+		const struct lt_task_stats *t = lt_analysis_task(s->a, i);
+
+		if (num ? t->pid != atoi(q) : !strstr(t->comm, q))
+			continue;
+		if (!best || t->runtime_ns > best->runtime_ns)
+			best = t;
+	}
+	return best;
+}
+
+/* A one-line prompt on the status line; false if cancelled. */
+static bool prompt(struct view *v, const char *what, char *buf, size_t len)
+{
+	size_t n = 0;
+	int ch;
+
+	buf[0] = '\0';
+	for (;;) {
+		attron(A_REVERSE);
+		mvprintw(LINES - 1, 0, "%s%s", what, buf);
+		clrtoeol();
+		attroff(A_REVERSE);
+		curs_set(1);
+		wnoutrefresh(stdscr);
+		doupdate();
+		ch = getch();
+		if (ch == ERR) {
+			if (v->quit)
+				break;
+			continue;
+		}
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+			curs_set(0);
+			return n > 0;
+		}
+		if (ch == 27)
+			break;
+		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n > 0)
+			buf[--n] = '\0';
+		else if (ch == KEY_RESIZE)
+			draw_all(v);
+		else if (isprint(ch) && n + 1 < len) {
+			buf[n++] = ch;
+			buf[n] = '\0';
+		}
+	}
+	curs_set(0);
+	return false;
+}
+
+static void search(struct view *v)
+{
+	const struct lt_task_stats *t;
+	char q[64];
+
+	v->msg[0] = '\0';
+	if (!prompt(v, "find pid or comm: ", q, sizeof(q)))
+		return;
+	t = find_task(v->s, q);
+	if (!t) {
+		set_msg(v, "no task matches '%s'", q);
+		return;
+	}
+	v->sel = t;
+	set_msg(v, "selected %d %s (f filters to it, c clears)", t->pid, t->comm);
+}
+
+static void next_hog(struct view *v)
+{
+	const struct lt_task_stats *const *h;
+	size_t nr, i;
+
+	h = lt_analysis_hogs(v->s->a, &nr);
+	if (!nr) {
+		set_msg(v, "no hogs in this trace");
+		return;
+	}
+	for (i = 0; i < nr && h[i] != v->sel; i++)
+		;
+	v->sel = h[i < nr ? (i + 1) % nr : 0];
+	set_msg(v, "selected hog %d %s", v->sel->pid, v->sel->comm);
+}
+
+/* The previous or next event on the cursor CPU, from the panel's list. */
+static void step_event(struct view *v, bool forward)
+{
+	if (forward) {
+		int i = v->na && v->after[0].ts == v->cursor ? 1 : 0;
+
+		if (i < v->na)
+			v->cursor = v->after[i].ts;
+	} else if (v->nb) {
+		v->cursor = v->before[v->nb - 1].ts;
+	}
+}
+
+void view_key(struct view *v, int key)
+{
+	if (v->help || v->popup) {
+		v->help = v->popup = false;
+		if (key != 'q')
+			return;
+	}
+	v->msg[0] = '\0';
+	switch (key) {
+	case 'q':
+	case 'Q':
+		v->quit = true;
+		break;
+	case '+':
+	case '=':
+		v->cell_ns /= 2;
+		break;
+	case '-':
+	case '_':
+		v->cell_ns *= 2;
+		break;
+	case KEY_LEFT:
+		pan(v, -(v->ncols / 8 ? v->ncols / 8 : 1));
+		break;
+	case KEY_RIGHT:
+		pan(v, v->ncols / 8 ? v->ncols / 8 : 1);
+		break;
+	case '<':
+		pan(v, -1);
+		break;
+	case '>':
+		pan(v, 1);
+		break;
+	case KEY_PPAGE:
+		pan(v, -v->ncols);
+		break;
+	case KEY_NPAGE:
+		pan(v, v->ncols);
+		break;
+	case KEY_HOME:
+	case 'g':
+		view_home(v);
+		break;
+	case KEY_END:
+	case 'G':
+		v->cursor = v->s->t_end;
+		pan(v, -(v->ncols - v->ccol - 1));
+		break;
+	case KEY_UP:
+	case 'k':
+		v->cpu--;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		v->cpu++;
+		break;
+	case ',':
+		step_event(v, false);
+		break;
+	case '.':
+		step_event(v, true);
+		break;
+	case 'n':
+		jump_upgrade(v, true, false);
+		break;
+	case 'N':
+		jump_upgrade(v, false, false);
+		break;
+	case 'h':
+		jump_upgrade(v, true, true);
+		break;
+	case '/':
+		search(v);
+		break;
+	case '\t':
+		next_hog(v);
+		break;
+	case 'f':
+		if (v->sel)
+			v->filter = !v->filter;
+		else
+			set_msg(v, "select a task first (/ or Tab)");
+		break;
+	case 'c':
+		v->sel = NULL;
+		v->filter = false;
+		break;
+	case '?':
+		v->help = true;
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		v->popup = true;
+		break;
+	default:
+		break;
+	}
+	view_clamp(v);
+}

@@ -1,0 +1,715 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The viewer's compact summary of a trace, built in one pass.
+ *
+ * Per CPU, level-0 bins of width w0 hold the share of time of each state
+ * and the task that ran longest. w0 starts at 1 us; when the trace
+ * outgrows the bins, neighbours are merged and w0 doubles, so memory is
+ * fixed by the CPU count, never by the trace's length or event count.
+ * Coarser levels (2, 4, 8 ... bins merged) make zoomed-out screens cheap.
+ * Each bin also keeps the state at its start and a reader position, so
+ * that zoomed-in screens and the events panel re-read just the events
+ * they show through lt_reader_seek().
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+
+/* Level-0 bins of all CPUs together, so memory is bounded. */
+#define TOTAL_BINS	(1u << 21)
+#define MAX_CPU_BINS	(1u << 16)
+#define MIN_CPU_BINS	(1u << 10)
+/* A corrupt text line naming CPU 10^9 must not allocate bins for it. */
+#define MAX_CPUS	8192
+
+static enum tui_state flags_state(enum lt_abi abi, int pid, unsigned int flags)
+{
+	struct lt_flags f;
+
+	if (pid == 0)
+		return ST_IDLE;
+	f = lt_flags_decode(abi, flags);
+	if (f.preempt_resched)
+		return ST_FOLD;
+	if (f.need_resched)
+		return ST_EAGER;
+	if (f.need_resched_lazy)
+		return ST_LAZY;
+	return ST_RUN;
+}
+
+static void bin_clear(struct bin *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->dom_pid = -1;
+	b->start_pid = -1;
+}
+
+static void bin_merge(struct bin *out, const struct bin *a, const struct bin *b)
+{
+	struct bin m;
+	int i;
+
+	for (i = 0; i < ST_MAX; i++)
+		m.share[i] = (a->share[i] + b->share[i] + 1) / 2;
+	if (b->dom_share > a->dom_share) {
+		m.dom_pid = b->dom_pid;
+		m.dom_share = (b->dom_share + 1) / 2;
+	} else {
+		m.dom_pid = a->dom_pid;
+		m.dom_share = (a->dom_share + 1) / 2;
+	}
+	m.start_pid = a->start_pid;
+	m.start_state = a->start_state;
+	*out = m;
+}
+
+/* Merge neighbouring level-0 bins: twice the width, half the bins. */
+static void coarsen(struct summary *s)
+{
+	uint64_t i, half = s->cap / 2;
+	int cpu;
+
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct bin *b = s->lv[0][cpu];
+
+		for (i = 0; i < half; i++)
+			bin_merge(&b[i], &b[2 * i], &b[2 * i + 1]);
+		for (i = half; i < s->cap; i++)
+			bin_clear(&b[i]);
+		s->cb[cpu].acc_bin /= 2;
+	}
+	for (i = 0; i < half; i++)
+		s->pos[i] = s->pos[2 * i];
+	s->pos_filled = (s->pos_filled + 1) / 2;
+	s->nbins = (s->nbins + 1) / 2;
+	s->w0 *= 2;
+}
+
+static uint16_t frac(uint64_t ns, uint64_t w)
+{
+	return (ns * SHARE_ONE + w / 2) / w;
+}
+
+static void sat_add(uint16_t *v, uint16_t add)
+{
+	*v = *v + add > SHARE_ONE ? SHARE_ONE : *v + add;
+}
+
+/* Account [a, b) (relative ns) of one task in one state to @cpu's bins. */
+static void account(struct summary *s, int cpu, int64_t a, int64_t b,
+		    int pid, enum tui_state st)
+{
+	struct cpu_build *c = &s->cb[cpu];
+
+	while (a < b) {
+		uint64_t idx = a / s->w0;
+		int64_t bend;
+		uint64_t seg;
+		struct bin *bin;
+
+		if (idx >= s->cap) {
+			coarsen(s);
+			continue;
+		}
+		bin = &s->lv[0][cpu][idx];
+		bend = (int64_t)((idx + 1) * s->w0);
+		seg = (b < bend ? b : bend) - a;
+		if ((uint64_t)a == idx * s->w0) {
+			bin->start_pid = pid;
+			bin->start_state = st;
+		}
+		sat_add(&bin->share[st], frac(seg, s->w0));
+		if (pid == c->acc_pid && idx == c->acc_bin) {
+			c->acc_ns += seg;
+		} else {
+			c->acc_pid = pid;
+			c->acc_bin = idx;
+			c->acc_ns = seg;
+		}
+		if (frac(c->acc_ns, s->w0) >= bin->dom_share) {
+			bin->dom_pid = pid;
+			bin->dom_share = frac(c->acc_ns, s->w0);
+		}
+		if (idx + 1 > s->nbins)
+			s->nbins = idx + 1;
+		a += seg;
+	}
+}
+
+static int64_t rel(const struct summary *s, uint64_t ts)
+{
+	return ts > s->t0 ? (int64_t)(ts - s->t0) : 0;
+}
+
+/* Remember where to seek for every bin up to the one of @ts. */
+static void note_pos(struct summary *s, int64_t t, uint64_t prev_pos)
+{
+	uint64_t idx;
+
+	for (;;) {
+		idx = t / s->w0;
+		if (idx < s->cap)
+			break;
+		coarsen(s);
+	}
+	while (s->pos_filled <= idx)
+		s->pos[s->pos_filled++] = prev_pos;
+	if (idx + 1 > s->nbins)
+		s->nbins = idx + 1;
+}
+
+static void on_transition(const struct lt_transition *t, void *data)
+{
+	struct summary *s = data;
+	struct upgrade *u;
+
+	if (t->kind != LT_TR_TICK_UPGRADE)
+		return;
+	if (s->nr_up == s->cap_up) {
+		size_t n = s->cap_up ? 2 * s->cap_up : 1024;
+
+		u = realloc(s->up, n * sizeof(*u));
+		if (!u)
+			return;
+		s->up = u;
+		s->cap_up = n;
+	}
+	u = &s->up[s->nr_up++];
+	u->ts = t->seen_ns;
+	u->since = t->since_ns;
+	u->cpu = t->cpu;
+	u->pid = t->pid;
+	u->request = t->request;
+	u->episode = false;
+}
+
+/* Text input names its CPUs as it goes: give a new one its bins. */
+static int grow_cpus(struct summary *s, int nr)
+{
+	struct bin **lv;
+	struct cpu_build *cb;
+	int cpu;
+
+	if (nr <= s->nr_cpus)
+		return 0;
+	if (nr > MAX_CPUS)
+		return -1;
+	lv = realloc(s->lv[0], nr * sizeof(*lv));
+	if (!lv)
+		return -1;
+	s->lv[0] = lv;
+	cb = realloc(s->cb, nr * sizeof(*cb));
+	if (!cb)
+		return -1;
+	s->cb = cb;
+	for (cpu = s->nr_cpus; cpu < nr; cpu++) {
+		uint64_t i;
+
+		lv[cpu] = malloc(s->cap * sizeof(struct bin));
+		if (!lv[cpu])
+			return -1;
+		for (i = 0; i < s->cap; i++)
+			bin_clear(&lv[cpu][i]);
+		memset(&cb[cpu], 0, sizeof(cb[cpu]));
+		cb[cpu].since = -1;
+		cb[cpu].acc_pid = -1;
+		s->nr_cpus = cpu + 1;
+	}
+	return 0;
+}
+
+static int alloc_bins(struct summary *s, int nr_cpus)
+{
+
+	s->cap = TOTAL_BINS / nr_cpus;
+	if (s->cap > MAX_CPU_BINS)
+		s->cap = MAX_CPU_BINS;
+	if (s->cap < MIN_CPU_BINS)
+		s->cap = MIN_CPU_BINS;
+	/* A power of two, so that merging pairs always fits. */
+	while (s->cap & (s->cap - 1))
+		s->cap &= s->cap - 1;
+	s->w0 = 1000;
+	s->pos = calloc(s->cap, sizeof(*s->pos));
+	if (!s->pos)
+		return -1;
+	s->nlevels = 1;
+	return grow_cpus(s, nr_cpus);
+}
+
+/* The coarser levels, each merging pairs of the one below. */
+static int build_levels(struct summary *s)
+{
+	int l, cpu;
+
+	s->lv_nbins[0] = s->nbins ? s->nbins : 1;
+	for (l = 1; l < MAX_LEVELS && s->lv_nbins[l - 1] > 1; l++) {
+		uint64_t n = (s->lv_nbins[l - 1] + 1) / 2, i;
+
+		s->lv[l] = calloc(s->nr_cpus, sizeof(*s->lv[l]));
+		if (!s->lv[l])
+			return -1;
+		s->lv_nbins[l] = n;
+		s->nlevels = l + 1;
+		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+			const struct bin *lo = s->lv[l - 1][cpu];
+			struct bin *b = malloc(n * sizeof(*b)), empty;
+
+			if (!b)
+				return -1;
+			s->lv[l][cpu] = b;
+			bin_clear(&empty);
+			for (i = 0; i < n; i++)
+				bin_merge(&b[i], &lo[2 * i],
+					  2 * i + 1 < s->lv_nbins[l - 1] ?
+					  &lo[2 * i + 1] : &empty);
+		}
+	}
+	return 0;
+}
+
+static void mark_episodes(struct summary *s)
+{
+	const struct lt_analysis_summary *as = lt_analysis_summary(s->a);
+	const struct lt_task_stats *const *hogs;
+	size_t nr, i, h;
+
+	s->episode_ns = as->tick_ns / 2;
+	hogs = lt_analysis_hogs(s->a, &nr);
+	for (i = 0; i < s->nr_up; i++) {
+		struct upgrade *u = &s->up[i];
+
+		if (u->request != LT_TR_LAZY || u->ts - u->since < s->episode_ns)
+			continue;
+		for (h = 0; h < nr; h++)
+			if (hogs[h]->pid == u->pid)
+				u->episode = true;
+	}
+}
+
+/* Feed one event to the summary. */
+static void summary_event(struct summary *s, const struct lt_event *ev,
+			  uint64_t prev_pos)
+{
+	int64_t t = rel(s, ev->ts);
+	struct cpu_build *c;
+
+	note_pos(s, t, prev_pos);
+	if (ev->cpu < 0 || (ev->cpu >= s->nr_cpus && grow_cpus(s, ev->cpu + 1)))
+		return;
+	c = &s->cb[ev->cpu];
+	if (c->since >= 0 && t > c->since)
+		account(s, ev->cpu, c->since, t, c->pid, c->state);
+	if (ev->kind == LT_EV_SCHED_SWITCH) {
+		c->pid = ev->u.sched_switch.next_pid;
+		c->state = c->pid ? ST_RUN : ST_IDLE;
+	} else {
+		c->pid = ev->pid;
+		c->state = flags_state(s->abi, ev->pid, ev->flags);
+	}
+	if (c->since < t)
+		c->since = t;
+}
+
+int summary_build(struct summary *s, struct lt_reader *r, const char *file,
+		  const struct lt_analysis_opts *lo, progress_fn progress,
+		  void *data)
+{
+	struct lt_analysis_opts o = *lo;
+	const struct lt_event *ev;
+	uint64_t size = lt_reader_size(r), prev_pos = 0;
+	bool first = true;
+	int cpu;
+
+	memset(s, 0, sizeof(*s));
+	s->r = r;
+	s->file = file;
+	s->abi = lt_reader_abi(r, NULL);
+	cpu = lt_reader_nr_cpus(r);
+	o.abi = s->abi;
+	o.on_transition = on_transition;
+	o.data = s;
+	s->a = lt_analysis_new(&o);
+	if (!s->a || alloc_bins(s, cpu < 1 ? 1 : cpu))
+		return -1;
+	while ((ev = lt_reader_next(r))) {
+		if (first) {
+			s->t0 = ev->ts;
+			first = false;
+		}
+		/* Text input learns CPUs as it goes: they need no bins. */
+		if (ev->ts > s->t_end)
+			s->t_end = ev->ts;
+		lt_analysis_feed(s->a, ev);
+		summary_event(s, ev, prev_pos);
+		prev_pos = lt_reader_position(r);
+		if ((++s->events & 0xfff) == 0 && progress) {
+			double done = size ? (double)prev_pos / size : 0;
+
+			if (!progress(done > 0.99 ? 0.99 : done, s->events,
+				      data))
+				return -1;
+		}
+	}
+	s->error = lt_reader_error(r);
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct cpu_build *c = &s->cb[cpu];
+		int64_t end = rel(s, s->t_end);
+
+		if (c->since >= 0 && end > c->since)
+			account(s, cpu, c->since, end, c->pid, c->state);
+	}
+	lt_analysis_finish(s->a);
+	mark_episodes(s);
+	s->can_seek = lt_reader_seek(r, s->t0, 0) == 0;
+	return build_levels(s);
+}
+
+void summary_free(struct summary *s)
+{
+	int l, cpu;
+
+	for (l = 0; l < MAX_LEVELS; l++) {
+		if (!s->lv[l])
+			continue;
+		for (cpu = 0; cpu < s->nr_cpus; cpu++)
+			free(s->lv[l][cpu]);
+		free(s->lv[l]);
+	}
+	free(s->pos);
+	free(s->cb);
+	free(s->up);
+	lt_analysis_free(s->a);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- cells ---- */
+
+static void cells_clear(struct cell *c, int n)
+{
+	int i;
+
+	memset(c, 0, n * sizeof(*c));
+	for (i = 0; i < n; i++)
+		c[i].dom_pid = -1;
+}
+
+/* Add @ns of (@pid, @st) to the cells that [a, b) (view-relative) covers. */
+static void cells_add(struct cell *row, struct cell *lane, int ncols,
+		      uint64_t cell_ns, int64_t a, int64_t b, int pid,
+		      enum tui_state st, int sel, bool only_sel,
+		      float *dom_ns)
+{
+	int64_t end = (int64_t)(ncols * cell_ns);
+	int i;
+
+	if (a < 0)
+		a = 0;
+	if (b > end)
+		b = end;
+	while (a < b) {
+		int64_t cend;
+		float ns;
+
+		i = a / cell_ns;
+		cend = (int64_t)((i + 1) * cell_ns);
+		ns = (b < cend ? b : cend) - a;
+		if (pid == sel) {
+			row[i].sel = true;
+			if (lane)
+				lane[i].ns[st] += ns;
+		}
+		if (!only_sel || pid == sel)
+			row[i].ns[st] += ns;
+		if (ns > dom_ns[i]) {
+			dom_ns[i] = ns;
+			row[i].dom_pid = pid;
+		}
+		a = b < cend ? b : cend;
+	}
+}
+
+/* From the bins of the level whose width fits the cells. */
+static void cells_from_bins(struct summary *s, int64_t start, uint64_t cell_ns,
+			    int ncols, int sel, bool only_sel,
+			    struct cell *cells, struct cell *lane, float *dom)
+{
+	int l = 0, cpu, st;
+
+	while (l + 1 < s->nlevels && (s->w0 << (l + 1)) <= cell_ns)
+		l++;
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		const struct bin *b = s->lv[l][cpu];
+		uint64_t w = s->w0 << l, i;
+		int64_t first = start < 0 ? 0 : start / w;
+		int64_t last = (start + (int64_t)(ncols * cell_ns) - 1) / w;
+		struct cell *row = &cells[cpu * ncols];
+
+		if (last >= (int64_t)s->lv_nbins[l])
+			last = s->lv_nbins[l] - 1;
+		for (i = first; (int64_t)i <= last; i++) {
+			int64_t a = (int64_t)(i * w) - start, e = a + w;
+
+			for (st = 0; st < ST_MAX; st++) {
+				int64_t len = (int64_t)b[i].share[st] * w /
+					      SHARE_ONE;
+
+				if (!len || b[i].dom_pid < 0)
+					continue;
+				/*
+				 * Within a bin, time is spread evenly: a
+				 * bin's order of states is not kept.
+				 */
+				cells_add(row, lane, ncols, cell_ns, a,
+					  a + len < e ? a + len : e,
+					  b[i].dom_pid, st, sel, only_sel,
+					  dom + cpu * ncols);
+				a += len;
+			}
+		}
+	}
+}
+
+/* Cursor-near views: replay the events of the window. */
+static int cells_from_events(struct summary *s, int64_t start,
+			     uint64_t cell_ns, int ncols, int sel,
+			     bool only_sel, struct cell *cells,
+			     struct cell *lane, float *dom)
+{
+	int64_t end = start + (int64_t)(ncols * cell_ns);
+	int64_t tend = rel(s, s->t_end);
+	uint64_t b0 = start < 0 ? 0 : start / s->w0;
+	const struct lt_event *ev;
+	struct cpu_build *c = s->cb;
+	int cpu;
+
+	if (b0 >= s->nbins)
+		return 0;
+	if (lt_reader_seek(s->r, s->t0 + b0 * s->w0, s->pos[b0]))
+		return -1;
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		const struct bin *b = &s->lv[0][cpu][b0];
+
+		c[cpu].pid = b->start_pid;
+		c[cpu].state = b->start_state;
+		c[cpu].since = b->start_pid >= 0 ? (int64_t)(b0 * s->w0) : -1;
+	}
+	while ((ev = lt_reader_next(s->r))) {
+		int64_t t = rel(s, ev->ts);
+		struct cpu_build *cc;
+
+		if (t >= end)
+			break;
+		if (ev->cpu < 0 || ev->cpu >= s->nr_cpus)
+			continue;
+		cc = &c[ev->cpu];
+		if (cc->since >= 0 && t > cc->since)
+			cells_add(&cells[ev->cpu * ncols], lane, ncols, cell_ns,
+				  cc->since - start, t - start, cc->pid,
+				  cc->state, sel, only_sel,
+				  dom + ev->cpu * ncols);
+		if (ev->kind == LT_EV_SCHED_SWITCH) {
+			cc->pid = ev->u.sched_switch.next_pid;
+			cc->state = cc->pid ? ST_RUN : ST_IDLE;
+		} else {
+			cc->pid = ev->pid;
+			cc->state = flags_state(s->abi, ev->pid, ev->flags);
+		}
+		if (cc->since < t)
+			cc->since = t;
+	}
+	if (end > tend)
+		end = tend;
+	for (cpu = 0; cpu < s->nr_cpus; cpu++)
+		if (c[cpu].since >= 0 && end > c[cpu].since)
+			cells_add(&cells[cpu * ncols], lane, ncols, cell_ns,
+				  c[cpu].since - start, end - start,
+				  c[cpu].pid, c[cpu].state, sel, only_sel,
+				  dom + cpu * ncols);
+	return 0;
+}
+
+size_t summary_upgrade_after(const struct summary *s, uint64_t ts, bool incl)
+{
+	size_t lo = 0, hi = s->nr_up;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->up[mid].ts > ts || (incl && s->up[mid].ts == ts))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+static void mark_upgrades(struct summary *s, int64_t start, uint64_t cell_ns,
+			  int ncols, int sel, bool only_sel,
+			  struct cell *cells, struct cell *lane)
+{
+	uint64_t from = start < 0 ? s->t0 : s->t0 + start;
+	size_t i = summary_upgrade_after(s, from, true);
+
+	for (; i < s->nr_up; i++) {
+		const struct upgrade *u = &s->up[i];
+		int64_t col = (rel(s, u->ts) - start) / (int64_t)cell_ns;
+
+		if (col >= ncols)
+			break;
+		if (col < 0 || u->cpu >= s->nr_cpus)
+			continue;
+		if (only_sel && u->pid != sel)
+			continue;
+		cells[u->cpu * ncols + col].upgrade = true;
+		if (lane && u->pid == sel)
+			lane[col].upgrade = true;
+	}
+}
+
+void summary_cells(struct summary *s, int64_t start, uint64_t cell_ns,
+		   int ncols, int sel, bool only_sel, struct cell *cells,
+		   struct cell *lane)
+{
+	float *dom = calloc((size_t)s->nr_cpus * ncols, sizeof(*dom));
+
+	cells_clear(cells, s->nr_cpus * ncols);
+	if (lane)
+		cells_clear(lane, ncols);
+	if (!dom)
+		return;
+	/*
+	 * Below the bins' resolution, replay the window's events: at most
+	 * about ncols bins' worth of them.
+	 */
+	if (cell_ns >= s->w0 || !s->can_seek ||
+	    cells_from_events(s, start, cell_ns, ncols, sel, only_sel, cells,
+			      lane, dom))
+		cells_from_bins(s, start, cell_ns, ncols, sel, only_sel, cells,
+				lane, dom);
+	mark_upgrades(s, start, cell_ns, ncols, sel, only_sel, cells, lane);
+	free(dom);
+}
+
+int cell_state(const struct cell *c, uint64_t cell_ns)
+{
+	float total = 0;
+	int st;
+
+	for (st = 0; st < ST_MAX; st++)
+		total += c->ns[st];
+	if (total <= 0)
+		return -1;
+	/*
+	 * A lazy request pending for 5% of a zoomed-out cell still matters
+	 * more than the running around it: show the most urgent state that
+	 * holds a fifth of the cell's known time, else the longest.
+	 */
+	for (st = ST_MAX - 1; st > ST_RUN; st--)
+		if (c->ns[st] >= total / 5)
+			return st;
+	return c->ns[ST_RUN] >= c->ns[ST_IDLE] ? ST_RUN : ST_IDLE;
+}
+
+/* ---- events near the cursor ---- */
+
+static void keep(struct summary *s, const struct lt_event *ev,
+		 struct ev_line *l)
+{
+	l->ts = ev->ts;
+	l->cpu = ev->cpu;
+	l->pid = ev->pid;
+	l->flags = ev->flags;
+	l->preempt_count = ev->preempt_count;
+	l->kind = ev->kind;
+	snprintf(l->comm, sizeof(l->comm), "%s", ev->comm ? ev->comm : "<...>");
+	snprintf(l->name, sizeof(l->name), "%s", ev->name ? ev->name : "?");
+	lt_flags_latency(s->abi, ev->flags, ev->preempt_count, l->lat);
+	lt_event_payload(s->r, ev, l->payload, sizeof(l->payload));
+}
+
+/* Events read per look: bounds the cost of a sparse CPU. */
+#define EVENTS_LIMIT 200000
+
+int summary_events(struct summary *s, uint64_t ts, int cpu, int pid,
+		   struct ev_line *before, int nb, int *got_b,
+		   struct ev_line *after, int na, int *got_a)
+{
+	uint64_t back = 2 * s->w0;
+	int64_t t = rel(s, ts);
+
+	*got_b = *got_a = 0;
+	if (!s->can_seek)
+		return -1;
+	for (;;) {
+		int64_t from = t - (int64_t)back;
+		uint64_t b0 = from < 0 ? 0 : from / s->w0;
+		const struct lt_event *ev;
+		unsigned long n = 0;
+		int nbf = 0, head = 0, i;
+
+		if (b0 >= s->pos_filled)
+			b0 = s->pos_filled ? s->pos_filled - 1 : 0;
+		if (lt_reader_seek(s->r, s->t0 + b0 * s->w0,
+				   s->pos_filled ? s->pos[b0] : 0))
+			return -1;
+		*got_a = 0;
+		while ((ev = lt_reader_next(s->r)) && n++ < EVENTS_LIMIT) {
+			if (ev->cpu != cpu || (pid >= 0 && ev->pid != pid))
+				continue;
+			if (ev->ts < ts) {
+				/* A ring of the last @nb before @ts. */
+				keep(s, ev, &before[head]);
+				head = (head + 1) % nb;
+				if (nbf < nb)
+					nbf++;
+				continue;
+			}
+			keep(s, ev, &after[(*got_a)++]);
+			if (*got_a == na)
+				break;
+		}
+		if (nbf < nb && b0 > 0 && n < EVENTS_LIMIT) {
+			back *= 8;
+			continue;
+		}
+		/* Unroll the ring, oldest first. */
+		if (nbf == nb && head) {
+			struct ev_line *tmp = malloc(nb * sizeof(*tmp));
+
+			if (tmp) {
+				for (i = 0; i < nb; i++)
+					tmp[i] = before[(head + i) % nb];
+				memcpy(before, tmp, nb * sizeof(*tmp));
+				free(tmp);
+			}
+		}
+		*got_b = nbf;
+		return 0;
+	}
+}
+
+/* ---- formatting ---- */
+
+const char *fmt_ts(char *buf, size_t len, uint64_t ts)
+{
+	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(ts / 1000000000),
+		 (unsigned long long)(ts / 1000 % 1000000));
+	return buf;
+}
+
+const char *fmt_dur(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.3fms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.3fs", ns / 1e9);
+	return buf;
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lazytrace tui: a full-screen timeline of need-resched states, ticks and
+ * hogs. This file holds the command line, the terminal (set up, restored
+ * on every way out, SIGINT and SIGTERM included) and the main loop.
+ */
+#include <getopt.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+
+#include "../cli/cli.h"
+#include "tui.h"
+
+static const char tui_usage[] =
+"usage: lazytrace tui [-i FILE] [--abi NAME] [-B BUFFER] [--hz N]\n"
+"\n"
+"A full-screen timeline: one row per CPU, time across, each cell showing\n"
+"the running task's need-resched state by colour and letter (. idle,\n"
+"- running, l lazy pending, e eager pending, f folded, ! tick-upgrade),\n"
+"with the ranked hogs, the selected task's statistics and the events\n"
+"around the cursor with the kernel's own flags. Press ? for the keys.\n"
+"\n"
+"  -i, --input FILE   trace.dat or kernel text trace (default trace.dat)\n"
+"  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n"
+"  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
+"  --hz N             tick rate when the trace has no tick events (default 250)\n";
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* After the terminal is restored: die of the signal, as if uncaught. */
+static void reraise(void)
+{
+	int sig = got_signal;
+
+	signal(sig, SIG_DFL);
+	raise(sig);
+	exit(128 + sig);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct progress {
+	const char *file;
+	double last;
+};
+
+static bool progress(double done, uint64_t events, void *data)
+{
+	struct progress *p = data;
+	double t = now();
+
+	if (got_signal)
+		return false;
+	if (t - p->last < 0.1)
+		return true;
+	p->last = t;
+	draw_progress(p->file, done, events);
+	return true;
+}
+
+static void loop(struct view *v)
+{
+	bool dirty = true;
+	int ch;
+
+	while (!v->quit && !got_signal) {
+		if (dirty)
+			draw_all(v);
+		dirty = false;
+		ch = getch();
+		if (ch == ERR)
+			continue;
+		if (ch == KEY_RESIZE) {
+			/* Repaint all of it once: nothing of the old size stays. */
+			clearok(curscr, TRUE);
+			dirty = true;
+			continue;
+		}
+		view_key(v, ch);
+		dirty = true;
+	}
+}
+
+static int run(const struct input_opts *in, const struct lt_analysis_opts *lo)
+{
+	struct progress p = { .file = in->file };
+	struct lt_reader *r = input_open(in);
+	struct summary s;
+	struct view v;
+	SCREEN *scr;
+	int ret = EXIT_OK;
+
+	scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		lt_reader_close(r);
+		fprintf(stderr, "lazytrace: tui: cannot use the terminal (TERM=%s)\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		return EXIT_BAD;
+	}
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	tui_colors();
+	timeout(200);
+	draw_progress(in->file, 0, 0);
+	if (summary_build(&s, r, in->file, lo, progress, &p)) {
+		endwin();
+		delscreen(scr);
+		summary_free(&s);
+		lt_reader_close(r);
+		if (got_signal)
+			reraise();
+		fprintf(stderr, "lazytrace: %s: out of memory\n", in->file);
+		return EXIT_BAD;
+	}
+	view_init(&v, &s);
+	if (s.error)
+		snprintf(v.msg, sizeof(v.msg), "input error: %s (showing what was read)",
+			 s.error);
+	loop(&v);
+	endwin();
+	delscreen(scr);
+	if (s.error) {
+		fprintf(stderr, "lazytrace: %s\n", s.error);
+		ret = EXIT_BAD;
+	}
+	free(v.cells);
+	free(v.lane);
+	summary_free(&s);
+	lt_reader_close(r);
+	if (got_signal)
+		reraise();
+	return ret;
+}
+
+int cmd_tui(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		INPUT_LONG_OPTS,
+		{ "hz", required_argument, NULL, OPT_HZ },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct input_opts in = INPUT_OPTS_INIT;
+	struct lt_analysis_opts lo = { 0 };
+	int c;
+
+	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "h", longopts,
+				NULL)) != -1) {
+		if (input_opt(&in, c, optarg))
+			continue;
+		switch (c) {
+		case OPT_HZ:
+			lo.hz = atoi(optarg);
+			if (lo.hz < 1 || lo.hz > 100000)
+				die_usage("bad --hz '%s'", optarg);
+			break;
+		case 'h':
+			fputs(tui_usage, stdout);
+			return EXIT_OK;
+		default:
+			fputs(tui_usage, stderr);
+			return EXIT_BAD;
+		}
+	}
+	if (optind < argc)
+		die_usage("tui: unexpected argument '%s'", argv[optind]);
+	if (!strcmp(in.file, "-"))
+		die_usage("tui: reads its keys from the terminal: give a file, not '-'");
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		die_usage("tui: needs a terminal (use report, timeline or hogs in scripts)");
+	setlocale(LC_ALL, "");
+	catch_signals();
+	return run(&in, &lo);
+}

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lazytrace tui: the ncurses timeline viewer.
+ *
+ * summary.c reads the input once and keeps a compact summary: per CPU, the
+ * share of time spent in each need-resched state in fixed-width bins (a
+ * pyramid of resolutions), the reader position of every bin to re-read the
+ * events near the cursor, and the tick-upgrades. Nothing is kept per event.
+ * draw.c paints the screen from it, keys.c turns keys into view changes,
+ * tui.c holds the command, the terminal and the main loop.
+ */
+#ifndef _LT_TUI_H
+#define _LT_TUI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lazytrace.h"
+
+/* What the running task on a CPU is doing, least to most urgent. */
+enum tui_state {
+	ST_IDLE = 0,	/* the idle task */
+	ST_RUN,		/* a task, no request */
+	ST_LAZY,	/* lazy request pending */
+	ST_EAGER,	/* eager request, not yet folded */
+	ST_FOLD,	/* request folded into preempt_count */
+	ST_MAX,
+};
+
+#define SHARE_ONE 65535u
+
+/* One bin of one CPU: how its time was spent. */
+struct bin {
+	uint16_t share[ST_MAX];	/* of SHARE_ONE */
+	uint16_t dom_share;	/* the longest stretch of one task */
+	int32_t dom_pid;	/* that task, -1 for none */
+	int32_t start_pid;	/* current at the bin's start, -1 unknown */
+	uint8_t start_state;
+};
+
+#define MAX_LEVELS 24
+
+struct upgrade {
+	uint64_t ts;
+	uint64_t since;		/* the lazy request's seen_ns */
+	int cpu;
+	int pid;
+	enum lt_transition_kind request;
+	bool episode;		/* of a hog, pending >= episode threshold */
+};
+
+/* Per-CPU state while reading. */
+struct cpu_build {
+	int64_t since;		/* relative ns; -1 before the first event */
+	int pid;
+	enum tui_state state;
+	int acc_pid;		/* the current stretch, for dom_pid */
+	uint64_t acc_bin;
+	uint64_t acc_ns;
+};
+
+struct summary {
+	struct lt_reader *r;
+	struct lt_analysis *a;
+	enum lt_abi abi;
+	const char *file;
+	bool can_seek;
+	const char *error;	/* the reader's error, if it stopped on one */
+
+	uint64_t t0;		/* first event's time: bins count from here */
+	uint64_t t_end;		/* last event's time */
+	uint64_t events;
+	int nr_cpus;
+
+	uint64_t cap;		/* bins per CPU at level 0 */
+	uint64_t w0;		/* level-0 bin width, ns */
+	uint64_t nbins;		/* level-0 bins in use */
+	int nlevels;
+	uint64_t lv_nbins[MAX_LEVELS];
+	struct bin **lv[MAX_LEVELS];	/* [level][cpu] -> bins */
+	uint64_t *pos;		/* level 0: reader position at or before */
+	uint64_t pos_filled;	/* bins of pos[] set, +1 */
+	struct cpu_build *cb;
+
+	struct upgrade *up;
+	size_t nr_up, cap_up;
+	uint64_t episode_ns;
+};
+
+/* Progress while reading: fraction done (0..1), events so far. */
+typedef bool (*progress_fn)(double done, uint64_t events, void *data);
+
+/*
+ * Read all of @r into @s. @progress may stop it early by returning
+ * false (then returns -1 and s->error is NULL). Returns 0 on success.
+ */
+int summary_build(struct summary *s, struct lt_reader *r, const char *file,
+		  const struct lt_analysis_opts *lo, progress_fn progress,
+		  void *data);
+void summary_free(struct summary *s);
+
+/* One cell of the timeline: ns of each state within its span. */
+struct cell {
+	float ns[ST_MAX];
+	int dom_pid;
+	bool sel;		/* the selected task ran here */
+	bool upgrade;		/* a tick-upgrade was seen here */
+};
+
+/*
+ * The cells [start + i * cell_ns, ...) for i < ncols, per CPU (cells[cpu *
+ * ncols + i]) and for the selected task's lane (@lane, ncols). @start is
+ * relative to s->t0 and may be negative. @sel: selected pid or -1;
+ * @only_sel: count only the selected task's time.
+ */
+void summary_cells(struct summary *s, int64_t start, uint64_t cell_ns,
+		   int ncols, int sel, bool only_sel, struct cell *cells,
+		   struct cell *lane);
+
+/* The state a cell shows: the most urgent one with a real share. */
+int cell_state(const struct cell *c, uint64_t cell_ns);
+
+/* An event kept for the events panel, with its strings copied. */
+struct ev_line {
+	uint64_t ts;
+	int cpu;
+	int pid;
+	unsigned int flags;
+	unsigned int preempt_count;
+	enum lt_event_kind kind;
+	char comm[LT_COMM_LEN];
+	char name[48];
+	char lat[6];
+	char payload[240];
+};
+
+/*
+ * Events of @cpu (and of @pid unless -1) around @ts: up to @nb before
+ * (oldest first) and @na at or after. Returns 0, or -1 if the input
+ * cannot seek.
+ */
+int summary_events(struct summary *s, uint64_t ts, int cpu, int pid,
+		   struct ev_line *before, int nb, int *got_b,
+		   struct ev_line *after, int na, int *got_a);
+
+/* Index of the first upgrade with ts > @ts (or >= when @incl). */
+size_t summary_upgrade_after(const struct summary *s, uint64_t ts, bool incl);
+
+/* "7.577135", the timeline command's format. */
+const char *fmt_ts(char *buf, size_t len, uint64_t ts);
+/* "40.000ms" */
+const char *fmt_dur(char *buf, size_t len, uint64_t ns);
+
+/* ---- the viewer ---- */
+
+#define EV_KEEP 48
+
+struct view {
+	struct summary *s;
+	uint64_t cursor;	/* absolute ns; drawn at column ccol */
+	uint64_t cell_ns;	/* time per column */
+	int cpu;		/* the cursor's CPU row */
+	int cpu_top;		/* first CPU row on screen */
+	const struct lt_task_stats *sel;
+	bool filter;		/* show only the selected task */
+	bool help;
+	bool popup;		/* Enter: the cursor event in full */
+	bool quit;
+	char msg[256];		/* status line; empty shows key hints */
+
+	/* layout, from the terminal size */
+	int rows, cols;
+	int ncols, ccol;	/* timeline columns, cursor column */
+	int cpu_rows;		/* CPU rows that fit */
+
+	struct cell *cells, *lane;
+	int cells_cols;
+
+	/* the events panel, for (ev_ts, ev_cpu, ev_pid) */
+	struct ev_line before[EV_KEEP], after[EV_KEEP];
+	int nb, na;
+	bool ev_valid;
+	uint64_t ev_ts;
+	int ev_cpu, ev_pid;
+	bool ev_error;
+};
+
+#define LABEL_W 8
+
+/* draw.c */
+void tui_colors(void);
+void draw_layout(struct view *v);
+void draw_all(struct view *v);
+void draw_progress(const char *file, double done, uint64_t events);
+
+/* keys.c */
+void view_init(struct view *v, struct summary *s);
+void view_key(struct view *v, int key);
+void view_clamp(struct view *v);
+int view_sel_pid(const struct view *v);
+
+#endif /* _LT_TUI_H */
