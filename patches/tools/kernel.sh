@@ -94,10 +94,10 @@ configure() {
 	make -s -C "$SRC" O="$out" tinyconfig > /dev/null
 	(cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}") > /dev/null
 	make -s -C "$SRC" O="$out" olddefconfig > /dev/null
-	for f in "${frags[@]}"; do
-		grep '^CONFIG_.*=y' "$f" | while read -r opt; do
-			grep -qx "$opt" "$out/.config" || echo "  warning: $opt did not stick"
-		done
+	# every option the fragments ask for, the last fragment winning
+	cat "${frags[@]}" | sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=y$/\1 y/p; s/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1 n/p' |
+		awk '{ v[$1] = $2 } END { for (o in v) if (v[o] == "y") print o }' | while read -r opt; do
+		grep -qx "$opt=y" "$out/.config" || echo "  warning: $opt=y did not stick"
 	done
 }
 

@@ -51,10 +51,10 @@ for name in hogs msg-lazy msg-eager; do
 	# switches, idle excluded: preempted (R+), yielded (R), blocked (other)
 	awk '$5 == "sched_switch" {
 		if (match($0, /prev_pid=[0-9]+/)) pp = substr($0, RSTART + 9, RLENGTH - 9)
-		if (pp == 0) next
 		match($0, /prev_state=[^ ]+/); s = substr($0, RSTART + 11, RLENGTH - 11)
+		if (pp == 0) { idle++; next }
 		if (s == "R+") p++; else if (s == "R") y++; else b++
-	} END { printf "%d %d %d\n", p, y, b }' "$dir/$name.events" > "$dir/$name.switches"
+	} END { printf "%d %d %d %d\n", p, y, b, idle }' "$dir/$name.events" > "$dir/$name.switches"
 done
 
 letter() { awk -v l="$2" 'substr($3, 2, 1) == l { n++ } END { print n + 0 }' "$dir/$1.events"; }
@@ -73,19 +73,19 @@ fi
 echo
 echo "sched_switch, idle excluded (kernel text; prev_state R+ / R / sleeping):"
 if [ -s "$dir/msg-lazy.switches" ] && [ -s "$dir/msg-eager.switches" ]; then
-	read -r pl yl bl < "$dir/msg-lazy.switches"
-	read -r pe ye be < "$dir/msg-eager.switches"
+	read -r pl yl bl _ < "$dir/msg-lazy.switches"
+	read -r pe ye be _ < "$dir/msg-eager.switches"
 	printf "  messaging    %10s %10s\n" lazy eager
 	printf "  preempted    %10d %10d\n" "$pl" "$pe"
 	printf "  yielded      %10d %10d\n" "$yl" "$ye"
 	printf "  blocked      %10d %10d\n" "$bl" "$be"
 	printf "  total        %10d %10d\n" $((pl + yl + bl)) $((pe + ye + be))
 fi
-[ -s "$dir/hogs.switches" ] && read -r p y b < "$dir/hogs.switches" &&
+[ -s "$dir/hogs.switches" ] && read -r p y b _ < "$dir/hogs.switches" &&
 	echo "  hogs (lazy): preempted $p, yielded $y, blocked $b"
 if [ -s "$dir/msg-lazy.switches" ] && [ -s "$dir/msg-eager.switches" ]; then
-	read -r pl yl bl < "$dir/msg-lazy.switches"
-	read -r pe ye be < "$dir/msg-eager.switches"
+	read -r pl yl bl _ < "$dir/msg-lazy.switches"
+	read -r pe ye be _ < "$dir/msg-eager.switches"
 	if [ "$pe" -ge $((10 * pl)) ] && [ "$pe" -gt 0 ]; then
 		ok "eager has >= 10x the preempted switches of lazy ($pe vs $pl)"
 	else
@@ -159,7 +159,8 @@ else
 			bad "$name: lazytrace report -l cpu+flags columns differ from the kernel's"
 		if "$lt" stats -i "$dir/$name.dat" --json > "$dir/$name.stats.json" 2>/dev/null; then
 			echo "      lazytrace stats switches: $(tr -d '\n ' < "$dir/$name.stats.json" | grep -o '"switches":{[^}]*}' | head -1)"
-			echo "      kernel text (idle excl.): preempted/yielded/blocked $(cat "$dir/$name.switches")"
+			read -r p y b i < "$dir/$name.switches"
+			echo "      kernel text: preempted/yielded/blocked $p/$y/$b, idle excluded ($i switches from idle)"
 		fi
 	done
 	if "$lt" hogs -i "$dir/hogs.dat" --json > "$dir/hogs.hogs.json" 2>/dev/null; then

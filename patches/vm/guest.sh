@@ -9,7 +9,8 @@ INST=lazyvm
 I=$T/instances/$INST
 BUF_KB=${BUF_KB:-24576}
 HOG_SECS=${HOG_SECS:-4}
-MSG_SECS=${MSG_SECS:-2}
+MSG_SECS=${MSG_SECS:-20}
+MSG_LOOPS=${MSG_LOOPS:-600}
 EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new
 irq_vectors/local_timer_entry irq_vectors/local_timer_exit
 irq_vectors/reschedule_entry irq_vectors/reschedule_exit
@@ -88,13 +89,14 @@ stamp "hogs end"
 save hogs
 teardown
 
-# b. the messaging load, lazy then eager.
+# b. the messaging load, lazy then eager: the same amount of work in both
+#    (MSG_LOOPS rounds per sender; MSG_SECS is only a cap).
 for m in lazy eager; do
 	mode $m
 	setup
 	echo 1 > $I/tracing_on
 	stamp "msg-$m start"
-	lazyload msg $MSG_SECS 2
+	lazyload msg $MSG_SECS 2 $MSG_LOOPS
 	echo 0 > $I/tracing_on
 	stamp "msg-$m end"
 	save msg-$m

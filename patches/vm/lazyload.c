@@ -2,9 +2,12 @@
 /*
  * lazyload - small workloads for tracing lazy preemption in a test VM.
  *
- *   lazyload [-c CPU] msg   SECONDS [GROUPS]   pipe messaging (hackbench-like):
+ *   lazyload [-c CPU] msg   SECONDS [GROUPS [LOOPS]]
+ *                                              pipe messaging (hackbench-like):
  *                                              GROUPS x (10 senders + 10
- *                                              receivers), 100-byte messages
+ *                                              receivers), 100-byte messages;
+ *                                              each sender sends LOOPS rounds
+ *                                              (0: until SECONDS are over)
  *   lazyload [-c CPU] spin  SECONDS            user-space busy loop
  *   lazyload [-c CPU] sleep SECONDS PERIOD_MS  periodic sleeper
  *   lazyload [-c CPU] rt    SECONDS PERIOD_MS WAKER_CPU
@@ -54,10 +57,10 @@ static void die(const char *what)
 	exit(1);
 }
 
-static int run_msg(double secs, int groups)
+static int run_msg(double secs, int groups, long loops)
 {
 	int nproc = 0, g, i, j;
-	double end = now() + secs;
+	double start = now(), end = start + secs;
 
 	for (g = 0; g < groups; g++) {
 		int fds[PER_GROUP][2];
@@ -101,7 +104,7 @@ static int run_msg(double secs, int groups)
 				memset(buf, 'm', sizeof(buf));
 				for (j = 0; j < PER_GROUP; j++)
 					close(fds[j][0]);
-				while (now() < end) {
+				while (loops ? n < loops * PER_GROUP : now() < end) {
 					for (j = 0; j < PER_GROUP; j++) {
 						if (write(fds[j][1], buf, sizeof(buf)) != sizeof(buf))
 							die("write");
@@ -123,7 +126,7 @@ static int run_msg(double secs, int groups)
 		if (wait(&st) < 0)
 			die("wait");
 	}
-	printf("lazyload msg: %d processes, %.1f s\n", nproc, secs);
+	printf("lazyload msg: %d processes, %ld rounds, %.3f s\n", nproc, loops, now() - start);
 	return 0;
 }
 
@@ -189,7 +192,7 @@ static int run_rt(double secs, int period_ms, int waker_cpu)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: lazyload [-c CPU] msg SECONDS [GROUPS]\n"
+		"usage: lazyload [-c CPU] msg SECONDS [GROUPS [LOOPS]]\n"
 		"       lazyload [-c CPU] spin SECONDS\n"
 		"       lazyload [-c CPU] sleep SECONDS PERIOD_MS\n"
 		"       lazyload [-c CPU] rt SECONDS PERIOD_MS WAKER_CPU\n");
@@ -209,7 +212,8 @@ int main(int argc, char **argv)
 		usage();
 	secs = atof(argv[argi + 1]);
 	if (!strcmp(argv[argi], "msg"))
-		return run_msg(secs, argc - argi > 2 ? atoi(argv[argi + 2]) : 2);
+		return run_msg(secs, argc - argi > 2 ? atoi(argv[argi + 2]) : 2,
+			       argc - argi > 3 ? atol(argv[argi + 3]) : 0);
 	if (!strcmp(argv[argi], "spin"))
 		return run_spin(secs);
 	if (!strcmp(argv[argi], "sleep") && argc - argi > 2)
