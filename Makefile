@@ -110,6 +110,11 @@ valgrind: all $(UNIT_BIN)
 	@LAZYTRACE_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 		LAZYTRACE=$(CURDIR)/$(BIN) BUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
+# libFuzzer harnesses (clang; not part of check): tests/fuzz/run.sh.
+FUZZ_SECONDS	?= 60
+fuzz:
+	sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ)
+
 demo: all
 	sh tests/demo.sh ./$(BIN)
 
@@ -144,5 +149,5 @@ vm-test: all
 clean:
 	rm -rf build build-asan $(BIN)
 
-.PHONY: all check asan valgrind demo deps install patches-check vm-test clean
+.PHONY: all check asan valgrind fuzz demo deps install patches-check vm-test clean
 .DELETE_ON_ERROR:

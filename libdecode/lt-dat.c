@@ -682,39 +682,101 @@ static void probe_buffers(struct tracecmd_input *top)
 		    TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS)
 
 /*
+ * libtracecmd reads the headers in order from its descriptor and closes
+ * it when they are bad. A duplicate shares the file position, so it tells
+ * how far the library got: the offset an error message can name.
+ */
+static struct tracecmd_input *open_tracked(const char *path, int *pos_fd)
+{
+	struct tracecmd_input *h;
+	int fd = open(path, O_RDONLY);
+
+	*pos_fd = -1;
+	if (fd < 0)
+		return NULL;
+	*pos_fd = dup(fd);
+	h = tracecmd_open_fd(fd, OPEN_FLAGS);
+	/* It closes @fd when the headers are bad, but not the magic. */
+	if (!h && fcntl(fd, F_GETFD) != -1)
+		close(fd);
+	return h;
+}
+
+static long long tracked_offset(int pos_fd)
+{
+	return pos_fd < 0 ? -1 : (long long)lseek(pos_fd, 0, SEEK_CUR);
+}
+
+/* The child's descriptor and pipe, for its crash handler. */
+static int child_pos_fd = -1, child_pipe = -1;
+
+static void child_crashed(int sig)
+{
+	long long pos = tracked_offset(child_pos_fd);
+
+	if (write(child_pipe, &pos, sizeof(pos)) < 0)
+		_exit(128 + sig);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void child_open(struct lt_reader *r, int pipe_fd)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	struct tracecmd_input *h;
+	size_t i;
+	int fd;
+
+	fd = open("/dev/null", O_WRONLY);
+	if (fd >= 0)
+		dup2(fd, STDERR_FILENO);
+	child_pipe = pipe_fd;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], child_crashed);
+	alarm(60);
+	h = open_tracked(r->path, &child_pos_fd);
+	if (!h || tep_get_cpus(tracecmd_get_tep(h)) <= 0)
+		_exit(CHILD_UNREADABLE);
+	probe_buffers(h);
+	_exit(0);
+}
+
+/*
  * libtraceevent's format parser is not hardened against corrupt files and
  * can crash on them. Parse the headers once in a child first, so that a
  * corrupt file becomes an error message instead of taking the caller down.
  */
 static int open_in_child(struct lt_reader *r)
 {
-	struct tracecmd_input *h;
-	int status, fd;
+	long long pos = -1;
+	int status, p[2];
 	pid_t pid;
 
+	if (pipe(p))
+		return 0;	/* cannot isolate: open directly */
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return 0;	/* cannot isolate: open directly */
-	if (pid == 0) {
-		fd = open("/dev/null", O_WRONLY);
-		if (fd >= 0)
-			dup2(fd, STDERR_FILENO);
-		alarm(60);
-		h = tracecmd_open(r->path, OPEN_FLAGS);
-		if (!h || tep_get_cpus(tracecmd_get_tep(h)) <= 0)
-			_exit(CHILD_UNREADABLE);
-		probe_buffers(h);
-		_exit(0);
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return 0;
 	}
+	if (pid == 0) {
+		close(p[0]);
+		child_open(r, p[1]);
+	}
+	close(p[1]);
 	while (waitpid(pid, &status, 0) < 0)
 		;
+	if (read(p[0], &pos, sizeof(pos)) != sizeof(pos))
+		pos = -1;
+	close(p[0]);
 	/* Sanitizers turn a crash into an exit code: anything unexpected is one. */
 	if (WIFSIGNALED(status) || (WEXITSTATUS(status) != 0 &&
 				    WEXITSTATUS(status) != CHILD_UNREADABLE)) {
-		lt_reader_fail(r, "corrupt trace.dat: its headers crash libtracecmd (%s), file size %llu",
+		lt_reader_fail(r, "corrupt trace.dat: libtracecmd crashes on it (%s) after reading to offset %lld of %llu",
 			       WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) :
-			       "it died",
+			       "it died", pos < 0 ? 0 : pos,
 			       (unsigned long long)r->size);
 		return -1;
 	}
@@ -724,6 +786,8 @@ static int open_in_child(struct lt_reader *r)
 int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 {
 	struct dat *d;
+	long long pos;
+	int pos_fd;
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	d = calloc(1, sizeof(*d));
@@ -737,12 +801,16 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	trace_seq_init(&d->seq);
 	if (opts->isolate && open_in_child(r))
 		return -1;
-	d->top = tracecmd_open(r->path, OPEN_FLAGS);
+	d->top = open_tracked(r->path, &pos_fd);
 	if (!d->top) {
-		lt_reader_fail(r, "corrupt or truncated trace.dat: cannot read its headers (file size %llu)",
-			       (unsigned long long)r->size);
+		pos = tracked_offset(pos_fd);
+		if (pos_fd >= 0)
+			close(pos_fd);
+		lt_reader_fail(r, "corrupt or truncated trace.dat: cannot read its headers past offset %lld (file size %llu)",
+			       pos < 0 ? 0 : pos, (unsigned long long)r->size);
 		return -1;
 	}
+	close(pos_fd);
 	if (pick_buffer(r, d, opts->buffer))
 		return -1;
 	d->tep = tracecmd_get_tep(d->handle);

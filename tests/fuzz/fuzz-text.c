@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness: the kernel text reader and the analysis it feeds.
+ * Inputs that start like a trace.dat belong to fuzz-dat and are skipped.
+ */
+#include "fuzz-common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct lt_open_opts o = { .abi = LT_ABI_AUTO };
+	struct lt_reader *r;
+	char path[64], err[512];
+	int fd;
+
+	if (size >= 3 && !memcmp(data, "\027\010\104", 3))
+		return 0;
+	/* Half the inputs under a fixed ABI: the letters map differently. */
+	if (size && (data[size - 1] & 0x80))
+		o.abi = 1 + data[size - 1] % 4;
+	fd = fuzz_input(data, size, path, sizeof(path));
+	r = lt_reader_open(path, &o, err, sizeof(err));
+	if (r) {
+		fuzz_assert(lt_reader_format(r) != LT_INPUT_TRACE_DAT);
+		fuzz_reader(r);
+		lt_reader_close(r);
+	} else {
+		fuzz_assert(strstr(err, path));
+	}
+	close(fd);
+	return 0;
+}
