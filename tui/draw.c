@@ -262,7 +262,7 @@ static void draw_cell(int y, int x, const struct cell *c, uint64_t cell_ns,
 	if (c->upgrade && cell_ns <= upgrade_mark_ns) {
 		ch = '!';
 		a = colors ? COLOR_PAIR(PAIR_UPGRADE) | A_BOLD : A_BOLD;
-	} else if (c->upgrade && colors) {
+	} else if (c->upgrade && colors && st >= 0) {
 		a = COLOR_PAIR(PAIR_UPGRADE);
 	}
 	if (sel_hi && c->sel)
