@@ -303,12 +303,31 @@ static void cpu_take(struct lt_analysis *a, struct lt_cpu *c,
 		a->oom = true;
 }
 
+/*
+ * Names compare equal when one is a prefix of the other: the latency
+ * format prints the current task's name cut to 8 characters, the
+ * events' fields in full.
+ */
 static bool comm_differs(const struct lt_task *t, const char *comm)
 {
+	size_t a, b;
+
 	if (!comm || !*comm || !strcmp(comm, "<...>") ||
 	    !strcmp(t->st.comm, "<...>"))
 		return false;
-	return strncmp(t->st.comm, comm, LT_COMM_LEN - 1) != 0;
+	a = strlen(t->st.comm);
+	b = strlen(comm);
+	return strncmp(t->st.comm, comm, a < b ? a : b) != 0;
+}
+
+/* Keep the longest form of a name seen for the task. */
+static void comm_complete(struct lt_task *t, const char *comm)
+{
+	if (comm && strlen(comm) > strlen(t->st.comm) &&
+	    strcmp(t->st.comm, "<...>") && !comm_differs(t, comm))
+		lt_task_set_comm(t, comm);
+	else if (!strcmp(t->st.comm, "<...>"))
+		lt_task_set_comm(t, comm);
 }
 
 /*
@@ -334,6 +353,7 @@ static struct lt_task *task_ref(struct lt_analysis *a, struct lt_cpu *c,
 	if (t && t->life != LT_TASK_GONE &&
 	    (t->running_on >= 0 || !comm_differs(t, comm))) {
 		lt_task_seen(t, ts);
+		comm_complete(t, comm);
 		return t;
 	}
 	if (t)
