@@ -89,7 +89,10 @@ struct lt_cpu {
 	uint64_t irq_start;
 	uint64_t irq_ns;	/* time spent in completed timer interrupts */
 	uint64_t last_tick;
-	struct lt_hist spacing;
+	/* tick spacings: a bounded uniform sample, for an exact median */
+	uint64_t *spacing;
+	uint32_t nr_spacing;
+	uint64_t spacings_seen;
 	uint64_t ticks;
 	uint64_t lost;
 	bool lost_unknown;
@@ -142,5 +145,6 @@ void lt_hogs_request_end(struct lt_analysis *a, struct lt_cpu *c,
 			 uint64_t end, bool served);
 uint64_t lt_hogs_irq_time(const struct lt_cpu *c, uint64_t ts);
 void lt_hogs_finish(struct lt_analysis *a);
+int lt_hogs_spacing(struct lt_cpu *c, uint64_t ns);
 
 #endif /* _LT_ANALYSIS_H */

@@ -66,23 +66,69 @@ void lt_hogs_request_end(struct lt_analysis *a, struct lt_cpu *c,
 		t->max_ticks = lazy->ticks;
 }
 
+/* Spacings kept per CPU: 32 KiB, whatever the length of the trace. */
+#define LT_SPACING_SAMPLES 4096
+
+/*
+ * Keep a uniform sample of a CPU's tick spacings (reservoir sampling
+ * with a fixed-seed generator, so results are reproducible).
+ */
+int lt_hogs_spacing(struct lt_cpu *c, uint64_t ns)
+{
+	uint64_t x, j;
+
+	if (!c->spacing) {
+		c->spacing = malloc(LT_SPACING_SAMPLES * sizeof(*c->spacing));
+		if (!c->spacing)
+			return -1;
+	}
+	c->spacings_seen++;
+	if (c->nr_spacing < LT_SPACING_SAMPLES) {
+		c->spacing[c->nr_spacing++] = ns;
+		return 0;
+	}
+	/* splitmix64 of the count: a fixed pseudo-random index */
+	x = c->spacings_seen * 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	j = x % c->spacings_seen;
+	if (j < LT_SPACING_SAMPLES)
+		c->spacing[j] = ns;
+	return 0;
+}
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t x = *(const uint64_t *)pa, y = *(const uint64_t *)pb;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t median_spacing(struct lt_cpu *c)
+{
+	qsort(c->spacing, c->nr_spacing, sizeof(*c->spacing), cmp_u64);
+	return c->spacing[(c->nr_spacing - 1) / 2];
+}
+
 /*
  * The tick length: the smallest per-CPU median spacing of tick events
- * (a CPU that stops its tick when idle has longer gaps, never shorter).
+ * (a CPU that stops its tick when idle has longer gaps, never shorter),
+ * among CPUs with at least 8 spacings if any has.
  */
-static uint64_t trace_tick(const struct lt_analysis *a)
+static uint64_t trace_tick(struct lt_analysis *a)
 {
 	uint64_t best = 0;
 	int i, pass;
 
 	for (pass = 0; pass < 2 && !best; pass++) {
 		for (i = 0; i < a->nr_cpus_alloc; i++) {
-			const struct lt_hist *h = &a->cpus[i].spacing;
+			struct lt_cpu *c = &a->cpus[i];
 			uint64_t med;
 
-			if (!h->count || (pass == 0 && h->count < 8))
+			if (!c->nr_spacing || (pass == 0 && c->nr_spacing < 8))
 				continue;
-			med = lt_hist_percentile(h, 50);
+			med = median_spacing(c);
 			if (med && (!best || med < best))
 				best = med;
 		}

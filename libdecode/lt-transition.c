@@ -451,7 +451,7 @@ static void do_switch(struct lt_analysis *a, struct lt_cpu *c,
 static void tick_arrival(struct lt_analysis *a, struct lt_cpu *c, uint64_t ts)
 {
 	if (c->last_tick && ts > c->last_tick &&
-	    lt_hist_add(&c->spacing, ts - c->last_tick))
+	    lt_hogs_spacing(c, ts - c->last_tick))
 		a->oom = true;
 	c->last_tick = ts;
 	c->ticks++;
@@ -735,7 +735,7 @@ void lt_analysis_free(struct lt_analysis *a)
 	if (!a)
 		return;
 	for (i = 0; i < a->nr_cpus_alloc; i++)
-		lt_hist_free(&a->cpus[i].spacing);
+		free(a->cpus[i].spacing);
 	lt_stats_free(a);
 	free(a->hogs);
 	free(a->cpus);
