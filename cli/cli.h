@@ -126,4 +126,38 @@ void json_finish(struct json *j);
 /* ---- CSV: RFC 4180 quoting. ---- */
 void csv_field(FILE *fp, const char *s, bool last);
 
+/* ---- Terminal niceties: colour and progress, only on a terminal. ---- */
+
+/* --color=auto|always|never for output to @fp; -1 on a bad value. */
+int color_parse(const char *arg, FILE *fp, bool *on);
+/* The escape that colours a need-resched letter ("" for '.'). */
+const char *color_resched(char letter);
+#define COLOR_RESET "\033[0m"
+
+/*
+ * "FILE: 42%" (text; trace.dat: "FILE: 123456 events", its CPUs' data
+ * lie apart in the file) on stderr while a long read goes on, when stderr
+ * is a terminal. Call progress_tick() once per event.
+ */
+struct progress {
+	struct lt_reader *r;
+	const char *file;
+	uint64_t size;
+	uint64_t start_ns;
+	uint64_t last_ns;
+	uint64_t count;
+	bool on;
+	bool shown;
+};
+
+void progress_start(struct progress *p, struct lt_reader *r, const char *file);
+void progress_update(struct progress *p);
+void progress_end(struct progress *p);
+
+static inline void progress_tick(struct progress *p)
+{
+	if (p->on && !(++p->count & 0xfff))
+		progress_update(p);
+}
+
 #endif /* _LT_CLI_H */

@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -19,6 +20,7 @@ struct report_opts {
 	const char *comm;
 	int64_t from;
 	int64_t to;
+	bool color;
 };
 
 static const char report_usage[] =
@@ -35,7 +37,9 @@ static const char report_usage[] =
 "  --pid LIST         only events of these current pids\n"
 "  --comm GLOB        only events whose current task's name matches\n"
 "  --from T, --to T   time window, in the trace's seconds (e.g. 7.25, 7250ms)\n"
-"  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n";
+"  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n"
+"  --color[=WHEN]     colour the need-resched letter: auto (on a terminal,\n"
+"                     the default), always, never\n";
 
 /* The kernel rounds to the nearest microsecond: ns2usecs(). */
 static uint64_t ns2usecs(uint64_t ns)
@@ -84,31 +88,51 @@ struct line {
 	size_t cap;
 };
 
+/* Strings go out with fputs: printf's format parsing is a hot spot here. */
 static void print_payload(const struct lt_event *ev, const char *payload)
 {
-	if (ev->kind == LT_EV_FUNCTION)
-		printf("%s\n", payload);
-	else
-		printf("%s: %s\n", ev->name, payload);
+	if (ev->kind != LT_EV_FUNCTION) {
+		fputs(ev->name, stdout);
+		fputs(": ", stdout);
+	}
+	fputs(payload, stdout);
+	putchar('\n');
 }
 
-static void print_default(const struct line *l)
+/* The latency field, its need-resched letter coloured if asked. */
+static const char *lat_field(const struct line *l, bool color, char *buf,
+			     size_t len)
+{
+	const char *c = color ? color_resched(l->lat[1]) : "";
+
+	if (!*c)
+		return l->lat;
+	snprintf(buf, len, "%c%s%c" COLOR_RESET "%s", l->lat[0], c, l->lat[1],
+		 l->lat + 2);
+	return buf;
+}
+
+static void print_default(const struct line *l, bool color)
 {
 	uint64_t us = ns2usecs(l->ev.ts);
+	char lat[32];
 
 	printf("%16s-%-7d [%03d] %s %5llu.%06llu: ", l->ev.comm, l->ev.pid,
-	       l->ev.cpu, l->lat, (unsigned long long)(us / 1000000),
+	       l->ev.cpu, lat_field(l, color, lat, sizeof(lat)),
+	       (unsigned long long)(us / 1000000),
 	       (unsigned long long)(us % 1000000));
 	print_payload(&l->ev, l->payload);
 }
 
 /* lat_print_generic() and lat_print_timestamp(), verbose off. */
-static void print_latency(const struct line *l, uint64_t base, uint64_t next)
+static void print_latency(const struct line *l, uint64_t base, uint64_t next,
+			  bool color)
 {
 	uint64_t rel = ns2usecs(next - l->ev.ts);
+	char lat[32];
 
 	printf("%8.8s-%-7d %3d%s %4lluus%c: ", l->ev.comm, l->ev.pid,
-	       l->ev.cpu, l->lat,
+	       l->ev.cpu, lat_field(l, color, lat, sizeof(lat)),
 	       (unsigned long long)ns2usecs(l->ev.ts - base),
 	       delay_mark(rel * 1000));
 	print_payload(&l->ev, l->payload);
@@ -144,18 +168,25 @@ static int report(struct report_opts *o)
 	enum lt_abi abi = lt_reader_abi(r, NULL);
 	const struct lt_event *ev;
 	struct line cur = { 0 };
-	uint64_t base;
+	struct progress pg;
+	uint64_t base = 0;
 	bool have = false;
 	int ret;
+
+	/* Lines go to a pipe or file in big blocks; a terminal sees each. */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	progress_start(&pg, r, o->in.file);
 
 	/*
 	 * The latency format's delay marker needs the next event's time,
 	 * so each line is printed one event late.
 	 */
 	while ((ev = lt_reader_next(r))) {
+		progress_tick(&pg);
 		base = lt_reader_first_ts(r);
 		if (have && o->latency)
-			print_latency(&cur, base, ev->ts);
+			print_latency(&cur, base, ev->ts, o->color);
 		have = false;
 		if (!selected(o, ev))
 			continue;
@@ -166,10 +197,12 @@ static int report(struct report_opts *o)
 		if (o->latency)
 			have = true;
 		else
-			print_default(&cur);
+			print_default(&cur, o->color);
 	}
+	progress_end(&pg);
 	if (have)
-		print_latency(&cur, base, cur.ev.ts);
+		print_latency(&cur, base, cur.ev.ts, o->color);
+	fflush(stdout);
 	ret = input_finish(r);
 	free(cur.payload);
 	lt_reader_close(r);
@@ -186,10 +219,13 @@ int cmd_report(int argc, char **argv)
 		{ "comm", required_argument, NULL, OPT_COMM },
 		{ "from", required_argument, NULL, OPT_FROM },
 		{ "to", required_argument, NULL, OPT_TO },
+		{ "color", optional_argument, NULL, OPT_COLOR },
+		{ "colour", optional_argument, NULL, OPT_COLOR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct report_opts o = { .in = INPUT_OPTS_INIT, .from = -1, .to = -1 };
+	const char *color = "auto";
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "lh", longopts,
@@ -221,6 +257,9 @@ int cmd_report(int argc, char **argv)
 			if (o.to < 0)
 				die_usage("bad time '%s'", optarg);
 			break;
+		case OPT_COLOR:
+			color = optarg ? optarg : "always";
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return EXIT_OK;
@@ -231,6 +270,9 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("report: unexpected argument '%s'", argv[optind]);
+	if (color_parse(color, stdout, &o.color))
+		die_usage("report: --color takes auto, always or never, not '%s'",
+			  color);
 	ret = report(&o);
 	int_set_free(&o.cpus);
 	int_set_free(&o.pids);

@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -319,4 +321,91 @@ void csv_field(FILE *fp, const char *s, bool last)
 		fputs(s, fp);
 	}
 	fputc(last ? '\n' : ',', fp);
+}
+
+/* ---- Colour and progress ---- */
+
+int color_parse(const char *arg, FILE *fp, bool *on)
+{
+	const char *term = getenv("TERM");
+
+	if (!arg || !strcmp(arg, "auto"))
+		*on = isatty(fileno(fp)) && term && strcmp(term, "dumb") &&
+		      !getenv("NO_COLOR");
+	else if (!strcmp(arg, "always"))
+		*on = true;
+	else if (!strcmp(arg, "never"))
+		*on = false;
+	else
+		return -1;
+	return 0;
+}
+
+/* Eager requests red, lazy ones yellow, both magenta, the fold cyan. */
+const char *color_resched(char letter)
+{
+	switch (letter) {
+	case 'N': case 'n':
+		return "\033[1;31m";
+	case 'L': case 'l':
+		return "\033[1;33m";
+	case 'B': case 'b':
+		return "\033[1;35m";
+	case 'p':
+		return "\033[36m";
+	}
+	return "";
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Shown only once a read has taken half a second, then 5 times a second. */
+#define PROGRESS_DELAY_NS	500000000ULL
+#define PROGRESS_EVERY_NS	200000000ULL
+
+void progress_start(struct progress *p, struct lt_reader *r, const char *file)
+{
+	memset(p, 0, sizeof(*p));
+	p->r = r;
+	p->file = file;
+	p->size = lt_reader_size(r);
+	p->on = isatty(STDERR_FILENO) &&
+		(p->size || lt_reader_format(r) == LT_INPUT_TRACE_DAT);
+	p->start_ns = now_ns();
+}
+
+void progress_update(struct progress *p)
+{
+	uint64_t now = now_ns(), pos;
+
+	if (!p->on || now - p->start_ns < PROGRESS_DELAY_NS ||
+	    now - p->last_ns < PROGRESS_EVERY_NS)
+		return;
+	p->last_ns = now;
+	if (lt_reader_format(p->r) == LT_INPUT_TRACE_DAT) {
+		fprintf(stderr, "\r%s: %llu events", p->file,
+			(unsigned long long)p->count);
+	} else {
+		pos = lt_reader_position(p->r);
+		if (pos > p->size)
+			pos = p->size;
+		fprintf(stderr, "\r%s: %3d%%", p->file,
+			(int)(100 * pos / p->size));
+	}
+	fflush(stderr);
+	p->shown = true;
+}
+
+void progress_end(struct progress *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+	p->shown = false;
+	p->on = false;
 }

@@ -52,6 +52,11 @@ struct dat {
 	struct trace_seq seq;
 	char comm[LT_COMM_LEN];
 	int ptr_width;
+	/* pid -> comm: libtraceevent's lookup is a bsearch per event */
+	struct {
+		int pid;
+		const char *comm;
+	} comm_cache[256];
 };
 
 static const char *const field_names[][8] = {
@@ -318,15 +323,24 @@ static void fill_fields(struct dat *d, struct event_info *ei,
 	}
 }
 
+/*
+ * The names come from the file's saved command lines, fixed once it is
+ * open, so a name once looked up stays right (pid 0 marks a free slot).
+ */
 static const char *comm_of(struct dat *d, int pid)
 {
+	unsigned int slot = (unsigned int)pid % 256;
 	const char *comm;
 
 	if (pid == 0)
 		return "<idle>";
+	if (d->comm_cache[slot].pid == pid)
+		return d->comm_cache[slot].comm;
 	comm = tep_data_comm_from_pid(d->tep, pid);
 	if (!comm || !strcmp(comm, "<...>"))
-		return "<...>";
+		comm = "<...>";
+	d->comm_cache[slot].pid = pid;
+	d->comm_cache[slot].comm = comm;
 	return comm;
 }
 
