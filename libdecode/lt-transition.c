@@ -628,7 +628,7 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
 	if (ev->cpu + 1 > a->sum.nr_cpus)
 		a->sum.nr_cpus = ev->cpu + 1;
 	a->sum.events++;
-	if (ev->missed && c->seen)
+	if (ev->missed)
 		lost(a, c, ev);
 
 	if (!a->bits_ready)
