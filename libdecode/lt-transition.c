@@ -563,7 +563,9 @@ static void task_events(struct lt_analysis *a, struct lt_cpu *c,
 		t = lt_task_lookup(a, ev->kind == LT_EV_SCHED_PROCESS_FORK ?
 				   ev->u.process.pid : ev->u.wakeup.pid,
 				   cpu_of(a, c));
-		if (t && t->ran && t->running_on < 0)
+		/* fork hands out a free pid: whoever had it is gone */
+		if (t && t->st.pid && t->running_on < 0 &&
+		    (t->ran || ev->kind == LT_EV_SCHED_PROCESS_FORK))
 			t->life = LT_TASK_GONE;
 		if (ev->kind == LT_EV_SCHED_PROCESS_FORK)
 			task_ref(a, c, ev->u.process.pid, ev->u.process.comm,

@@ -372,6 +372,7 @@ static void test_lost_events(void **state)
 static void test_pid_reuse(void **state)
 {
 	struct fix *f = fix_new(NULL);
+	struct lt_event *e;
 
 	other(f, 1000, 0, 300, '.');
 	other(f, 1100, 0, 300, 'n');
@@ -383,11 +384,22 @@ static void test_pid_reuse(void **state)
 	/* a sleeping task woken under another name: pid reused */
 	wakeup(f, 1600, 0, 0, 301, "z");
 	sw(f, 1700, 0, 0, "swapper/0", "R", 301, "z", '.');
+	/* fork hands a sleeping task's pid to a child: its exit was lost */
+	e = ev(f, 1800, 0, 301, "z", '.', LT_EV_SCHED_PROCESS_FORK);
+	e->u.process.pid = 300;
+	snprintf(e->u.process.comm, LT_COMM_LEN, "child");
+	feed(f);
+	e = ev(f, 1810, 0, 301, "z", '.', LT_EV_SCHED_WAKEUP_NEW);
+	e->u.wakeup.pid = 300;
+	snprintf(e->u.wakeup.comm, LT_COMM_LEN, "child");
+	feed(f);
 	lt_analysis_finish(f->a);
 
 	assert_non_null(task(f, 300, 0));
 	assert_non_null(task(f, 300, 1));
-	assert_null(task(f, 300, 2));
+	/* the fork made a third, and its wakeup_new did not make a fourth */
+	assert_string_equal(task(f, 300, 2)->comm, "child");
+	assert_null(task(f, 300, 3));
 	assert_string_equal(task(f, 300, 1)->comm, "second");
 	assert_int_equal(task(f, 300, 0)->count[LT_TR_EAGER], 1);
 	assert_int_equal(task(f, 300, 1)->count[LT_TR_EAGER], 1);
