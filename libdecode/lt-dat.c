@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <fcntl.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,8 @@ struct dat {
 	struct trace_seq seq;
 	char comm[LT_COMM_LEN];
 	int ptr_width;
+	bool guard;		/* turn faults while reading into errors */
+	bool poisoned;		/* a read faulted: never call libtracecmd again */
 	/* pid -> comm: libtraceevent's lookup is a bsearch per event */
 	struct {
 		int pid;
@@ -381,6 +384,85 @@ static int dat_fill(struct lt_reader *r, struct tep_record *rec, int cpu)
 	return 1;
 }
 
+/*
+ * Debian's libtraceevent 1.7.1 (kbuffer) crashes on some corrupt data
+ * pages, which the header check in a child does not reach. With isolate
+ * on, a fault inside the library while it reads a record ends the read
+ * with an error instead; the handle is then left alone (leaked), as its
+ * state is unknown. The handler is the process's while such a reader is
+ * open; a fault anywhere else goes to the handler that was there before.
+ */
+static __thread sigjmp_buf *fault_jmp;
+static struct sigaction old_segv, old_bus;
+static int guard_users;
+
+static void on_fault(int sig)
+{
+	sigjmp_buf *jb = fault_jmp;
+
+	if (jb) {
+		fault_jmp = NULL;
+		siglongjmp(*jb, sig);
+	}
+	/* Not ours: the fault repeats under the previous handler. */
+	sigaction(sig, sig == SIGSEGV ? &old_segv : &old_bus, NULL);
+}
+
+static void guard_get(struct dat *d)
+{
+	struct sigaction sa = { .sa_handler = on_fault,
+				.sa_flags = SA_NODEFER };
+
+	d->guard = true;
+	if (guard_users++)
+		return;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+}
+
+static void guard_put(struct dat *d)
+{
+	if (!d->guard)
+		return;
+	d->guard = false;
+	if (--guard_users)
+		return;
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+}
+
+/*
+ * tracecmd_read_cpu_first() (@first) or tracecmd_read_data(), guarded;
+ * @after: the offset of the CPU's record before, for the message.
+ */
+static struct tep_record *read_rec(struct lt_reader *r, struct dat *d,
+				   int cpu, bool first,
+				   unsigned long long after)
+{
+	struct tep_record *rec;
+	sigjmp_buf jb;
+	int sig;
+
+	if (d->poisoned)
+		return NULL;
+	if (!d->guard)
+		return first ? tracecmd_read_cpu_first(d->handle, cpu) :
+			       tracecmd_read_data(d->handle, cpu);
+	sig = sigsetjmp(jb, 0);
+	if (sig) {
+		d->poisoned = true;
+		lt_reader_fail(r, "corrupt trace.dat: libtracecmd crashes (%s) reading the data of CPU %d after offset %llu",
+			       strsignal(sig), cpu, after);
+		return NULL;
+	}
+	fault_jmp = &jb;
+	rec = first ? tracecmd_read_cpu_first(d->handle, cpu) :
+		      tracecmd_read_data(d->handle, cpu);
+	fault_jmp = NULL;
+	return rec;
+}
+
 /* (Re)start every CPU at its first record. */
 static void dat_rewind(struct lt_reader *r, struct dat *d)
 {
@@ -389,7 +471,7 @@ static void dat_rewind(struct lt_reader *r, struct dat *d)
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		if (d->pending[cpu])
 			tracecmd_free_record(d->pending[cpu]);
-		d->pending[cpu] = tracecmd_read_cpu_first(d->handle, cpu);
+		d->pending[cpu] = read_rec(r, d, cpu, true, 0);
 	}
 	d->started = true;
 }
@@ -412,7 +494,7 @@ static struct tep_record *dat_take(struct lt_reader *r, struct dat *d,
 	if (best < 0)
 		return NULL;
 	rec = d->pending[best];
-	d->pending[best] = tracecmd_read_data(d->handle, best);
+	d->pending[best] = read_rec(r, d, best, false, rec->offset);
 	*cpu_out = best;
 	return rec;
 }
@@ -428,7 +510,7 @@ static int dat_next(struct lt_reader *r)
 	}
 	d->rec = dat_take(r, d, &cpu);
 	if (!d->rec)
-		return 0;
+		return r->failed ? -1 : 0;
 	return dat_fill(r, d->rec, cpu);
 }
 
@@ -486,16 +568,20 @@ static void dat_close(struct lt_reader *r)
 
 	if (!d)
 		return;
+	guard_put(d);
+	if (d->poisoned)
+		goto leave_handle;
 	if (d->rec)
 		tracecmd_free_record(d->rec);
 	for (i = 0; d->pending && i < r->nr_cpus; i++)
 		if (d->pending[i])
 			tracecmd_free_record(d->pending[i]);
-	free(d->pending);
 	if (d->handle && d->handle != d->top)
 		tracecmd_close(d->handle);
 	if (d->top)
 		tracecmd_close(d->top);
+leave_handle:
+	free(d->pending);
 	trace_seq_destroy(&d->seq);
 	free(d->info);
 	free(d);
@@ -515,16 +601,16 @@ static int dat_seek(struct lt_reader *r, uint64_t ts, uint64_t pos)
 		if (d->pending[cpu])
 			tracecmd_free_record(d->pending[cpu]);
 		/* From the end of the data, it needs a mapped page first. */
-		d->pending[cpu] = tracecmd_read_cpu_first(d->handle, cpu);
+		d->pending[cpu] = read_rec(r, d, cpu, true, 0);
 		if (!d->pending[cpu])
 			continue;
 		tracecmd_free_record(d->pending[cpu]);
 		d->pending[cpu] = NULL;
 		if (tracecmd_set_cpu_to_timestamp(d->handle, cpu, ts) == 0)
-			d->pending[cpu] = tracecmd_read_data(d->handle, cpu);
+			d->pending[cpu] = read_rec(r, d, cpu, false, 0);
 	}
 	d->started = true;
-	return 0;
+	return r->failed ? -1 : 0;
 }
 
 static const struct lt_reader_ops dat_ops = {
@@ -813,6 +899,8 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	r->ops = &dat_ops;
 	r->format = LT_INPUT_TRACE_DAT;
 	trace_seq_init(&d->seq);
+	if (opts->isolate)
+		guard_get(d);
 	if (opts->isolate && open_in_child(r))
 		return -1;
 	d->top = open_tracked(r->path, &pos_fd);
@@ -842,5 +930,5 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	}
 	r->first_ts = tracecmd_get_first_ts(d->handle);
 	detect_abi(r, d, opts);
-	return 0;
+	return r->failed ? -1 : 0;
 }

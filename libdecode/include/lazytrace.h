@@ -245,7 +245,9 @@ enum lt_input_format {
  *	ABI (0: a default of 200000)
  * @isolate: parse trace.dat headers in a child process first: libtraceevent
  *	can crash on corrupt event formats, and a file from a bug report
- *	should give an error, not a crash. Costs one fork.
+ *	should give an error, not a crash. Costs one fork. Also turns a fault
+ *	inside libtracecmd while it reads records (corrupt data pages) into
+ *	an error: the reader handles SIGSEGV and SIGBUS while it is open.
  */
 struct lt_open_opts {
 	enum lt_abi abi;
