@@ -98,10 +98,17 @@ static void compare_text(const char *fa, const char *fb, const struct table *t,
 
 	printf("A: %s (ABI %s)\nB: %s (ABI %s)\n", fa, lt_abi_name(s[0]->abi),
 	       fb, lt_abi_name(s[1]->abi));
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		if (!s[i]->lazy_seen)
 			printf("note: %s has no lazy need-resched bit: the kernel "
 			       "ran without lazy preemption\n", i ? "B" : "A");
+		if (s[i]->lost_events || s[i]->lost_unknown)
+			printf("note: %s lost %llu events%s: requests open then "
+			       "are counted as truncated\n", i ? "B" : "A",
+			       (unsigned long long)s[i]->lost_events,
+			       s[i]->lost_unknown ? " (and an unknown number)" :
+			       "");
+	}
 	for (i = 0; i < t->nr; i++) {
 		const struct row *r = &t->r[i];
 		double q = ratio(r);

@@ -215,7 +215,11 @@ int cmd_timeline(int argc, char **argv)
 		json_end_object(&tl.j);
 		json_finish(&tl.j);
 	} else if (tl.format == OUT_TEXT) {
-		print_lazy_note(stdout, lt_analysis_summary(a));
+		const struct lt_analysis_summary *s = lt_analysis_summary(a);
+
+		print_lazy_note(stdout, s);
+		if (s->lost_events || s->lost_unknown)
+			print_lost(stdout, a);
 	}
 	lt_analysis_free(a);
 	int_set_free(&tl.cpus);
