@@ -104,6 +104,7 @@ static struct layout lay;
 void draw_layout(struct view *v)
 {
 	int rest, want;
+	bool fit = v->autofit && (v->ncols != COLS - LABEL_W || !v->fit_final);
 
 	v->rows = LINES;
 	v->cols = COLS;
@@ -130,13 +131,18 @@ void draw_layout(struct view *v)
 		lay.mid_h = rest;
 	lay.events = lay.mid + lay.mid_h;
 	lay.events_h = lay.status - lay.events;
-	if (v->cells_cols != v->ncols) {
+	if (v->cells_cols != v->ncols || v->cells_cpus != v->s->nr_cpus) {
 		free(v->cells);
 		free(v->lane);
 		v->cells = calloc((size_t)v->s->nr_cpus * v->ncols,
 				  sizeof(*v->cells));
 		v->lane = calloc(v->ncols, sizeof(*v->lane));
 		v->cells_cols = v->cells && v->lane ? v->ncols : 0;
+		v->cells_cpus = v->s->nr_cpus;
+	}
+	if (fit) {
+		view_fit(v);
+		v->fit_final = v->s->done;
 	}
 }
 
@@ -157,6 +163,9 @@ static void draw_header(struct view *v)
 	if (v->sel)
 		snprintf(task, sizeof(task), "  task %d %s%s", v->sel->pid,
 			 v->sel->comm, v->filter ? " [filter]" : "");
+	if (!v->s->done)
+		snprintf(task, sizeof(task), "  reading %.0f%%",
+			 100 * v->s->progress);
 	attron(A_REVERSE | pair(PAIR_BAR));
 	putf(lay.header, 0, COLS, " lazytrace tui  %s  span %s  cursor %s cpu %d%s",
 	     v->s->file, span, cur, v->cpu, task);
@@ -435,12 +444,14 @@ static void load_events(struct view *v)
 	int pid = v->filter ? view_sel_pid(v) : -1;
 
 	if (v->ev_valid && v->ev_ts == v->cursor && v->ev_cpu == v->cpu &&
-	    v->ev_pid == pid)
+	    v->ev_pid == pid && v->ev_done == v->s->done)
 		return;
+	v->ev_done = v->s->done;
 	v->ev_error = summary_events(v->s, v->cursor, v->cpu, pid, v->before,
 				     EV_KEEP, &v->nb, v->after, EV_KEEP,
-				     &v->na) != 0;
-	v->ev_valid = true;
+				     &v->na);
+	/* Not yet: ask again on the next screen. */
+	v->ev_valid = v->ev_error != -2;
 	v->ev_ts = v->cursor;
 	v->ev_cpu = v->cpu;
 	v->ev_pid = pid;
@@ -459,7 +470,9 @@ static void draw_events(struct view *v)
 		 v->filter && v->sel ? ", selected task only" : "");
 	title(y++, 0, COLS, line);
 	if (v->ev_error) {
-		put(y, 0, COLS, "the input cannot seek (standard input): no events panel");
+		put(y, 0, COLS, v->ev_error == -2 ?
+		    "still reading the input: the events show when you move, or at its end" :
+		    "the input cannot be re-read here: no events panel");
 		return;
 	}
 	/* A third before the cursor, the rest at and after it. */
@@ -487,6 +500,9 @@ static void draw_status(struct view *v)
 	attron(A_REVERSE);
 	if (v->msg[0])
 		putf(lay.status, 0, COLS, " %s", v->msg);
+	else if (v->s->error && v->s->done)
+		putf(lay.status, 0, COLS, " input error: %s (showing what was read)",
+		     v->s->error);
 	else
 		put(lay.status, 0, COLS,
 		    " q quit  ? help  + - zoom  arrows pan  n N tick-upgrade  h hog  / find  f filter  Enter event");
@@ -605,6 +621,21 @@ static void draw_event_popup(struct view *v)
 	delwin(win);
 }
 
+/* While reading: how far, in place of the panels that need the end. */
+static void draw_reading(struct view *v, int x, int w)
+{
+	int y = lay.mid, bar = w - 4 > 50 ? 50 : w - 4, i;
+
+	title(y++, x, w, "Reading the input");
+	putf(y++, x, w, "%3.0f%%  %llu events", 100 * v->s->progress,
+	     (unsigned long long)v->s->events);
+	move(y++, x);
+	for (i = 0; i < bar; i++)
+		addch(i < v->s->progress * bar ? '#' : '.');
+	put(y++, x, w, "hogs and task statistics come at the end;");
+	put(y++, x, w, "the timeline fills in as it is read");
+}
+
 void draw_all(struct view *v)
 {
 	upgrade_mark_ns = lt_analysis_summary(v->s->a)->tick_ns;
@@ -614,8 +645,12 @@ void draw_all(struct view *v)
 	draw_ruler(v);
 	draw_timeline(v);
 	draw_legend();
-	draw_hogs(v, 0, COLS / 2 - 1);
-	draw_task(v, COLS / 2, COLS - COLS / 2);
+	if (v->s->done) {
+		draw_hogs(v, 0, COLS / 2 - 1);
+		draw_task(v, COLS / 2, COLS - COLS / 2);
+	} else {
+		draw_reading(v, 0, COLS);
+	}
 	draw_events(v);
 	draw_status(v);
 	wnoutrefresh(stdscr);
@@ -623,20 +658,5 @@ void draw_all(struct view *v)
 		draw_help();
 	else if (v->popup)
 		draw_event_popup(v);
-	doupdate();
-}
-
-void draw_progress(const char *file, double done, uint64_t events)
-{
-	int w = COLS - 10 > 60 ? 60 : COLS - 10, y = LINES / 2, i;
-
-	erase();
-	mvprintw(y - 1, 5, "lazytrace tui: summarising %.*s", COLS - 40 > 0 ? COLS - 40 : 1, file);
-	mvprintw(y + 1, 5, "%3.0f%%  %llu events", done * 100,
-		 (unsigned long long)events);
-	move(y, 5);
-	for (i = 0; i < w; i++)
-		addch(i < done * w ? '#' : '.');
-	wnoutrefresh(stdscr);
 	doupdate();
 }

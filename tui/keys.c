@@ -65,14 +65,30 @@ static void view_home(struct view *v)
 	view_clamp(v);
 }
 
+/* All of the trace (read so far) on the screen. */
+void view_fit(struct view *v)
+{
+	v->cell_ns = (trace_len(v) + v->ncols - 1) / v->ncols;
+	view_home(v);
+}
+
 void view_init(struct view *v, struct summary *s)
 {
 	memset(v, 0, sizeof(*v));
 	v->s = s;
 	v->ncols = COLS > LABEL_W + 1 ? COLS - LABEL_W : 1;
 	v->ccol = v->ncols / 2;
-	v->cell_ns = (trace_len(v) + v->ncols - 1) / v->ncols;
-	view_home(v);
+	v->autofit = true;
+	view_fit(v);
+}
+
+/* Keys that need the finished analysis (hogs, tasks, episodes). */
+static bool need_done(struct view *v, int key)
+{
+	if (v->s->done || (key != 'h' && key != '/' && key != '\t'))
+		return false;
+	set_msg(v, "still reading the input: hogs and tasks come at its end");
+	return true;
 }
 
 static void pan(struct view *v, int64_t cols)
@@ -256,6 +272,15 @@ void view_key(struct view *v, int key)
 			return;
 	}
 	v->msg[0] = '\0';
+	if (need_done(v, key))
+		return;
+	if (strchr("+=-_<>gG,.nNh", key) || key == KEY_LEFT ||
+	    key == KEY_RIGHT || key == KEY_PPAGE || key == KEY_NPAGE ||
+	    key == KEY_HOME || key == KEY_END || key == KEY_UP ||
+	    key == KEY_DOWN || key == '\n' || key == '\r') {
+		v->autofit = false;
+		v->s->want_seek = true;
+	}
 	switch (key) {
 	case 'q':
 	case 'Q':

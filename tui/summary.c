@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tui.h"
 
@@ -314,20 +315,49 @@ static void summary_event(struct summary *s, const struct lt_event *ev,
 		c->since = t;
 }
 
-int summary_build(struct summary *s, struct lt_reader *r, const char *file,
-		  const struct lt_analysis_opts *lo, progress_fn progress,
-		  void *data)
+/*
+ * The reader that seeks near the cursor. Once the input is read, the
+ * reading one. While it is read, a second reader of the same file, but
+ * only once the user moves (opening a large trace.dat costs time and
+ * memory that the first screen should not wait for).
+ */
+static struct lt_reader *seeker(struct summary *s)
+{
+	struct lt_open_opts o = { .abi = s->abi, .buffer = s->buffer };
+	char err[512];
+
+	if (!s->can_seek)
+		return NULL;
+	if (s->done) {
+		if (s->sr) {
+			lt_reader_close(s->sr);
+			s->sr = NULL;
+		}
+		return s->r;
+	}
+	if (!s->want_seek)
+		return NULL;
+	if (!s->sr) {
+		s->sr = lt_reader_open(s->file, &o, err, sizeof(err));
+		if (!s->sr)
+			s->can_seek = false;
+	}
+	return s->sr;
+}
+
+int summary_begin(struct summary *s, struct lt_reader *r, const char *file,
+		  const char *buffer, const struct lt_analysis_opts *lo)
 {
 	struct lt_analysis_opts o = *lo;
-	const struct lt_event *ev;
-	uint64_t size = lt_reader_size(r), prev_pos = 0;
-	bool first = true;
 	int cpu;
 
 	memset(s, 0, sizeof(*s));
 	s->r = r;
 	s->file = file;
+	s->buffer = buffer;
+	s->can_seek = strcmp(file, "-") != 0;
 	s->abi = lt_reader_abi(r, NULL);
+	s->size = lt_reader_size(r);
 	cpu = lt_reader_nr_cpus(r);
 	o.abi = s->abi;
 	o.on_transition = on_transition;
@@ -335,37 +365,60 @@ int summary_build(struct summary *s, struct lt_reader *r, const char *file,
 	s->a = lt_analysis_new(&o);
 	if (!s->a || alloc_bins(s, cpu < 1 ? 1 : cpu))
 		return -1;
-	while ((ev = lt_reader_next(r))) {
-		if (first) {
-			s->t0 = ev->ts;
-			first = false;
-		}
-		/* Text input learns CPUs as it goes: they need no bins. */
-		if (ev->ts > s->t_end)
-			s->t_end = ev->ts;
-		lt_analysis_feed(s->a, ev);
-		summary_event(s, ev, prev_pos);
-		prev_pos = lt_reader_position(r);
-		if ((++s->events & 0xfff) == 0 && progress) {
-			double done = size ? (double)prev_pos / size : 0;
+	return 0;
+}
 
-			if (!progress(done > 0.99 ? 0.99 : done, s->events,
-				      data))
-				return -1;
-		}
-	}
-	s->error = lt_reader_error(r);
+/* The reader is done: close the open intervals, compute the results. */
+static int summary_end(struct summary *s)
+{
+	int64_t end = rel(s, s->t_end);
+	int cpu;
+
+	s->error = lt_reader_error(s->r);
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 		struct cpu_build *c = &s->cb[cpu];
-		int64_t end = rel(s, s->t_end);
 
 		if (c->since >= 0 && end > c->since)
 			account(s, cpu, c->since, end, c->pid, c->state);
 	}
 	lt_analysis_finish(s->a);
 	mark_episodes(s);
-	s->can_seek = lt_reader_seek(r, s->t0, 0) == 0;
+	s->done = true;
+	s->progress = 1;
 	return build_levels(s);
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int summary_step(struct summary *s, double budget)
+{
+	double until = mono_now() + budget;
+	const struct lt_event *ev;
+
+	if (s->done)
+		return 1;
+	while ((ev = lt_reader_next(s->r))) {
+		if (!s->events)
+			s->t0 = ev->ts;
+		if (ev->ts > s->t_end)
+			s->t_end = ev->ts;
+		lt_analysis_feed(s->a, ev);
+		summary_event(s, ev, s->prev_pos);
+		s->prev_pos = lt_reader_position(s->r);
+		if ((++s->events & 0x3ff) == 0 && mono_now() >= until) {
+			double done = s->size ? (double)s->prev_pos / s->size : 0;
+
+			s->progress = done > 0.99 ? 0.99 : done;
+			return 0;
+		}
+	}
+	return summary_end(s) ? -1 : 1;
 }
 
 void summary_free(struct summary *s)
@@ -379,6 +432,8 @@ void summary_free(struct summary *s)
 			free(s->lv[l][cpu]);
 		free(s->lv[l]);
 	}
+	if (s->sr)
+		lt_reader_close(s->sr);
 	free(s->pos);
 	free(s->cb);
 	free(s->up);
@@ -443,13 +498,15 @@ static void cells_from_bins(struct summary *s, int64_t start, uint64_t cell_ns,
 		l++;
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 		const struct bin *b = s->lv[l][cpu];
+		/* While reading, only level 0 exists, and grows. */
+		uint64_t nb = l ? s->lv_nbins[l] : s->nbins;
 		uint64_t w = s->w0 << l, i;
 		int64_t first = start < 0 ? 0 : start / w;
 		int64_t last = (start + (int64_t)(ncols * cell_ns) - 1) / w;
 		struct cell *row = &cells[cpu * ncols];
 
-		if (last >= (int64_t)s->lv_nbins[l])
-			last = s->lv_nbins[l] - 1;
+		if (last >= (int64_t)nb)
+			last = (int64_t)nb - 1;
 		for (i = first; (int64_t)i <= last; i++) {
 			int64_t a = (int64_t)(i * w) - start, e = a + w;
 
@@ -482,13 +539,19 @@ static int cells_from_events(struct summary *s, int64_t start,
 	int64_t end = start + (int64_t)(ncols * cell_ns);
 	int64_t tend = rel(s, s->t_end);
 	uint64_t b0 = start < 0 ? 0 : start / s->w0;
+	struct lt_reader *sr = seeker(s);
 	const struct lt_event *ev;
-	struct cpu_build *c = s->cb;
+	struct cpu_build *c;
 	int cpu;
 
-	if (b0 >= s->nbins)
-		return 0;
-	if (lt_reader_seek(s->r, s->t0 + b0 * s->w0, s->pos[b0]))
+	if (!sr || b0 >= s->pos_filled)
+		return -1;
+	if (lt_reader_seek(sr, s->t0 + b0 * s->w0, s->pos[b0])) {
+		s->can_seek = false;
+		return -1;
+	}
+	c = calloc(s->nr_cpus, sizeof(*c));
+	if (!c)
 		return -1;
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 		const struct bin *b = &s->lv[0][cpu][b0];
@@ -497,7 +560,7 @@ static int cells_from_events(struct summary *s, int64_t start,
 		c[cpu].state = b->start_state;
 		c[cpu].since = b->start_pid >= 0 ? (int64_t)(b0 * s->w0) : -1;
 	}
-	while ((ev = lt_reader_next(s->r))) {
+	while ((ev = lt_reader_next(sr))) {
 		int64_t t = rel(s, ev->ts);
 		struct cpu_build *cc;
 
@@ -529,6 +592,7 @@ static int cells_from_events(struct summary *s, int64_t start,
 				  c[cpu].since - start, end - start,
 				  c[cpu].pid, c[cpu].state, sel, only_sel,
 				  dom + cpu * ncols);
+	free(c);
 	return 0;
 }
 
@@ -585,7 +649,7 @@ void summary_cells(struct summary *s, int64_t start, uint64_t cell_ns,
 	 * Below the bins' resolution, replay the window's events: at most
 	 * about ncols bins' worth of them.
 	 */
-	if (cell_ns >= s->w0 || !s->can_seek ||
+	if (cell_ns >= s->w0 ||
 	    cells_from_events(s, start, cell_ns, ncols, sel, only_sel, cells,
 			      lane, dom))
 		cells_from_bins(s, start, cell_ns, ncols, sel, only_sel, cells,
@@ -616,8 +680,8 @@ int cell_state(const struct cell *c, uint64_t cell_ns)
 
 /* ---- events near the cursor ---- */
 
-static void keep(struct summary *s, const struct lt_event *ev,
-		 struct ev_line *l)
+static void keep(struct summary *s, struct lt_reader *sr,
+		 const struct lt_event *ev, struct ev_line *l)
 {
 	l->ts = ev->ts;
 	l->cpu = ev->cpu;
@@ -628,7 +692,7 @@ static void keep(struct summary *s, const struct lt_event *ev,
 	snprintf(l->comm, sizeof(l->comm), "%s", ev->comm ? ev->comm : "<...>");
 	snprintf(l->name, sizeof(l->name), "%s", ev->name ? ev->name : "?");
 	lt_flags_latency(s->abi, ev->flags, ev->preempt_count, l->lat);
-	lt_event_payload(s->r, ev, l->payload, sizeof(l->payload));
+	lt_event_payload(sr, ev, l->payload, sizeof(l->payload));
 }
 
 /* Events read per look: bounds the cost of a sparse CPU. */
@@ -640,10 +704,11 @@ int summary_events(struct summary *s, uint64_t ts, int cpu, int pid,
 {
 	uint64_t back = 2 * s->w0;
 	int64_t t = rel(s, ts);
+	struct lt_reader *sr = seeker(s);
 
 	*got_b = *got_a = 0;
-	if (!s->can_seek)
-		return -1;
+	if (!sr)
+		return s->can_seek ? -2 : -1;
 	for (;;) {
 		int64_t from = t - (int64_t)back;
 		uint64_t b0 = from < 0 ? 0 : from / s->w0;
@@ -653,22 +718,24 @@ int summary_events(struct summary *s, uint64_t ts, int cpu, int pid,
 
 		if (b0 >= s->pos_filled)
 			b0 = s->pos_filled ? s->pos_filled - 1 : 0;
-		if (lt_reader_seek(s->r, s->t0 + b0 * s->w0,
-				   s->pos_filled ? s->pos[b0] : 0))
+		if (lt_reader_seek(sr, s->t0 + b0 * s->w0,
+				   s->pos_filled ? s->pos[b0] : 0)) {
+			s->can_seek = false;
 			return -1;
+		}
 		*got_a = 0;
-		while ((ev = lt_reader_next(s->r)) && n++ < EVENTS_LIMIT) {
+		while ((ev = lt_reader_next(sr)) && n++ < EVENTS_LIMIT) {
 			if (ev->cpu != cpu || (pid >= 0 && ev->pid != pid))
 				continue;
 			if (ev->ts < ts) {
 				/* A ring of the last @nb before @ts. */
-				keep(s, ev, &before[head]);
+				keep(s, sr, ev, &before[head]);
 				head = (head + 1) % nb;
 				if (nbf < nb)
 					nbf++;
 				continue;
 			}
-			keep(s, ev, &after[(*got_a)++]);
+			keep(s, sr, ev, &after[(*got_a)++]);
 			if (*got_a == na)
 				break;
 		}

@@ -61,6 +61,10 @@ static void reraise(void)
 	exit(128 + sig);
 }
 
+/* Read the input in slices between keys: the screen is live at once. */
+#define STEP_BUDGET	0.05
+#define BUILD_REDRAW	0.25
+
 static double now(void)
 {
 	struct timespec ts;
@@ -69,34 +73,26 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-struct progress {
-	const char *file;
-	double last;
-};
-
-static bool progress(double done, uint64_t events, void *data)
+static int loop(struct view *v)
 {
-	struct progress *p = data;
-	double t = now();
-
-	if (got_signal)
-		return false;
-	if (t - p->last < 0.1)
-		return true;
-	p->last = t;
-	draw_progress(p->file, done, events);
-	return true;
-}
-
-static void loop(struct view *v)
-{
+	struct summary *s = v->s;
+	double last_draw = 0;
 	bool dirty = true;
 	int ch;
 
 	while (!v->quit && !got_signal) {
-		if (dirty)
+		if (!s->done) {
+			if (summary_step(s, STEP_BUDGET) < 0)
+				return -1;
+			if (s->done || now() - last_draw >= BUILD_REDRAW)
+				dirty = true;
+		}
+		if (dirty) {
 			draw_all(v);
+			last_draw = now();
+		}
 		dirty = false;
+		timeout(s->done ? 200 : 0);
 		ch = getch();
 		if (ch == ERR)
 			continue;
@@ -109,23 +105,28 @@ static void loop(struct view *v)
 		view_key(v, ch);
 		dirty = true;
 	}
+	return 0;
 }
 
 static int run(const struct input_opts *in, const struct lt_analysis_opts *lo)
 {
-	struct progress p = { .file = in->file };
 	struct lt_reader *r = input_open(in);
 	struct summary s;
 	struct view v;
 	SCREEN *scr;
 	int ret = EXIT_OK;
 
+	if (summary_begin(&s, r, in->file, in->buffer, lo)) {
+		fprintf(stderr, "lazytrace: %s: out of memory\n", in->file);
+		ret = EXIT_BAD;
+		goto out;
+	}
 	scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
-		lt_reader_close(r);
 		fprintf(stderr, "lazytrace: tui: cannot use the terminal (TERM=%s)\n",
 			getenv("TERM") ? getenv("TERM") : "");
-		return EXIT_BAD;
+		ret = EXIT_BAD;
+		goto out;
 	}
 	cbreak();
 	noecho();
@@ -134,31 +135,24 @@ static int run(const struct input_opts *in, const struct lt_analysis_opts *lo)
 	curs_set(0);
 	set_escdelay(25);
 	tui_colors();
-	timeout(200);
-	draw_progress(in->file, 0, 0);
-	if (summary_build(&s, r, in->file, lo, progress, &p)) {
+	view_init(&v, &s);
+	if (loop(&v)) {
 		endwin();
 		delscreen(scr);
-		summary_free(&s);
-		lt_reader_close(r);
-		if (got_signal)
-			reraise();
 		fprintf(stderr, "lazytrace: %s: out of memory\n", in->file);
-		return EXIT_BAD;
+		ret = EXIT_BAD;
+		goto out_view;
 	}
-	view_init(&v, &s);
-	if (s.error)
-		snprintf(v.msg, sizeof(v.msg), "input error: %s (showing what was read)",
-			 s.error);
-	loop(&v);
 	endwin();
 	delscreen(scr);
-	if (s.error) {
+	if (s.error && s.done) {
 		fprintf(stderr, "lazytrace: %s\n", s.error);
 		ret = EXIT_BAD;
 	}
+out_view:
 	free(v.cells);
 	free(v.lane);
+out:
 	summary_free(&s);
 	lt_reader_close(r);
 	if (got_signal)

@@ -60,7 +60,13 @@ struct cpu_build {
 };
 
 struct summary {
-	struct lt_reader *r;
+	struct lt_reader *r;	/* reads the input once, in order */
+	struct lt_reader *sr;	/* seeks near the cursor while r reads */
+	const char *buffer;
+	bool want_seek;		/* the user moved: open sr */
+	bool done;		/* r is read; the analysis is finished */
+	double progress;	/* 0..1 of the input read */
+	uint64_t size, prev_pos;
 	struct lt_analysis *a;
 	enum lt_abi abi;
 	const char *file;
@@ -87,16 +93,18 @@ struct summary {
 	uint64_t episode_ns;
 };
 
-/* Progress while reading: fraction done (0..1), events so far. */
-typedef bool (*progress_fn)(double done, uint64_t events, void *data);
-
 /*
- * Read all of @r into @s. @progress may stop it early by returning
- * false (then returns -1 and s->error is NULL). Returns 0 on success.
+ * Start a summary of @r, the input @file (@buffer: its trace.dat
+ * instance). Returns 0, or -1 if out of memory.
  */
-int summary_build(struct summary *s, struct lt_reader *r, const char *file,
-		  const struct lt_analysis_opts *lo, progress_fn progress,
-		  void *data);
+int summary_begin(struct summary *s, struct lt_reader *r, const char *file,
+		  const char *buffer, const struct lt_analysis_opts *lo);
+/*
+ * Read events for about @budget seconds, so that the screen stays live
+ * while a large trace is read. Returns 0 if there is more, 1 when the
+ * summary is complete, -1 if memory ran out.
+ */
+int summary_step(struct summary *s, double budget);
 void summary_free(struct summary *s);
 
 /* One cell of the timeline: ns of each state within its span. */
@@ -136,8 +144,9 @@ struct ev_line {
 
 /*
  * Events of @cpu (and of @pid unless -1) around @ts: up to @nb before
- * (oldest first) and @na at or after. Returns 0, or -1 if the input
- * cannot seek.
+ * (oldest first) and @na at or after. Returns 0, -1 if the input cannot
+ * seek, -2 if not yet (the input is still read and the user did not
+ * move).
  */
 int summary_events(struct summary *s, uint64_t ts, int cpu, int pid,
 		   struct ev_line *before, int nb, int *got_b,
@@ -166,6 +175,8 @@ struct view {
 	bool help;
 	bool popup;		/* Enter: the cursor event in full */
 	bool quit;
+	bool autofit;		/* whole trace on screen until a key moves it */
+	bool fit_final;		/* fitted to the whole of the input */
 	char msg[256];		/* status line; empty shows key hints */
 
 	/* layout, from the terminal size */
@@ -174,7 +185,7 @@ struct view {
 	int cpu_rows;		/* CPU rows that fit */
 
 	struct cell *cells, *lane;
-	int cells_cols;
+	int cells_cols, cells_cpus;
 
 	/* the events panel, for (ev_ts, ev_cpu, ev_pid) */
 	struct ev_line before[EV_KEEP], after[EV_KEEP];
@@ -182,7 +193,8 @@ struct view {
 	bool ev_valid;
 	uint64_t ev_ts;
 	int ev_cpu, ev_pid;
-	bool ev_error;
+	int ev_error;		/* summary_events() */
+	bool ev_done;		/* read when the summary was complete */
 };
 
 #define LABEL_W 8
@@ -191,10 +203,10 @@ struct view {
 void tui_colors(void);
 void draw_layout(struct view *v);
 void draw_all(struct view *v);
-void draw_progress(const char *file, double done, uint64_t events);
 
 /* keys.c */
 void view_init(struct view *v, struct summary *s);
+void view_fit(struct view *v);
 void view_key(struct view *v, int key);
 void view_clamp(struct view *v);
 int view_sel_pid(const struct view *v);
