@@ -16,7 +16,7 @@ SRC=$DATA/lazy612-hogs.dat
 SEED=${T7_SEED:-7001}
 LIMIT=${T7_TIMEOUT:-30}
 if [ -n "${LAZYTRACE_WRAP:-}" ]; then
-	STEP=${T7_STEP:-25}
+	STEP=${T7_STEP:-50}
 	LIMIT=$((LIMIT * 10))
 else
 	STEP=${T7_STEP:-1}
