@@ -82,7 +82,8 @@ struct lt_analysis *analysis_run(struct analysis_cli *o, const char *file,
 	if (file)
 		in.file = file;
 	r = input_open(&in);
-	lo.abi = in.abi;
+	/* lt_analysis_run() would take the reader's ABI the same way. */
+	lo.abi = lt_reader_abi(r, NULL);
 	lo.on_transition = cb;
 	lo.data = data;
 	a = lt_analysis_new(&lo);
@@ -92,7 +93,7 @@ struct lt_analysis *analysis_run(struct analysis_cli *o, const char *file,
 		exit(EXIT_BAD);
 	}
 	*status = EXIT_OK;
-	if (lt_analysis_run(a, r)) {
+	if (analysis_feed_all(a, r, in.file)) {
 		if (lt_reader_error(r))
 			*status = input_finish(r);
 		else
