@@ -1,7 +1,9 @@
 #!/bin/bash
 # vm-test.sh - build the patched kernel and an initramfs, boot it under
 # qemu (TCG, 2 CPUs), record the hog and messaging scenarios, check them.
-# Environment: BUILD, LAZYTRACE (path of the lazytrace binary), QEMU_TIMEOUT.
+# Environment: BUILD, LAZYTRACE (path of the lazytrace binary), QEMU_TIMEOUT,
+# QEMU_ICOUNT (default '-icount shift=3,sleep=off'; 'none' for MTTCG),
+# KERNEL (a prebuilt bzImage: skip building the kernel).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -31,7 +33,13 @@ for tool in qemu-system-x86_64 trace-cmd gcc cpio gzip; do
 done
 
 t=$(now)
-"$top/tools/kernel.sh" build "$out" || exit 1
+if [ -n "${KERNEL:-}" ]; then
+	echo "[vm] using the prebuilt kernel KERNEL=$KERNEL"
+	kernel=$KERNEL
+else
+	"$top/tools/kernel.sh" build "$out" || exit 1
+	kernel=$out/arch/x86/boot/bzImage
+fi
 stage "kernel (extract+patch+build)" "$t"
 
 t=$(now)
@@ -43,10 +51,17 @@ stage "initramfs" "$t"
 t=$(now)
 rm -rf "$vmout"
 mkdir -p "$vmout"
-echo "[vm] booting under qemu TCG, 2 CPUs (serial log: $vmout/console.log)"
-timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -M pc -accel tcg,thread=multi -cpu max \
+icount=${QEMU_ICOUNT:--icount shift=3,sleep=off}
+[ "$icount" = none ] && icount=
+echo "[vm] booting under qemu TCG ${icount:-(MTTCG)}, 2 CPUs (serial log: $vmout/console.log)"
+# -icount: guest time follows the number of instructions executed, not the
+# host clock, so a loaded host does not make ticks land in the middle of
+# kernel code that would be short on real hardware (without it, the lazy
+# run's preempted switches vary 10x with the host load). sleep=off lets
+# idle time pass instantly.
+timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -M pc -accel tcg $icount -cpu max \
 	-smp 2 -m 1024 -net none -nographic -no-reboot \
-	-kernel "$out/arch/x86/boot/bzImage" -initrd "$BUILD/initramfs.cpio.gz" \
+	-kernel "$kernel" -initrd "$BUILD/initramfs.cpio.gz" \
 	-append "console=ttyS0 panic=-1 loglevel=4 ${GUEST_ENV:-}" \
 	-virtfs local,path="$vmout",mount_tag=out,security_model=none,id=out \
 	> "$vmout/console.log" 2>&1 < /dev/null
