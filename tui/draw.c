@@ -156,6 +156,7 @@ static int64_t view_start(const struct view *v)
 
 static void draw_header(struct view *v)
 {
+	const char *base = strrchr(v->s->file, '/');
 	char span[24], cur[32], task[64] = "";
 
 	fmt_dur(span, sizeof(span), v->cell_ns * v->ncols);
@@ -168,7 +169,7 @@ static void draw_header(struct view *v)
 			 100 * v->s->progress);
 	attron(A_REVERSE | pair(PAIR_BAR));
 	putf(lay.header, 0, COLS, " lazytrace tui  %s  span %s  cursor %s cpu %d%s",
-	     v->s->file, span, cur, v->cpu, task);
+	     base ? base + 1 : v->s->file, span, cur, v->cpu, task);
 	attroff(A_REVERSE | pair(PAIR_BAR));
 }
 
@@ -355,13 +356,13 @@ static void draw_hogs(struct view *v, int x, int w)
 		put(y++, x, w, "no hogs: no lazy request waited for the tick");
 		return;
 	}
-	put(y++, x, w, "  #     PID COMM         EPIS PENDING   CPU%");
+	put(y++, x, w, "  #    PID COMM     EPIS   PENDING CPU%");
 	for (i = 0; i < nr && y < lay.mid + lay.mid_h; i++) {
 		bool me = v->sel == h[i];
 
 		if (me)
 			attron(A_REVERSE);
-		putf(y++, x, w, "%c%2zu %7d %-12.12s %4llu %-9s %4.1f",
+		putf(y++, x, w, "%c%2zu %6d %-8.8s %4llu %9s %4.1f",
 		     me ? '>' : ' ', i + 1, h[i]->pid, h[i]->comm,
 		     (unsigned long long)h[i]->episodes,
 		     fmt_dur(pend, sizeof(pend), h[i]->pending_ns),
@@ -374,7 +375,7 @@ static void draw_hogs(struct view *v, int x, int w)
 static void draw_task(struct view *v, int x, int w)
 {
 	const struct lt_task_stats *t = v->sel;
-	const struct lt_latency *lz;
+	const struct lt_latency *lz, *ez;
 	char b[6][24];
 	int y = lay.mid, end = lay.mid + lay.mid_h;
 
@@ -385,37 +386,39 @@ static void draw_task(struct view *v, int x, int w)
 		return;
 	}
 	lz = &t->latency[LT_LAT_LAZY_SERVED];
-	put(y, x, w, "");
+	ez = &t->latency[LT_LAT_EAGER_SERVED];
 	attron(A_BOLD | pair(PAIR_TITLE));
 	putf(y++, x, w, "Task %d %s%s", t->pid, t->comm, t->hog ? " (hog)" : "");
 	attroff(A_BOLD | pair(PAIR_TITLE));
+	/* Most telling first: at 80x24 the panel is 7 lines. */
 	if (y < end)
-		putf(y++, x, w, "cpus %s  run %s  share %.1f%%", t->cpus,
+		putf(y++, x, w, "cpus %s  run %s  %.1f%%", t->cpus,
 		     fmt_dur(b[0], 24, t->runtime_ns), 100 * t->cpu_share);
 	if (y < end)
-		putf(y++, x, w, "lazy %llu  eager %llu  tick-upg %llu  fold %llu",
+		putf(y++, x, w, "lazy %llu eager %llu tick-upg %llu fold %llu",
 		     (unsigned long long)t->count[LT_TR_LAZY],
 		     (unsigned long long)t->count[LT_TR_EAGER],
 		     (unsigned long long)t->count[LT_TR_TICK_UPGRADE],
 		     (unsigned long long)t->count[LT_TR_FOLD]);
 	if (y < end)
-		putf(y++, x, w, "episodes %llu  pending %s  longest %s",
+		putf(y++, x, w, "episodes %llu  pending %s",
 		     (unsigned long long)t->episodes,
-		     fmt_dur(b[1], 24, t->pending_ns),
-		     fmt_dur(b[2], 24, t->max_pending_ns));
+		     fmt_dur(b[1], 24, t->pending_ns));
 	if (y < end)
-		putf(y++, x, w, "lazy->served p50 %s p99 %s max %s",
-		     fmt_dur(b[3], 24, lz->p50), fmt_dur(b[4], 24, lz->p99),
-		     fmt_dur(b[5], 24, lz->max));
-	lz = &t->latency[LT_LAT_EAGER_SERVED];
+		putf(y++, x, w, "lazy->served p50 %s max %s",
+		     fmt_dur(b[2], 24, lz->p50), fmt_dur(b[3], 24, lz->max));
 	if (y < end)
 		putf(y++, x, w, "eager->served p50 %s max %s",
-		     fmt_dur(b[0], 24, lz->p50), fmt_dur(b[1], 24, lz->max));
+		     fmt_dur(b[4], 24, ez->p50), fmt_dur(b[5], 24, ez->max));
 	if (y < end)
-		putf(y++, x, w, "switched out: preempted %llu yielded %llu blocked %llu",
+		putf(y++, x, w, "out: preempted %llu yielded %llu blocked %llu",
 		     (unsigned long long)t->switches[LT_PREV_PREEMPTED],
 		     (unsigned long long)t->switches[LT_PREV_YIELDED],
 		     (unsigned long long)t->switches[LT_PREV_BLOCKED]);
+	if (y < end)
+		putf(y++, x, w, "longest lazy %s  p99 %s",
+		     fmt_dur(b[0], 24, t->max_pending_ns),
+		     fmt_dur(b[1], 24, lz->p99));
 }
 
 /* The kernel's default line, or a narrower one when the panel is. */

@@ -494,7 +494,12 @@ static void cells_from_bins(struct summary *s, int64_t start, uint64_t cell_ns,
 {
 	int l = 0, cpu, st;
 
-	while (l + 1 < s->nlevels && (s->w0 << (l + 1)) <= cell_ns)
+	/*
+	 * A merged bin keeps one task: with a task selected, its lane and
+	 * highlight need the finest bins (a frame then visits every bin
+	 * on screen, at most s->cap per CPU).
+	 */
+	while (sel < 0 && l + 1 < s->nlevels && (s->w0 << (l + 1)) <= cell_ns)
 		l++;
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 		const struct bin *b = s->lv[l][cpu];
