@@ -13,7 +13,7 @@
 #
 # Without TRACE, records one on this machine (root, tracefs) into
 # bench/data/ (gitignored) with `lazytrace record` around `perf bench sched
-# messaging -l BENCH_LOOPS` (default 1400 loops: ~700k events here), and
+# messaging -l BENCH_LOOPS` (default 2100 loops: ~700k events here), and
 # a 10x one (BENCH_10X=0 skips it). Recordings are kept for the next run.
 # trace-cmd record cannot be used on hosts that forbid writing
 # /proc/sys/kernel/ftrace_enabled; lazytrace record uses its own instance.
@@ -21,7 +21,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 LT=${LAZYTRACE:-$top/lazytrace}
 D=${BENCH_DATA:-$top/bench/data}
-LOOPS=${BENCH_LOOPS:-1400}
+LOOPS=${BENCH_LOOPS:-2100}
 mkdir -p "$D"
 
 [ -x "$LT" ] || { echo "build lazytrace first (make)"; exit 2; }
@@ -91,13 +91,24 @@ echo "peak RSS, lazytrace report / trace-cmd report:       $(ratio "$lt_report_r
 big=$D/msg-10x.dat
 record "$big" $((LOOPS * 10))
 echo
-echo "peak RSS of lazytrace stats, 1x and 10x:"
-echo "| trace | events | MB | user s | peak RSS KB |"
-echo "|---|---|---|---|---|"
+echo "peak RSS of lazytrace stats, 1x and 10x (anonymous and file-backed"
+echo "peaks sampled from /proc/PID/status every 10 ms):"
+echo "| trace | events | MB | user s | peak RSS KB | peak RssAnon KB | peak RssFile KB |"
+echo "|---|---|---|---|---|---|---|"
 for t in "$trace" "$big"; do
-	/usr/bin/time -f "%U %M" -o "$D/time" "$LT" stats -i "$t" > /dev/null
+	/usr/bin/time -f "%U %M" -o "$D/time" "$LT" stats -i "$t" > /dev/null &
+	sleep 0.05
+	pid=$(pgrep -o -f "^$LT stats -i $t") || pid=
+	anon=0 file=0
+	while [ -n "$pid" ] && [ -r "/proc/$pid/status" ]; do
+		set -- $(awk '/^RssAnon|^RssFile/ { print $2 }' "/proc/$pid/status" 2> /dev/null) 0 0
+		[ "$1" -gt "$anon" ] && anon=$1
+		[ "$2" -gt "$file" ] && file=$2
+		sleep 0.01
+	done
+	wait
 	read -r user rss < "$D/time"
-	printf '| %s | %s | %s | %s | %s |\n' "$(basename "$t")" \
+	printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$(basename "$t")" \
 		"$("$D/bare-iter" "$t" | cut -d' ' -f1)" "$(du -m "$t" | cut -f1)" \
-		"$user" "$rss"
+		"$user" "$rss" "$anon" "$file"
 done

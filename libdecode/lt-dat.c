@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,6 +42,13 @@ struct event_info {
 	int nr_ptr_keys;
 };
 
+/* A run of a CPU's pages that were read through, and the page being read. */
+struct consumed {
+	uintptr_t lo;
+	uintptr_t hi;
+	uintptr_t cur;
+};
+
 struct dat {
 	struct tracecmd_input *top;
 	struct tracecmd_input *handle;	/* the buffer we read */
@@ -53,6 +61,7 @@ struct dat {
 	struct trace_seq seq;
 	char comm[LT_COMM_LEN];
 	int ptr_width;
+	struct consumed *consumed;	/* per CPU: pages read, still mapped */
 	bool guard;		/* turn faults while reading into errors */
 	bool poisoned;		/* a read faulted: never call libtracecmd again */
 	/* pid -> comm: libtraceevent's lookup is a bsearch per event */
@@ -172,6 +181,9 @@ static struct event_info *event_info(struct dat *d, int type)
 	if (type < 0 || type > 1 << 16)
 		return NULL;
 	if (type >= d->nr_info) {
+		/* A corrupt record's type can be anything: grow for real ones. */
+		if (!tep_find_event(d->tep, type))
+			return NULL;
 		n = realloc(d->info, (type + 64) * sizeof(*n));
 		if (!n)
 			return NULL;
@@ -499,6 +511,67 @@ static struct tep_record *dat_take(struct lt_reader *r, struct dat *d,
 	return rec;
 }
 
+/*
+ * libtracecmd maps each CPU's whole data section and keeps it mapped, so
+ * the resident size would grow with the file. Pages read through are
+ * dropped from the mapping, a megabyte at a time, when /proc/self/maps
+ * shows them in a private read-only file mapping: touching such a page
+ * again just faults it back in from the file. Anywhere else (memory
+ * libtracecmd allocated, e.g. for decompressed data) they stay.
+ */
+#define DROP_BATCH (1UL << 20)
+
+static bool file_mapping(uintptr_t lo, uintptr_t hi)
+{
+	unsigned long start, end, inode;
+	char perms[8], line[512];
+	bool ok = false;
+	FILE *fp = fopen("/proc/self/maps", "re");
+
+	if (!fp)
+		return false;
+	while (fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "%lx-%lx %7s %*x %*x:%*x %lu", &start, &end,
+			   perms, &inode) != 4)
+			continue;
+		if (lo < start || lo >= end)
+			continue;
+		ok = hi <= end && inode && !strcmp(perms, "r--p");
+		break;
+	}
+	fclose(fp);
+	return ok;
+}
+
+static void drop_consumed(struct consumed *c)
+{
+	if (c->hi > c->lo && file_mapping(c->lo, c->hi))
+		madvise((void *)c->lo, c->hi - c->lo, MADV_DONTNEED);
+	c->lo = c->hi = 0;
+}
+
+static void page_seen(struct dat *d, int cpu, const void *data)
+{
+	uintptr_t psize = sysconf(_SC_PAGESIZE);
+	uintptr_t page = (uintptr_t)data & ~(psize - 1);
+	struct consumed *c = &d->consumed[cpu];
+
+	if (page == c->cur)
+		return;
+	if (c->cur && page == c->cur + psize) {
+		if (c->hi != c->cur)
+			drop_consumed(c);
+		if (!c->lo)
+			c->lo = c->cur;
+		c->hi = page;
+		if (c->hi - c->lo >= DROP_BATCH)
+			drop_consumed(c);
+	} else {
+		drop_consumed(c);
+	}
+	c->cur = page;
+}
+
 static int dat_next(struct lt_reader *r)
 {
 	struct dat *d = r->priv;
@@ -511,6 +584,8 @@ static int dat_next(struct lt_reader *r)
 	d->rec = dat_take(r, d, &cpu);
 	if (!d->rec)
 		return r->failed ? -1 : 0;
+	if (d->consumed && d->rec->data)
+		page_seen(d, cpu, d->rec->data);
 	return dat_fill(r, d->rec, cpu);
 }
 
@@ -582,6 +657,7 @@ static void dat_close(struct lt_reader *r)
 		tracecmd_close(d->top);
 leave_handle:
 	free(d->pending);
+	free(d->consumed);
 	trace_seq_destroy(&d->seq);
 	free(d->info);
 	free(d);
@@ -924,6 +1000,8 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 		return -1;
 	}
 	d->pending = calloc(r->nr_cpus, sizeof(*d->pending));
+	/* Without it, pages are just not dropped. */
+	d->consumed = calloc(r->nr_cpus, sizeof(*d->consumed));
 	if (!d->pending) {
 		lt_reader_fail(r, "out of memory");
 		return -1;

@@ -3,7 +3,7 @@
 #
 # `make fuzz FUZZ_SECONDS=N`: build the libFuzzer harnesses with clang
 # (ASan + UBSan), make seed corpora from the recordings in tests/data, and
-# run each harness for N seconds. Crash inputs land in build-fuzz/crashes/;
+# run each harness for N seconds. Crash inputs land in build/fuzz/crashes/;
 # keep each one in tests/fuzz/regress/ (t7002 replays them in make check).
 #
 #   sh tests/fuzz/run.sh SECONDS [HARNESS...]     (default: all)
@@ -13,7 +13,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-60}
 [ $# -gt 0 ] && shift
 harnesses=${*:-"text dat analysis"}
-B=$top/build-fuzz
+B=$top/build/fuzz
 CLANG=${CLANG:-clang}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 command -v "$CLANG" >/dev/null ||
@@ -67,7 +67,8 @@ for h in $harnesses; do
 	regress=$top/tests/fuzz/regress/$h
 	echo "fuzz-$h: $secs s"
 	# Huge allocations from corrupt sizes fail as they would with glibc.
-	ASAN_OPTIONS=allocator_may_return_null=1 \
+	# A small quarantine keeps the RSS, and so fuzz-dat's fork, small.
+	ASAN_OPTIONS=allocator_may_return_null=1:quarantine_size_mb=16 \
 	LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0 \
 	"$B/fuzz-$h" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 \
 		-malloc_limit_mb=1048576 \
