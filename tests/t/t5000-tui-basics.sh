@@ -26,7 +26,9 @@ tui_stop() {
 }
 
 # tui_start ARGS...: the viewer in a 120x40 pane; when it exits the pane
-# keeps its exit status and the terminal's modes in $TMPDIR.
+# keeps its exit status and the terminal's modes in $TMPDIR. The pane's
+# shell survives a Ctrl-C meant for the viewer (a trap, not an ignore,
+# which the viewer would inherit).
 tui_start() {
 	rm -f "$TMPDIR/exit" "$TMPDIR/stty" "$TMPDIR/stderr"
 	# A new server each time: the last one may still be shutting down.
@@ -34,7 +36,7 @@ tui_start() {
 	SOCK=$TMPDIR/tmux.$STARTS.sock
 	trap tui_stop EXIT
 	tm -f /dev/null new-session -d -s $SESSION -x 120 -y 40 \
-		"${LAZYTRACE_WRAP:-} $LAZYTRACE tui $* 2>$TMPDIR/stderr; \
+		"trap true INT; ${LAZYTRACE_WRAP:-} $LAZYTRACE tui $* 2>$TMPDIR/stderr; \
 		 echo \$? > $TMPDIR/exit; stty -a > $TMPDIR/stty 2>&1; sleep 600" ||
 		fail "cannot start tmux"
 }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # / with a pid selects and highlights that task (its lane, its statistics,
 # underlined cells); ? shows the keys; Enter shows an event in full; q
-# exits 0 with the terminal restored; SIGTERM restores it too.
+# exits 0 with the terminal restored; SIGTERM and Ctrl-C restore it too.
 T5_LIB=1 . "$(dirname "$0")/t5000-tui-basics.sh"
 
 f=$DATA/lazy612-hogs.dat
@@ -52,4 +52,11 @@ vpid=$(pgrep -P "$pid" | head -1)
 [ -n "$vpid" ] || fail "no viewer process"
 kill -TERM "$vpid"
 wait_exit 143
+tui_stop
+
+# Ctrl-C (SIGINT from the terminal): the same, exit 130.
+tui_start -i "$f"
+wait_for '^Hogs: '
+keys C-c
+wait_exit 130
 echo ok
