@@ -354,6 +354,10 @@ static void draw_hogs(struct view *v, int x, int w)
 	title(y++, x, w, line);
 	if (!nr) {
 		put(y++, x, w, "no hogs: no lazy request waited for the tick");
+		if (!lt_analysis_summary(v->s->a)->lazy_seen) {
+			put(y++, x, w, "no event carries the lazy bit: the");
+			put(y++, x, w, "kernel ran without lazy preemption");
+		}
 		return;
 	}
 	put(y++, x, w, "  #    PID COMM     EPIS   PENDING CPU%");
