@@ -5,7 +5,7 @@
  * only what changed: no flicker.
  *
  * Layout, top to bottom: header, ruler (labels, tick marks), one row per
- * CPU, the selected task's lane, the legend, the hog list beside the
+ * CPU, lanes for the selected and the pinned tasks, the legend, the hog list beside the
  * selected task's statistics, the events around the cursor, the status
  * line.
  */
@@ -113,8 +113,9 @@ void draw_layout(struct view *v)
 	lay.header = 0;
 	lay.ruler = 1;
 	lay.cpus = 3;
+	view_lanes(v);
 	/* Leave the panels at least 10 rows: hogs/task 5, events 5. */
-	rest = LINES - 3 - (v->sel ? 1 : 0) - 1 - 1 - 10;
+	rest = LINES - 3 - v->nlanes - 1 - 1 - 10;
 	want = v->s->nr_cpus;
 	v->cpu_rows = want < rest ? want : rest < 1 ? 1 : rest;
 	if (v->cpu < v->cpu_top)
@@ -122,7 +123,7 @@ void draw_layout(struct view *v)
 	if (v->cpu >= v->cpu_top + v->cpu_rows)
 		v->cpu_top = v->cpu - v->cpu_rows + 1;
 	lay.lane = lay.cpus + v->cpu_rows;
-	lay.legend = lay.lane + (v->sel ? 1 : 0);
+	lay.legend = lay.lane + v->nlanes;
 	lay.status = LINES - 1;
 	rest = lay.status - (lay.legend + 1);
 	lay.mid = lay.legend + 1;
@@ -133,11 +134,11 @@ void draw_layout(struct view *v)
 	lay.events_h = lay.status - lay.events;
 	if (v->cells_cols != v->ncols || v->cells_cpus != v->s->nr_cpus) {
 		free(v->cells);
-		free(v->lane);
+		free(v->lanes);
 		v->cells = calloc((size_t)v->s->nr_cpus * v->ncols,
 				  sizeof(*v->cells));
-		v->lane = calloc(v->ncols, sizeof(*v->lane));
-		v->cells_cols = v->cells && v->lane ? v->ncols : 0;
+		v->lanes = calloc(MAX_LANES * v->ncols, sizeof(*v->lanes));
+		v->cells_cols = v->cells && v->lanes ? v->ncols : 0;
 		v->cells_cpus = v->s->nr_cpus;
 	}
 	if (fit) {
@@ -287,10 +288,17 @@ static void draw_timeline(struct view *v)
 	int sel = view_sel_pid(v), row, c;
 	struct summary *s = v->s;
 
+	struct cell_query q = {
+		.start = view_start(v), .cell_ns = v->cell_ns,
+		.ncols = v->ncols, .sel = sel, .only_sel = v->filter && v->sel,
+		.lane_pid = v->lane_pid, .nlanes = v->nlanes,
+		.cells = v->cells, .lanes = v->lanes,
+	};
+	int k;
+
 	if (!v->cells_cols)
 		return;
-	summary_cells(s, view_start(v), v->cell_ns, v->ncols, sel,
-		      v->filter && v->sel, v->cells, v->sel ? v->lane : NULL);
+	summary_cells(s, &q);
 	for (row = 0; row < v->cpu_rows; row++) {
 		int cpu = v->cpu_top + row;
 		int y = lay.cpus + row;
@@ -306,12 +314,18 @@ static void draw_timeline(struct view *v)
 				  v->cell_ns, cpu == v->cpu && c == v->ccol,
 				  sel >= 0);
 	}
-	if (!v->sel)
-		return;
-	putf(lay.lane, 0, LABEL_W, "%d %s", v->sel->pid, v->sel->comm);
-	for (c = 0; c < v->ncols; c++)
-		draw_cell(lay.lane, LABEL_W + c, &v->lane[c], v->cell_ns,
-			  false, false);
+	for (k = 0; k < v->nlanes; k++) {
+		const struct lt_task_stats *t = v->lane_task[k];
+
+		if (t == v->sel)
+			attron(A_BOLD);
+		putf(lay.lane + k, 0, LABEL_W, "%d %s", t->pid, t->comm);
+		attroff(A_BOLD);
+		for (c = 0; c < v->ncols; c++)
+			draw_cell(lay.lane + k, LABEL_W + c,
+				  &v->lanes[k * v->ncols + c], v->cell_ns,
+				  false, false);
+	}
 }
 
 static void draw_legend(void)
@@ -550,6 +564,7 @@ static const char *const help_lines[] = {
 	"Tab            select the next hog",
 	"f              filter: show only the selected task",
 	"c              clear the selection",
+	"a / A          keep a lane for the selected task / remove the lanes",
 	"Enter          the event at the cursor, in full",
 	"?              this help       q  quit",
 	"",

@@ -40,6 +40,46 @@ int view_sel_pid(const struct view *v)
 	return v->sel ? v->sel->pid : -1;
 }
 
+/* The lanes to draw: the selected task's, then the pinned ones. */
+void view_lanes(struct view *v)
+{
+	int i;
+
+	v->nlanes = 0;
+	if (v->sel) {
+		v->lane_task[v->nlanes] = v->sel;
+		v->lane_pid[v->nlanes++] = v->sel->pid;
+	}
+	for (i = 0; i < v->npinned; i++) {
+		if (v->pinned[i] == v->sel)
+			continue;
+		v->lane_task[v->nlanes] = v->pinned[i];
+		v->lane_pid[v->nlanes++] = v->pinned[i]->pid;
+	}
+}
+
+static void pin(struct view *v)
+{
+	int i;
+
+	if (!v->sel) {
+		set_msg(v, "select a task first (/ or Tab)");
+		return;
+	}
+	for (i = 0; i < v->npinned; i++)
+		if (v->pinned[i] == v->sel) {
+			set_msg(v, "%d %s already has a lane", v->sel->pid,
+				v->sel->comm);
+			return;
+		}
+	if (v->npinned == MAX_LANES - 1) {
+		set_msg(v, "%d lanes at most: A removes them", MAX_LANES - 1);
+		return;
+	}
+	v->pinned[v->npinned++] = v->sel;
+	set_msg(v, "lane kept for %d %s", v->sel->pid, v->sel->comm);
+}
+
 void view_clamp(struct view *v)
 {
 	uint64_t max_cell = 2 * trace_len(v) / (v->ncols ? v->ncols : 1) + 1;
@@ -359,6 +399,12 @@ void view_key(struct view *v, int key)
 	case 'c':
 		v->sel = NULL;
 		v->filter = false;
+		break;
+	case 'a':
+		pin(v);
+		break;
+	case 'A':
+		v->npinned = 0;
 		break;
 	case '?':
 		v->help = true;

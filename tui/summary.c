@@ -291,6 +291,21 @@ static void mark_episodes(struct summary *s)
 	}
 }
 
+/* The state a CPU is in after @ev, at relative time @t. */
+static void replay_event(struct summary *s, struct cpu_build *c,
+			 const struct lt_event *ev, int64_t t)
+{
+	if (ev->kind == LT_EV_SCHED_SWITCH) {
+		c->pid = ev->u.sched_switch.next_pid;
+		c->state = c->pid ? ST_RUN : ST_IDLE;
+	} else {
+		c->pid = ev->pid;
+		c->state = flags_state(s->abi, ev->pid, ev->flags);
+	}
+	if (c->since < t)
+		c->since = t;
+}
+
 /* Feed one event to the summary. */
 static void summary_event(struct summary *s, const struct lt_event *ev,
 			  uint64_t prev_pos)
@@ -304,15 +319,7 @@ static void summary_event(struct summary *s, const struct lt_event *ev,
 	c = &s->cb[ev->cpu];
 	if (c->since >= 0 && t > c->since)
 		account(s, ev->cpu, c->since, t, c->pid, c->state);
-	if (ev->kind == LT_EV_SCHED_SWITCH) {
-		c->pid = ev->u.sched_switch.next_pid;
-		c->state = c->pid ? ST_RUN : ST_IDLE;
-	} else {
-		c->pid = ev->pid;
-		c->state = flags_state(s->abi, ev->pid, ev->flags);
-	}
-	if (c->since < t)
-		c->since = t;
+	replay_event(s, c, ev, t);
 }
 
 /*
@@ -452,14 +459,16 @@ static void cells_clear(struct cell *c, int n)
 		c[i].dom_pid = -1;
 }
 
-/* Add @ns of (@pid, @st) to the cells that [a, b) (view-relative) covers. */
-static void cells_add(struct cell *row, struct cell *lane, int ncols,
-		      uint64_t cell_ns, int64_t a, int64_t b, int pid,
-		      enum tui_state st, int sel, bool only_sel,
-		      float *dom_ns)
+/*
+ * Add @ns of (@pid, @st) to the cells of @cpu that [a, b) (relative to the
+ * view's start) covers, and to the lanes of @pid.
+ */
+static void cells_add(const struct cell_query *q, int cpu, int64_t a,
+		      int64_t b, int pid, enum tui_state st, float *dom)
 {
-	int64_t end = (int64_t)(ncols * cell_ns);
-	int i;
+	int64_t end = (int64_t)(q->ncols * q->cell_ns);
+	struct cell *row = &q->cells[cpu * q->ncols];
+	int i, k;
 
 	if (a < 0)
 		a = 0;
@@ -469,18 +478,18 @@ static void cells_add(struct cell *row, struct cell *lane, int ncols,
 		int64_t cend;
 		float ns;
 
-		i = a / cell_ns;
-		cend = (int64_t)((i + 1) * cell_ns);
+		i = a / q->cell_ns;
+		cend = (int64_t)((i + 1) * q->cell_ns);
 		ns = (b < cend ? b : cend) - a;
-		if (pid == sel) {
+		if (pid == q->sel)
 			row[i].sel = true;
-			if (lane)
-				lane[i].ns[st] += ns;
-		}
-		if (!only_sel || pid == sel)
+		for (k = 0; k < q->nlanes; k++)
+			if (pid == q->lane_pid[k])
+				q->lanes[k * q->ncols + i].ns[st] += ns;
+		if (!q->only_sel || pid == q->sel)
 			row[i].ns[st] += ns;
-		if (ns > dom_ns[i]) {
-			dom_ns[i] = ns;
+		if (ns > dom[cpu * q->ncols + i]) {
+			dom[cpu * q->ncols + i] = ns;
 			row[i].dom_pid = pid;
 		}
 		a = b < cend ? b : cend;
@@ -488,47 +497,47 @@ static void cells_add(struct cell *row, struct cell *lane, int ncols,
 }
 
 /* From the bins of the level whose width fits the cells. */
-static void cells_from_bins(struct summary *s, int64_t start, uint64_t cell_ns,
-			    int ncols, int sel, bool only_sel,
-			    struct cell *cells, struct cell *lane, float *dom)
+static void cells_from_bins(struct summary *s, const struct cell_query *q,
+			    float *dom)
 {
 	int l = 0, cpu, st;
 
 	/*
-	 * A merged bin keeps one task: with a task selected, its lane and
-	 * highlight need the finest bins (a frame then visits every bin
-	 * on screen, at most s->cap per CPU).
+	 * A merged bin keeps one task: for the selected task's highlight
+	 * and the lanes, the finest bins (a frame then visits every bin on
+	 * screen, at most s->cap per CPU).
 	 */
-	while (sel < 0 && l + 1 < s->nlevels && (s->w0 << (l + 1)) <= cell_ns)
+	while (q->sel < 0 && !q->nlanes && l + 1 < s->nlevels &&
+	       (s->w0 << (l + 1)) <= q->cell_ns)
 		l++;
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 		const struct bin *b = s->lv[l][cpu];
 		/* While reading, only level 0 exists, and grows. */
 		uint64_t nb = l ? s->lv_nbins[l] : s->nbins;
 		uint64_t w = s->w0 << l, i;
-		int64_t first = start < 0 ? 0 : start / w;
-		int64_t last = (start + (int64_t)(ncols * cell_ns) - 1) / w;
-		struct cell *row = &cells[cpu * ncols];
+		int64_t first = q->start < 0 ? 0 : q->start / (int64_t)w;
+		int64_t last = (q->start + (int64_t)(q->ncols * q->cell_ns) - 1) /
+			       (int64_t)w;
 
 		if (last >= (int64_t)nb)
 			last = (int64_t)nb - 1;
 		for (i = first; (int64_t)i <= last; i++) {
-			int64_t a = (int64_t)(i * w) - start, e = a + w;
+			int64_t a = (int64_t)(i * w) - q->start, e = a + w;
 
+			if (b[i].dom_pid < 0)
+				continue;
 			for (st = 0; st < ST_MAX; st++) {
 				int64_t len = (int64_t)b[i].share[st] * w /
 					      SHARE_ONE;
 
-				if (!len || b[i].dom_pid < 0)
+				if (!len)
 					continue;
 				/*
 				 * Within a bin, time is spread evenly: a
 				 * bin's order of states is not kept.
 				 */
-				cells_add(row, lane, ncols, cell_ns, a,
-					  a + len < e ? a + len : e,
-					  b[i].dom_pid, st, sel, only_sel,
-					  dom + cpu * ncols);
+				cells_add(q, cpu, a, a + len < e ? a + len : e,
+					  b[i].dom_pid, st, dom);
 				a += len;
 			}
 		}
@@ -536,12 +545,11 @@ static void cells_from_bins(struct summary *s, int64_t start, uint64_t cell_ns,
 }
 
 /* Cursor-near views: replay the events of the window. */
-static int cells_from_events(struct summary *s, int64_t start,
-			     uint64_t cell_ns, int ncols, int sel,
-			     bool only_sel, struct cell *cells,
-			     struct cell *lane, float *dom)
+static int cells_from_events(struct summary *s, const struct cell_query *q,
+			     float *dom)
 {
-	int64_t end = start + (int64_t)(ncols * cell_ns);
+	int64_t start = q->start;
+	int64_t end = start + (int64_t)(q->ncols * q->cell_ns);
 	int64_t tend = rel(s, s->t_end);
 	uint64_t b0 = start < 0 ? 0 : start / s->w0;
 	struct lt_reader *sr = seeker(s);
@@ -575,28 +583,16 @@ static int cells_from_events(struct summary *s, int64_t start,
 			continue;
 		cc = &c[ev->cpu];
 		if (cc->since >= 0 && t > cc->since)
-			cells_add(&cells[ev->cpu * ncols], lane, ncols, cell_ns,
-				  cc->since - start, t - start, cc->pid,
-				  cc->state, sel, only_sel,
-				  dom + ev->cpu * ncols);
-		if (ev->kind == LT_EV_SCHED_SWITCH) {
-			cc->pid = ev->u.sched_switch.next_pid;
-			cc->state = cc->pid ? ST_RUN : ST_IDLE;
-		} else {
-			cc->pid = ev->pid;
-			cc->state = flags_state(s->abi, ev->pid, ev->flags);
-		}
-		if (cc->since < t)
-			cc->since = t;
+			cells_add(q, ev->cpu, cc->since - start, t - start,
+				  cc->pid, cc->state, dom);
+		replay_event(s, cc, ev, t);
 	}
 	if (end > tend)
 		end = tend;
 	for (cpu = 0; cpu < s->nr_cpus; cpu++)
 		if (c[cpu].since >= 0 && end > c[cpu].since)
-			cells_add(&cells[cpu * ncols], lane, ncols, cell_ns,
-				  c[cpu].since - start, end - start,
-				  c[cpu].pid, c[cpu].state, sel, only_sel,
-				  dom + cpu * ncols);
+			cells_add(q, cpu, c[cpu].since - start, end - start,
+				  c[cpu].pid, c[cpu].state, dom);
 	free(c);
 	return 0;
 }
@@ -616,50 +612,44 @@ size_t summary_upgrade_after(const struct summary *s, uint64_t ts, bool incl)
 	return lo;
 }
 
-static void mark_upgrades(struct summary *s, int64_t start, uint64_t cell_ns,
-			  int ncols, int sel, bool only_sel,
-			  struct cell *cells, struct cell *lane)
+static void mark_upgrades(struct summary *s, const struct cell_query *q)
 {
-	uint64_t from = start < 0 ? s->t0 : s->t0 + start;
+	uint64_t from = q->start < 0 ? s->t0 : s->t0 + q->start;
 	size_t i = summary_upgrade_after(s, from, true);
+	int k;
 
 	for (; i < s->nr_up; i++) {
 		const struct upgrade *u = &s->up[i];
-		int64_t col = (rel(s, u->ts) - start) / (int64_t)cell_ns;
+		int64_t col = (rel(s, u->ts) - q->start) / (int64_t)q->cell_ns;
 
-		if (col >= ncols)
+		if (col >= q->ncols)
 			break;
 		if (col < 0 || u->cpu >= s->nr_cpus)
 			continue;
-		if (only_sel && u->pid != sel)
+		for (k = 0; k < q->nlanes; k++)
+			if (u->pid == q->lane_pid[k])
+				q->lanes[k * q->ncols + col].upgrade = true;
+		if (q->only_sel && u->pid != q->sel)
 			continue;
-		cells[u->cpu * ncols + col].upgrade = true;
-		if (lane && u->pid == sel)
-			lane[col].upgrade = true;
+		q->cells[u->cpu * q->ncols + col].upgrade = true;
 	}
 }
 
-void summary_cells(struct summary *s, int64_t start, uint64_t cell_ns,
-		   int ncols, int sel, bool only_sel, struct cell *cells,
-		   struct cell *lane)
+void summary_cells(struct summary *s, const struct cell_query *q)
 {
-	float *dom = calloc((size_t)s->nr_cpus * ncols, sizeof(*dom));
+	float *dom = calloc((size_t)s->nr_cpus * q->ncols, sizeof(*dom));
 
-	cells_clear(cells, s->nr_cpus * ncols);
-	if (lane)
-		cells_clear(lane, ncols);
+	cells_clear(q->cells, s->nr_cpus * q->ncols);
+	cells_clear(q->lanes, q->nlanes * q->ncols);
 	if (!dom)
 		return;
 	/*
 	 * Below the bins' resolution, replay the window's events: at most
 	 * about ncols bins' worth of them.
 	 */
-	if (cell_ns >= s->w0 ||
-	    cells_from_events(s, start, cell_ns, ncols, sel, only_sel, cells,
-			      lane, dom))
-		cells_from_bins(s, start, cell_ns, ncols, sel, only_sel, cells,
-				lane, dom);
-	mark_upgrades(s, start, cell_ns, ncols, sel, only_sel, cells, lane);
+	if (q->cell_ns >= s->w0 || cells_from_events(s, q, dom))
+		cells_from_bins(s, q, dom);
+	mark_upgrades(s, q);
 	free(dom);
 }
 

@@ -151,7 +151,7 @@ static int run(const struct input_opts *in, const struct lt_analysis_opts *lo)
 	}
 out_view:
 	free(v.cells);
-	free(v.lane);
+	free(v.lanes);
 out:
 	summary_free(&s);
 	lt_reader_close(r);

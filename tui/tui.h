@@ -115,15 +115,25 @@ struct cell {
 	bool upgrade;		/* a tick-upgrade was seen here */
 };
 
+#define MAX_LANES 5
+
 /*
- * The cells [start + i * cell_ns, ...) for i < ncols, per CPU (cells[cpu *
- * ncols + i]) and for the selected task's lane (@lane, ncols). @start is
- * relative to s->t0 and may be negative. @sel: selected pid or -1;
- * @only_sel: count only the selected task's time.
+ * A screen's worth of cells: [start + i * cell_ns, ...) for i < ncols,
+ * @start relative to s->t0 (may be negative).
  */
-void summary_cells(struct summary *s, int64_t start, uint64_t cell_ns,
-		   int ncols, int sel, bool only_sel, struct cell *cells,
-		   struct cell *lane);
+struct cell_query {
+	int64_t start;
+	uint64_t cell_ns;
+	int ncols;
+	int sel;		/* the selected pid (highlight), or -1 */
+	bool only_sel;		/* count only its time (filter) */
+	const int *lane_pid;	/* tasks with a lane of their own */
+	int nlanes;
+	struct cell *cells;	/* [cpu * ncols + i] */
+	struct cell *lanes;	/* [lane * ncols + i] */
+};
+
+void summary_cells(struct summary *s, const struct cell_query *q);
 
 /* The state a cell shows: the most urgent one with a real share. */
 int cell_state(const struct cell *c, uint64_t cell_ns);
@@ -184,7 +194,14 @@ struct view {
 	int ncols, ccol;	/* timeline columns, cursor column */
 	int cpu_rows;		/* CPU rows that fit */
 
-	struct cell *cells, *lane;
+	/* lanes: the selected task, then the pinned ones */
+	const struct lt_task_stats *pinned[MAX_LANES - 1];
+	int npinned;
+	const struct lt_task_stats *lane_task[MAX_LANES];
+	int lane_pid[MAX_LANES];
+	int nlanes;
+
+	struct cell *cells, *lanes;
 	int cells_cols, cells_cpus;
 
 	/* the events panel, for (ev_ts, ev_cpu, ev_pid) */
@@ -210,5 +227,6 @@ void view_fit(struct view *v);
 void view_key(struct view *v, int key);
 void view_clamp(struct view *v);
 int view_sel_pid(const struct view *v);
+void view_lanes(struct view *v);
 
 #endif /* _LT_TUI_H */

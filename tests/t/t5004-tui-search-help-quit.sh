@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # / with a pid selects and highlights that task (its lane, its statistics,
-# underlined cells); ? shows the keys; Enter shows an event in full; q
+# underlined cells); a keeps its lane; ? shows the keys; Enter shows an event in full; q
 # exits 0 with the terminal restored; SIGTERM and Ctrl-C restore it too.
 T5_LIB=1 . "$(dirname "$0")/t5000-tui-basics.sh"
 
@@ -21,6 +21,15 @@ lazy=$(lt stats -i "$f" --csv | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$
 	NR > 1 && $c["pid"] == 143 { print $c["lazy"] }')
 [ -n "$lazy" ] && screen | grep -q "lazy $lazy " ||
 	fail "task panel lazy count, stats says '$lazy'"
+
+# a keeps 143's lane; selecting another hog adds its own below.
+keys a Tab
+wait_for '^ selected hog 14[24] sh'
+screen | grep -Eq '^143 sh ' || fail "143's lane was not kept"
+screen | grep -Eq '^14[24] sh ' || fail "no lane for the next hog"
+keys A / 1 4 3 Enter
+wait_for '^ selected 143 sh'
+[ "$(screen | grep -Ec '^14[234] sh ')" = 1 ] || fail "A kept lanes"
 
 keys / n o s u c h Enter
 wait_for "no task matches 'nosuch'"
