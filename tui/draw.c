@@ -118,6 +118,9 @@ void draw_layout(struct view *v)
 	rest = LINES - 3 - v->nlanes - 1 - 1 - 10;
 	want = v->s->nr_cpus;
 	v->cpu_rows = want < rest ? want : rest < 1 ? 1 : rest;
+	/* After growing, show as many CPUs as fit. */
+	if (v->cpu_top + v->cpu_rows > want)
+		v->cpu_top = want - v->cpu_rows > 0 ? want - v->cpu_rows : 0;
 	if (v->cpu < v->cpu_top)
 		v->cpu_top = v->cpu;
 	if (v->cpu >= v->cpu_top + v->cpu_rows)

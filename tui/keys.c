@@ -235,7 +235,7 @@ static bool prompt(struct view *v, const char *what, char *buf, size_t len)
 		doupdate();
 		ch = getch();
 		if (ch == ERR) {
-			if (v->quit)
+			if (got_signal)
 				break;
 			continue;
 		}

@@ -697,7 +697,7 @@ int summary_events(struct summary *s, uint64_t ts, int cpu, int pid,
 		   struct ev_line *before, int nb, int *got_b,
 		   struct ev_line *after, int na, int *got_a)
 {
-	uint64_t back = 2 * s->w0;
+	uint64_t back = 2 * s->w0, total = 0;
 	int64_t t = rel(s, ts);
 	struct lt_reader *sr = seeker(s);
 
@@ -734,7 +734,9 @@ int summary_events(struct summary *s, uint64_t ts, int cpu, int pid,
 			if (*got_a == na)
 				break;
 		}
-		if (nbf < nb && b0 > 0 && n < EVENTS_LIMIT) {
+		total += n;
+		/* Look further back for a sparse CPU or task, within bounds. */
+		if (nbf < nb && b0 > 0 && total < 2 * EVENTS_LIMIT) {
 			back *= 8;
 			continue;
 		}

@@ -32,7 +32,7 @@ static const char tui_usage[] =
 "  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
 "  --hz N             tick rate when the trace has no tick events (default 250)\n";
 
-static volatile sig_atomic_t got_signal;
+volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig)
 {

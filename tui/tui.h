@@ -12,6 +12,7 @@
 #ifndef _LT_TUI_H
 #define _LT_TUI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -220,6 +221,9 @@ struct view {
 void tui_colors(void);
 void draw_layout(struct view *v);
 void draw_all(struct view *v);
+
+/* tui.c: the SIGINT, SIGTERM or SIGHUP caught, 0 for none */
+extern volatile sig_atomic_t got_signal;
 
 /* keys.c */
 void view_init(struct view *v, struct summary *s);

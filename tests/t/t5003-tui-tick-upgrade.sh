@@ -44,6 +44,32 @@ t3=$(check_upgrade) || exit 1
 # need-resched letter is B (eager, lazy and folded) on this kernel.
 screen | grep -E "^> .* $t1: " | grep -Eq ' [dD.]B[hHs.]' ||
 	fail "cursor event at $t1 without its B flags"
+# Every line of the events panel is the kernel's own line for that event
+# (its text output of the same buffer) up to the event's name: task, CPU,
+# the five flag characters, time.
+screen | sed -n '/^Events on cpu /,$p' | sed '1d;$d' > "$TMPDIR/panel"
+[ "$(wc -l < "$TMPDIR/panel")" -ge 10 ] || fail "events panel nearly empty"
+python3 - "$TMPDIR/panel" "$(kernel_text lazy612-hogs.txt.xz)" <<'PY' ||
+import re, sys
+# Up to the event's name: the kernel hashes the pointers of some payloads
+# (hrtimer=...), which trace.dat gives raw.
+head = re.compile(r"^.*? \d+\.\d{6}: \S+")
+panel = [l[2:].rstrip() for l in open(sys.argv[1]) if l.strip()]
+kernel = set()
+for l in open(sys.argv[2]):
+    m = head.match(l)
+    if m and not l.startswith("#"):
+        kernel.add(m.group(0))
+n = 0
+for p in panel:
+    m = head.match(p)
+    if m:
+        assert m.group(0) in kernel, p
+        n += 1
+assert n >= 10, n
+PY
+	fail "events panel differs from the kernel's text"
+
 # h: a hog episode, a tick-upgrade of one of the three hogs.
 keys h
 wait_for '^ hog episode [0-9.]+ \[[0-9]{3}\] sh-14[234] '
