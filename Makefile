@@ -107,7 +107,8 @@ asan:
 		BIN=build-asan/lazytrace check
 
 valgrind: all $(UNIT_BIN)
-	@LAZYTRACE_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=$(CURDIR)/tests/valgrind.supp" \
+	@LAZYTRACE_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --child-silent-after-fork=yes \
+		--suppressions=$(CURDIR)/tests/valgrind.supp" \
 		LAZYTRACE=$(CURDIR)/$(BIN) BUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
 # libFuzzer harnesses (clang; not part of check): tests/fuzz/run.sh.
