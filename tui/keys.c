@@ -195,27 +195,51 @@ static void jump_upgrade(struct view *v, bool forward, bool episodes)
 	announce(v, &s->up[i], episodes ? "hog episode" : "tick-upgrade");
 }
 
-/* Find a task by pid (all digits) or comm substring: the busiest match. */
-static const struct lt_task_stats *find_task(struct summary *s, const char *q)
+static int by_runtime(const void *a, const void *b)
 {
-	const struct lt_analysis_summary *as = lt_analysis_summary(s->a);
-	const struct lt_task_stats *best = NULL;
+	const struct lt_task_stats *x = *(const struct lt_task_stats *const *)a;
+	const struct lt_task_stats *y = *(const struct lt_task_stats *const *)b;
+
+	if (x->runtime_ns != y->runtime_ns)
+		return x->runtime_ns < y->runtime_ns ? 1 : -1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * Find a task by pid (all digits) or comm substring: the busiest match,
+ * or, when the selected task matches too, the next busiest after it, so
+ * that repeating a search walks through the matches.
+ */
+static const struct lt_task_stats *find_task(struct view *v, const char *q,
+					     size_t *nth, size_t *nr)
+{
+	const struct lt_analysis_summary *as = lt_analysis_summary(v->s->a);
+	const struct lt_task_stats **m, *found = NULL;
 	bool num = *q != '\0';
 	const char *p;
-	size_t i;
+	size_t i, n = 0;
 
 	for (p = q; *p; p++)
 		if (!isdigit((unsigned char)*p))
 			num = false;
+	m = malloc((as->nr_tasks + 1) * sizeof(*m));
+	if (!m)
+		return NULL;
 	for (i = 0; i < as->nr_tasks; i++) {
-		const struct lt_task_stats *t = lt_analysis_task(s->a, i);
+		const struct lt_task_stats *t = lt_analysis_task(v->s->a, i);
 
-		if (num ? t->pid != atoi(q) : !strstr(t->comm, q))
-			continue;
-		if (!best || t->runtime_ns > best->runtime_ns)
-			best = t;
+		if (num ? t->pid == atoi(q) : strstr(t->comm, q) != NULL)
+			m[n++] = t;
 	}
-	return best;
+	qsort(m, n, sizeof(*m), by_runtime);
+	for (i = 0; i < n && m[i] != v->sel; i++)
+		;
+	*nth = i < n ? (i + 1) % n : 0;
+	*nr = n;
+	if (n)
+		found = m[*nth];
+	free(m);
+	return found;
 }
 
 /* A one-line prompt on the status line; false if cancelled. */
@@ -261,18 +285,20 @@ static bool prompt(struct view *v, const char *what, char *buf, size_t len)
 static void search(struct view *v)
 {
 	const struct lt_task_stats *t;
+	size_t nth, nr;
 	char q[64];
 
 	v->msg[0] = '\0';
 	if (!prompt(v, "find pid or comm: ", q, sizeof(q)))
 		return;
-	t = find_task(v->s, q);
+	t = find_task(v, q, &nth, &nr);
 	if (!t) {
 		set_msg(v, "no task matches '%s'", q);
 		return;
 	}
 	v->sel = t;
-	set_msg(v, "selected %d %s (f filters to it, c clears)", t->pid, t->comm);
+	set_msg(v, "selected %d %s, match %zu of %zu (/ again: next; f filters, a keeps a lane)",
+		t->pid, t->comm, nth + 1, nr);
 }
 
 static void next_hog(struct view *v)

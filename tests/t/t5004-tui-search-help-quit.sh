@@ -31,6 +31,14 @@ keys A / 1 4 3 Enter
 wait_for '^ selected 143 sh'
 [ "$(screen | grep -Ec '^14[234] sh ')" = 1 ] || fail "A kept lanes"
 
+# A comm: its busiest task; the same search again: the next one.
+keys c / s h Enter
+wait_for '^ selected [0-9]+ sh, match 1 of [0-9]+'
+first=$(screen | sed -n 's/^ selected \([0-9]*\) sh, match 1 .*/\1/p')
+keys / s h Enter
+wait_for '^ selected [0-9]+ sh, match 2 of [0-9]+'
+screen | grep -q "^ selected $first sh" && fail "the second search found $first again"
+
 keys / n o s u c h Enter
 wait_for "no task matches 'nosuch'"
 
