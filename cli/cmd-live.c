@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "lt-internal.h"
 
 static const char live_usage[] =
 "usage: lazytrace live [-d SECONDS] [--interval MS] [--json] [--cpu LIST]\n"
@@ -192,7 +191,7 @@ static void on_transition(const struct lt_transition *t, void *data)
 	p = &st->pending[st->nr_pending++];
 	p->pid = t->pid;
 	p->cpu = t->cpu;
-	lt_strlcpy(p->comm, t->comm ? t->comm : "", sizeof(p->comm));
+	snprintf(p->comm, sizeof(p->comm), "%s", t->comm ? t->comm : "");
 	p->request = t->request;
 	p->since_ns = t->since_ns;
 }

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "lt-internal.h"
 
 static const char record_usage[] =
 "usage: lazytrace record [-o FILE] [-d SECONDS] [--cpu LIST] [--syscalls]\n"

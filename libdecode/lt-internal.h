@@ -65,55 +65,14 @@ unsigned int lt_flags_encode(enum lt_abi abi, const struct lt_flags *f);
 
 void lt_strlcpy(char *dst, const char *src, size_t size);
 
-/*
- * Recording through a private tracefs instance (lt-tracefs*.c), used by
- * `lazytrace record` and `lazytrace live`. The instance is named
- * LT_INSTANCE_PREFIX + the owner's pid, so that one left by a killed run
- * is recognised (dead pid) and removed by the next.
- */
-#define LT_INSTANCE_PREFIX "lazytrace-"
-
-struct lt_tracefs;
+/* Session details only the library's tracefs code needs (lt-tracefs*.c). */
 struct tracefs_instance;
 
-struct lt_tracefs_opts {
-	const int *cpus;	/* trace only these CPUs ... */
-	int nr_cpus;		/* ... if this is not 0 */
-	bool syscalls;		/* raw_syscalls:sys_enter/exit */
-	bool functions;		/* try function tracing of resched_curr* */
-	size_t buffer_kb;	/* per CPU; 0: a default */
-	void (*note)(const char *msg);	/* what was left out, and why */
-};
-
-/* 1 page of CPU @cpu's buffer; nonzero stops the drain with an error. */
-typedef int (*lt_page_sink)(void *ctx, int cpu, const void *page, int size);
-
-int lt_tracefs_ready(char *err, size_t len);
-int lt_tracefs_remove_stale(const struct lt_tracefs_opts *o);
-struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
-				     char *err, size_t len);
-void lt_tracefs_destroy(struct lt_tracefs *s);
-int lt_tracefs_start(struct lt_tracefs *s);
-int lt_tracefs_stop(struct lt_tracefs *s);
-int lt_tracefs_drain(struct lt_tracefs *s, lt_page_sink sink, void *ctx);
 struct tracefs_instance *lt_tracefs_instance(struct lt_tracefs *s);
-const char *lt_tracefs_name(const struct lt_tracefs *s);
 int lt_tracefs_nr_cpus(const struct lt_tracefs *s);
 int lt_tracefs_page_size(const struct lt_tracefs *s);
 bool lt_tracefs_functions(const struct lt_tracefs *s);
 bool lt_tracefs_needs_symbols(const struct lt_tracefs *s);
-/* Add the names of the tasks /proc knows now (after forgetting, if @reset). */
-void lt_tracefs_snapshot_comms(struct lt_tracefs *s, bool reset);
 const char *lt_tracefs_comms(const struct lt_tracefs *s);
-int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
-			 const uint64_t *cpu_size, bool symbols, char *err,
-			 size_t len);
-
-/* A reader of the events an lt_tracefs session records, interval by interval. */
-struct lt_reader *lt_live_open(struct lt_tracefs *s,
-			       const struct lt_open_opts *opts,
-			       char *err, size_t errlen);
-int lt_live_refill(struct lt_reader *r);
-int lt_live_poll(struct lt_reader *r);
 
 #endif /* _LT_INTERNAL_H */

@@ -741,6 +741,63 @@ const struct lt_task_stats *const *lt_analysis_hogs(const struct lt_analysis *a,
  */
 void lt_analysis_free(struct lt_analysis *a);
 
+/* ------------------------------------------------------------------ */
+/* Recording: a private tracefs instance (lt-tracefs*.c)               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Used by `lazytrace record` and `lazytrace live`. The instance is named
+ * LT_INSTANCE_PREFIX + the owner's pid, so that one left by a killed run
+ * is recognised (dead pid) and removed by the next. The top-level buffer
+ * and other instances are never touched. Each function has its kernel-doc
+ * at its definition, in the libtracefs manner.
+ */
+#define LT_INSTANCE_PREFIX "lazytrace-"
+
+struct lt_tracefs;
+
+/**
+ * struct lt_tracefs_opts - what a recording session enables
+ * @cpus: trace only these CPUs ...
+ * @nr_cpus: ... if this is not 0
+ * @syscalls: raw_syscalls:sys_enter/exit too
+ * @functions: try function tracing of resched_curr*
+ * @buffer_kb: ring buffer per CPU; 0 for a default
+ * @note: told what was left out, and why
+ */
+struct lt_tracefs_opts {
+	const int *cpus;
+	int nr_cpus;
+	bool syscalls;
+	bool functions;
+	size_t buffer_kb;
+	void (*note)(const char *msg);
+};
+
+/* One page of CPU @cpu's buffer; nonzero stops the drain with an error. */
+typedef int (*lt_page_sink)(void *ctx, int cpu, const void *page, int size);
+
+int lt_tracefs_ready(char *err, size_t len);
+int lt_tracefs_remove_stale(const struct lt_tracefs_opts *o);
+struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
+				     char *err, size_t len);
+void lt_tracefs_destroy(struct lt_tracefs *s);
+int lt_tracefs_start(struct lt_tracefs *s);
+int lt_tracefs_stop(struct lt_tracefs *s);
+int lt_tracefs_drain(struct lt_tracefs *s, lt_page_sink sink, void *ctx);
+const char *lt_tracefs_name(const struct lt_tracefs *s);
+void lt_tracefs_snapshot_comms(struct lt_tracefs *s, bool reset);
+int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
+			 const uint64_t *cpu_size, bool symbols, char *err,
+			 size_t len);
+
+/* A reader of the events a session records, interval by interval. */
+struct lt_reader *lt_live_open(struct lt_tracefs *s,
+			       const struct lt_open_opts *opts,
+			       char *err, size_t errlen);
+int lt_live_poll(struct lt_reader *r);
+int lt_live_refill(struct lt_reader *r);
+
 #ifdef __cplusplus
 }
 #endif
