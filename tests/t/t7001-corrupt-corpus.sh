@@ -47,7 +47,7 @@ for n in range(4096, os.path.getsize(v7), 4096):
 for n in (1, 10, 11, 16, 100, 4095, 4097):
     print('cut', v7, n)
 size6 = os.path.getsize(v6)
-for f, size, count in ((v7, os.path.getsize(v7), 100), (v6, size6, 200)):
+for f, size, count in ((v7, os.path.getsize(v7), 100), (v6, size6, 150)):
     for i in range(count):
         r = rng.random()
         if r < 0.4:		# headers and event formats
