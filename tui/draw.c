@@ -146,7 +146,7 @@ void draw_layout(struct view *v)
 	}
 	if (fit) {
 		view_fit(v);
-		v->fit_final = v->s->done;
+		v->fit_final = v->s->done && !v->s->live;
 	}
 }
 
@@ -168,7 +168,10 @@ static void draw_header(struct view *v)
 	if (v->sel)
 		snprintf(task, sizeof(task), "  task %d %s%s", v->sel->pid,
 			 v->sel->comm, v->filter ? " [filter]" : "");
-	if (!v->s->done)
+	if (v->s->live)
+		snprintf(task + strlen(task), sizeof(task) - strlen(task),
+			 "  live %.0fs", (v->s->t_end - v->s->t0) / 1e9);
+	else if (!v->s->done)
 		snprintf(task, sizeof(task), "  reading %.0f%%",
 			 100 * v->s->progress);
 	attron(A_REVERSE | pair(PAIR_BAR));
@@ -367,7 +370,8 @@ static void draw_hogs(struct view *v, int x, int w)
 	int y = lay.mid;
 
 	h = lt_analysis_hogs(v->s->a, &nr);
-	snprintf(line, sizeof(line), "Hogs: %zu (Tab selects; h: next episode)", nr);
+	snprintf(line, sizeof(line), "Hogs: %zu%s (Tab selects; h: next episode)",
+		 nr, v->s->live ? " in the last interval" : "");
 	title(y++, x, w, line);
 	if (!nr) {
 		put(y++, x, w, "no hogs: no lazy request waited for the tick");
@@ -496,6 +500,7 @@ static void draw_events(struct view *v)
 	if (v->ev_error) {
 		put(y, 0, COLS, v->ev_error == -2 ?
 		    "still reading the input: the events show when you move, or at its end" :
+		    v->s->live ? "live: no events panel (lazytrace record keeps them)" :
 		    "the input cannot be re-read here: no events panel");
 		return;
 	}
@@ -663,7 +668,10 @@ static void draw_reading(struct view *v, int x, int w)
 
 void draw_all(struct view *v)
 {
-	upgrade_mark_ns = lt_analysis_summary(v->s->a)->tick_ns;
+	/* Until the analysis knows the tick: HZ=250's. */
+	upgrade_mark_ns = v->s->a && v->s->done ?
+			  lt_analysis_summary(v->s->a)->tick_ns : 4000000;
+	view_remap(v);
 	draw_layout(v);
 	erase();
 	draw_header(v);

@@ -40,6 +40,50 @@ int view_sel_pid(const struct view *v)
 	return v->sel ? v->sel->pid : -1;
 }
 
+/* The busiest task of @pid in the current analysis, or NULL. */
+static const struct lt_task_stats *task_of(struct summary *s, int pid)
+{
+	const struct lt_task_stats *best = NULL;
+	size_t i, nr = lt_analysis_summary(s->a)->nr_tasks;
+
+	for (i = 0; i < nr; i++) {
+		const struct lt_task_stats *t = lt_analysis_task(s->a, i);
+
+		if (t->pid == pid && (!best || t->runtime_ns > best->runtime_ns))
+			best = t;
+	}
+	return best;
+}
+
+/*
+ * Live, each interval brings a new analysis: find the selected and the
+ * pinned tasks again, by pid (a task gone quiet keeps its lane if the
+ * new interval saw it at all).
+ */
+void view_remap(struct view *v)
+{
+	int i, n = 0;
+
+	if (v->gen == v->s->generation)
+		return;
+	v->gen = v->s->generation;
+	if (v->sel_pid >= 0) {
+		v->sel = task_of(v->s, v->sel_pid);
+		if (!v->sel)
+			v->filter = false;
+	}
+	for (i = 0; i < v->npinned; i++) {
+		const struct lt_task_stats *t = task_of(v->s, v->pinned_pid[i]);
+
+		if (t) {
+			v->pinned_pid[n] = v->pinned_pid[i];
+			v->pinned[n++] = t;
+		}
+	}
+	v->npinned = n;
+	v->ev_valid = false;
+}
+
 /* The lanes to draw: the selected task's, then the pinned ones. */
 void view_lanes(struct view *v)
 {
@@ -76,6 +120,7 @@ static void pin(struct view *v)
 		set_msg(v, "%d lanes at most: A removes them", MAX_LANES - 1);
 		return;
 	}
+	v->pinned_pid[v->npinned] = v->sel->pid;
 	v->pinned[v->npinned++] = v->sel;
 	set_msg(v, "lane kept for %d %s", v->sel->pid, v->sel->comm);
 }
@@ -119,6 +164,7 @@ void view_init(struct view *v, struct summary *s)
 	v->ncols = COLS > LABEL_W + 1 ? COLS - LABEL_W : 1;
 	v->ccol = v->ncols / 2;
 	v->autofit = true;
+	v->sel_pid = -1;
 	view_fit(v);
 }
 
@@ -146,7 +192,8 @@ static void announce(struct view *v, const struct upgrade *u, const char *what)
 {
 	char ts[32], lat[24];
 	const struct lt_task_stats *t = NULL;
-	size_t i, nr = lt_analysis_summary(v->s->a)->nr_tasks;
+	size_t i, nr = v->s->a && v->s->done ?
+		       lt_analysis_summary(v->s->a)->nr_tasks : 0;
 
 	for (i = 0; i < nr; i++) {
 		const struct lt_task_stats *c = lt_analysis_task(v->s->a, i);
@@ -297,6 +344,7 @@ static void search(struct view *v)
 		return;
 	}
 	v->sel = t;
+	v->sel_pid = t->pid;
 	set_msg(v, "selected %d %s, match %zu of %zu (/ again: next; f filters, a keeps a lane)",
 		t->pid, t->comm, nth + 1, nr);
 }
@@ -314,6 +362,7 @@ static void next_hog(struct view *v)
 	for (i = 0; i < nr && h[i] != v->sel; i++)
 		;
 	v->sel = h[i < nr ? (i + 1) % nr : 0];
+	v->sel_pid = v->sel->pid;
 	set_msg(v, "selected hog %d %s", v->sel->pid, v->sel->comm);
 }
 
@@ -424,6 +473,7 @@ void view_key(struct view *v, int key)
 		break;
 	case 'c':
 		v->sel = NULL;
+		v->sel_pid = -1;
 		v->filter = false;
 		break;
 	case 'a':

@@ -272,6 +272,7 @@ static int build_levels(struct summary *s)
 	return 0;
 }
 
+/* The upgrades since the last call that are hog episodes of @s->a's hogs. */
 static void mark_episodes(struct summary *s)
 {
 	const struct lt_analysis_summary *as = lt_analysis_summary(s->a);
@@ -280,7 +281,7 @@ static void mark_episodes(struct summary *s)
 
 	s->episode_ns = as->tick_ns / 2;
 	hogs = lt_analysis_hogs(s->a, &nr);
-	for (i = 0; i < s->nr_up; i++) {
+	for (i = s->up_marked; i < s->nr_up; i++) {
 		struct upgrade *u = &s->up[i];
 
 		if (u->request != LT_TR_LAZY || u->ts - u->since < s->episode_ns)
@@ -289,6 +290,7 @@ static void mark_episodes(struct summary *s)
 			if (hogs[h]->pid == u->pid)
 				u->episode = true;
 	}
+	s->up_marked = s->nr_up;
 }
 
 /* The state a CPU is in after @ev, at relative time @t. */
@@ -369,10 +371,44 @@ int summary_begin(struct summary *s, struct lt_reader *r, const char *file,
 	o.abi = s->abi;
 	o.on_transition = on_transition;
 	o.data = s;
-	s->a = lt_analysis_new(&o);
+	s->ao = o;
+	s->a = s->feed = lt_analysis_new(&o);
 	if (!s->a || alloc_bins(s, cpu < 1 ? 1 : cpu))
 		return -1;
 	return 0;
+}
+
+int summary_begin_live(struct summary *s, struct lt_reader *r,
+		       const struct lt_analysis_opts *lo)
+{
+	if (summary_begin(s, r, "live", NULL, lo))
+		return -1;
+	/* Each interval gets its own analysis, made once its ABI is known. */
+	lt_analysis_free(s->a);
+	s->a = s->feed = NULL;
+	s->live = true;
+	s->can_seek = false;
+	return 0;
+}
+
+/*
+ * Live: an interval is read. Its analysis, finished, becomes the one the
+ * panels show; the next interval starts a new one.
+ */
+static int interval_end(struct summary *s)
+{
+	s->error = lt_reader_error(s->r);
+	if (!s->feed)
+		return s->error ? -1 : 0;
+	lt_analysis_finish(s->feed);
+	lt_analysis_free(s->a);
+	s->a = s->feed;
+	s->feed = NULL;
+	s->generation++;
+	mark_episodes(s);
+	s->done = true;
+	s->progress = 1;
+	return s->error ? -1 : 0;
 }
 
 /* The reader is done: close the open intervals, compute the results. */
@@ -408,14 +444,22 @@ int summary_step(struct summary *s, double budget)
 	double until = mono_now() + budget;
 	const struct lt_event *ev;
 
-	if (s->done)
+	if (s->done && !s->live)
 		return 1;
+	if (s->live && !s->feed) {
+		struct lt_analysis_opts o = s->ao;
+
+		o.abi = s->abi = lt_reader_abi(s->r, NULL);
+		s->feed = lt_analysis_new(&o);
+		if (!s->feed)
+			return -1;
+	}
 	while ((ev = lt_reader_next(s->r))) {
 		if (!s->events)
 			s->t0 = ev->ts;
 		if (ev->ts > s->t_end)
 			s->t_end = ev->ts;
-		lt_analysis_feed(s->a, ev);
+		lt_analysis_feed(s->feed, ev);
 		summary_event(s, ev, s->prev_pos);
 		s->prev_pos = lt_reader_position(s->r);
 		if ((++s->events & 0x3ff) == 0 && mono_now() >= until) {
@@ -425,6 +469,8 @@ int summary_step(struct summary *s, double budget)
 			return 0;
 		}
 	}
+	if (s->live)
+		return interval_end(s) ? -1 : 1;
 	return summary_end(s) ? -1 : 1;
 }
 
@@ -444,6 +490,8 @@ void summary_free(struct summary *s)
 	free(s->pos);
 	free(s->cb);
 	free(s->up);
+	if (s->feed != s->a)
+		lt_analysis_free(s->feed);
 	lt_analysis_free(s->a);
 	memset(s, 0, sizeof(*s));
 }

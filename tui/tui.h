@@ -65,6 +65,11 @@ struct summary {
 	struct lt_reader *sr;	/* seeks near the cursor while r reads */
 	const char *buffer;
 	bool want_seek;		/* the user moved: open sr */
+	bool live;		/* r reads tracefs, an interval at a time */
+	struct lt_analysis *feed;	/* fed now; == a except live */
+	struct lt_analysis_opts ao;
+	uint64_t generation;	/* bumped when a changes (live) */
+	size_t up_marked;	/* upgrades looked at for episodes */
 	bool done;		/* r is read; the analysis is finished */
 	double progress;	/* 0..1 of the input read */
 	uint64_t size, prev_pos;
@@ -101,9 +106,16 @@ struct summary {
 int summary_begin(struct summary *s, struct lt_reader *r, const char *file,
 		  const char *buffer, const struct lt_analysis_opts *lo);
 /*
+ * Start a summary of a live reader (lt_live_open()): the analysis the
+ * panels show (@a) is that of the last interval read.
+ */
+int summary_begin_live(struct summary *s, struct lt_reader *r,
+		       const struct lt_analysis_opts *lo);
+/*
  * Read events for about @budget seconds, so that the screen stays live
  * while a large trace is read. Returns 0 if there is more, 1 when the
- * summary is complete, -1 if memory ran out.
+ * summary is complete (live: when the interval is read), -1 if memory
+ * ran out or the reader failed.
  */
 int summary_step(struct summary *s, double budget);
 void summary_free(struct summary *s);
@@ -197,7 +209,10 @@ struct view {
 
 	/* lanes: the selected task, then the pinned ones */
 	const struct lt_task_stats *pinned[MAX_LANES - 1];
+	int pinned_pid[MAX_LANES - 1];
 	int npinned;
+	int sel_pid;		/* of sel, kept across live intervals */
+	uint64_t gen;		/* the summary's generation sel is from */
 	const struct lt_task_stats *lane_task[MAX_LANES];
 	int lane_pid[MAX_LANES];
 	int nlanes;
@@ -232,5 +247,6 @@ void view_key(struct view *v, int key);
 void view_clamp(struct view *v);
 int view_sel_pid(const struct view *v);
 void view_lanes(struct view *v);
+void view_remap(struct view *v);
 
 #endif /* _LT_TUI_H */

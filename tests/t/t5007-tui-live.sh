@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# lazytrace tui --live: the timeline of this machine grows while a
+# CPU-bound loop runs, / finds the loop in the last interval's analysis,
+# and on Ctrl-C the terminal is restored and the private tracefs instance
+# is gone.
+T5_LIB=1 . "$(dirname "$0")/t5000-tui-basics.sh"
+
+T=/sys/kernel/tracing
+[ "$(id -u)" = 0 ] || skip "not root: live tracing needs root"
+[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
+[ -d $T/instances ] || skip "tracefs unavailable at $T"
+
+sh -c 'while :; do :; done' &
+loop=$!
+tui_start --live
+trap 'kill $loop 2>/dev/null; tui_stop' EXIT
+wait_for '^ lazytrace tui  live .* live [0-9]+s'
+wait_for '^Hogs: [0-9]+ in the last interval'
+pane=$(tm list-panes -t $SESSION -F '#{pane_pid}')
+vpid=$(pgrep -P "$pane" | head -1)
+[ -n "$vpid" ] || fail "no viewer process"
+[ -d "$T/instances/lazytrace-$vpid" ] || fail "no instance lazytrace-$vpid"
+screen | grep -Eq '^cpu0 +>?[-.lef! ]*[-.lef!]' || fail "no cpu0 row"
+# The timeline grows: the header's span gets longer.
+s1=$(span_ns)
+i=0
+while [ $i -lt $POLLS ] && [ "$(span_ns)" -le "$s1" ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+[ "$(span_ns)" -gt "$s1" ] || fail "the live span stays $s1"
+keys / $loop Enter
+wait_for " Task $loop sh"
+keys C-c
+wait_exit 130
+[ -d "$T/instances/lazytrace-$vpid" ] && fail "instance lazytrace-$vpid left"
+exit 0
