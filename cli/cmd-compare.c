@@ -224,18 +224,9 @@ int cmd_compare(int argc, char **argv)
 	const char *f[2];
 	int c, i, status = EXIT_OK, st;
 
-	analysis_cli_init(&o);
-	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "h", longopts,
-				NULL)) != -1) {
-		if (analysis_opt(&o, c, optarg))
-			continue;
-		if (c == 'h') {
-			fputs(compare_usage, stdout);
-			return EXIT_OK;
-		}
-		fputs(compare_usage, stderr);
-		return EXIT_BAD;
-	}
+	c = analysis_parse(&o, argc, argv, longopts, compare_usage);
+	if (c >= 0)
+		return c;
 	if (argc - optind != 2)
 		die_usage("compare: need two traces, A and B");
 	t = calloc(1, sizeof(*t));

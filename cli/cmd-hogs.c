@@ -185,18 +185,9 @@ int cmd_hogs(int argc, char **argv)
 	int c, status;
 	size_t nr;
 
-	analysis_cli_init(&o);
-	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "h", longopts,
-				NULL)) != -1) {
-		if (analysis_opt(&o, c, optarg))
-			continue;
-		if (c == 'h') {
-			fputs(hogs_usage, stdout);
-			return EXIT_OK;
-		}
-		fputs(hogs_usage, stderr);
-		return EXIT_BAD;
-	}
+	c = analysis_parse(&o, argc, argv, longopts, hogs_usage);
+	if (c >= 0)
+		return c;
 	if (optind < argc)
 		die_usage("hogs: unexpected argument '%s'", argv[optind]);
 	a = analysis_run(&o, NULL, NULL, NULL, &status);

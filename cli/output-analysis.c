@@ -3,12 +3,33 @@
  * Shared by the analysis commands: options, running the analysis over an
  * input, and the pieces of output they have in common.
  */
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "output-analysis.h"
 
 static const char *last_reason;
+
+int analysis_parse(struct analysis_cli *o, int argc, char **argv,
+		   const struct option *longopts, const char *usage)
+{
+	int c;
+
+	analysis_cli_init(o);
+	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "h", longopts,
+				NULL)) != -1) {
+		if (analysis_opt(o, c, optarg))
+			continue;
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return EXIT_OK;
+		}
+		fputs(usage, stderr);
+		return EXIT_BAD;
+	}
+	return -1;
+}
 
 void analysis_cli_init(struct analysis_cli *o)
 {

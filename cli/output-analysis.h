@@ -57,6 +57,14 @@ enum {
 "                     a hog (default 2)\n"
 
 void analysis_cli_init(struct analysis_cli *o);
+
+struct option;
+/*
+ * The option loop of a table command that has only the shared options:
+ * returns -1 to go on, else the exit code (help shown, or bad usage).
+ */
+int analysis_parse(struct analysis_cli *o, int argc, char **argv,
+		   const struct option *longopts, const char *usage);
 /* 1 if @c was one of ANALYSIS_LONG_OPTS (and stored); exits on a bad value. */
 int analysis_opt(struct analysis_cli *o, int c, const char *arg);
 
