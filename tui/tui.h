@@ -6,6 +6,8 @@
  * share of time spent in each need-resched state in fixed-width bins (a
  * pyramid of resolutions), the reader position of every bin to re-read the
  * events near the cursor, and the tick-upgrades. Nothing is kept per event.
+ * It reads in slices between keys, so the first screen of a large trace
+ * comes at once and fills in; --live feeds it from tracefs every second.
  * draw.c paints the screen from it, keys.c turns keys into view changes,
  * tui.c holds the command, the terminal and the main loop.
  */
@@ -61,29 +63,33 @@ struct cpu_build {
 };
 
 struct summary {
+	/* the input */
 	struct lt_reader *r;	/* reads the input once, in order */
 	struct lt_reader *sr;	/* seeks near the cursor while r reads */
-	const char *buffer;
+	const char *file;
+	const char *buffer;	/* trace.dat instance, for sr */
+	enum lt_abi abi;
+	bool can_seek;
 	bool want_seek;		/* the user moved: open sr */
 	bool live;		/* r reads tracefs, an interval at a time */
-	struct lt_analysis *feed;	/* fed now; == a except live */
-	struct lt_analysis_opts ao;
-	uint64_t generation;	/* bumped when a changes (live) */
-	size_t up_marked;	/* upgrades looked at for episodes */
-	bool done;		/* r is read; the analysis is finished */
-	double progress;	/* 0..1 of the input read */
-	uint64_t size, prev_pos;
-	struct lt_analysis *a;
-	enum lt_abi abi;
-	const char *file;
-	bool can_seek;
 	const char *error;	/* the reader's error, if it stopped on one */
 
+	/* reading */
+	bool done;		/* r is read (live: an interval was) */
+	double progress;	/* 0..1 of the input read */
+	uint64_t size, prev_pos;
+	uint64_t events;
+
+	/* the analysis: a for the panels, finished; feed is fed */
+	struct lt_analysis *a;
+	struct lt_analysis *feed;	/* == a, except live */
+	struct lt_analysis_opts ao;
+	uint64_t generation;	/* bumped when a changes (live) */
+
+	/* the bins */
 	uint64_t t0;		/* first event's time: bins count from here */
 	uint64_t t_end;		/* last event's time */
-	uint64_t events;
 	int nr_cpus;
-
 	uint64_t cap;		/* bins per CPU at level 0 */
 	uint64_t w0;		/* level-0 bin width, ns */
 	uint64_t nbins;		/* level-0 bins in use */
@@ -94,8 +100,10 @@ struct summary {
 	uint64_t pos_filled;	/* bins of pos[] set, +1 */
 	struct cpu_build *cb;
 
+	/* the tick-upgrades, in time order */
 	struct upgrade *up;
 	size_t nr_up, cap_up;
+	size_t up_marked;	/* looked at for hog episodes */
 	uint64_t episode_ns;
 };
 
