@@ -7,6 +7,7 @@
 #ifndef _LT_CLI_H
 #define _LT_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -82,6 +83,16 @@ struct lt_reader *input_open(const struct input_opts *in);
  * print it and return EXIT_BAD, else EXIT_OK.
  */
 int input_finish(struct lt_reader *r);
+
+/*
+ * record and live stop cleanly on SIGINT, SIGTERM, SIGHUP and SIGQUIT:
+ * the handler only sets stop_signal; SIGPIPE is ignored.
+ */
+extern volatile sig_atomic_t stop_signal;
+void catch_stop_signals(void);
+
+/* CLOCK_MONOTONIC in ns. */
+uint64_t now_ns(void);
 
 __attribute__((format(printf, 1, 2), noreturn))
 void die_usage(const char *fmt, ...);

@@ -91,38 +91,9 @@ struct live_state {
 	unsigned long interval;
 };
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static void catch_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
 static void note(const char *msg)
 {
 	fprintf(stderr, "lazytrace: live: %s\n", msg);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 #define POLL_NS (100 * 1000 * 1000ULL)
@@ -500,7 +471,7 @@ static int live(const struct live_opts *o)
 	if (!st)
 		return EXIT_BAD;
 	st->o = o;
-	catch_signals();
+	catch_stop_signals();
 	lt_tracefs_remove_stale(&to);
 	s = lt_tracefs_create(&to, msg, sizeof(msg));
 	if (!s) {

@@ -60,28 +60,6 @@ struct spool {
 	int error;
 };
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static void catch_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: a signal must cut the sleep between drains short. */
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
 static void note(const char *msg)
 {
 	fprintf(stderr, "lazytrace: record: %s\n", msg);
@@ -199,14 +177,6 @@ static int exec_result(int status)
 	while (n < 0 && errno == EINTR);
 	close(status);
 	return n == sizeof(err) ? err : 0;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 #define NAP_NS (100 * 1000 * 1000ULL)
@@ -345,7 +315,7 @@ static int record(struct record_opts *o)
 		spool_close(&sp);
 		return EXIT_BAD;
 	}
-	catch_signals();
+	catch_stop_signals();
 	lt_tracefs_remove_stale(&to);
 	s = lt_tracefs_create(&to, msg, sizeof(msg));
 	if (!s) {
