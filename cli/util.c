@@ -14,15 +14,20 @@
 
 #include "cli.h"
 
+static void vmessage(const char *fmt, va_list ap)
+{
+	fputs("lazytrace: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("lazytrace: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(EXIT_BAD);
 }
 
@@ -30,11 +35,9 @@ void warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("lazytrace: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 volatile sig_atomic_t stop_signal;
