@@ -35,6 +35,16 @@ static void usage(FILE *fp)
 	fprintf(fp, "\n'lazytrace <command> --help' describes a command.\n");
 }
 
+/* getopt names argv[0] in its messages: make it "lazytrace NAME". */
+static int run(const struct cmd *cmd, int argc, char **argv)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "lazytrace %s", cmd->name);
+	argv[0] = name;
+	return cmd->fn(argc, argv);
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -54,7 +64,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return run(&commands[i], argc - 1, argv + 1);
 	fprintf(stderr, "lazytrace: '%s' is not a lazytrace command\n", argv[1]);
 	usage(stderr);
 	return EXIT_BAD;
