@@ -112,15 +112,61 @@ static const char *lat_field(const struct line *l, bool color, char *buf,
 	return buf;
 }
 
+/* Decimal digits of @v, right-aligned in @width, padded with @pad. */
+static char *put_uint(char *p, unsigned long long v, int width, char pad)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	while (width-- > n)
+		*p++ = pad;
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/*
+ * "%16s-%-7d [%03d] %s %5llu.%06llu: " without printf, which is a tenth
+ * of report's time; printf does the unusual lines (negative numbers).
+ */
 static void print_default(const struct line *l, bool color)
 {
 	uint64_t us = ns2usecs(l->ev.ts);
-	char lat[32];
+	const char *lat_s;
+	char lat[32], buf[160], *p = buf;
+	size_t n = strlen(l->ev.comm);
 
-	printf("%16s-%-7d [%03d] %s %5llu.%06llu: ", l->ev.comm, l->ev.pid,
-	       l->ev.cpu, lat_field(l, color, lat, sizeof(lat)),
-	       (unsigned long long)(us / 1000000),
-	       (unsigned long long)(us % 1000000));
+	lat_s = lat_field(l, color, lat, sizeof(lat));
+	if (l->ev.pid < 0 || l->ev.cpu < 0 || n > 64) {
+		printf("%16s-%-7d [%03d] %s %5llu.%06llu: ", l->ev.comm,
+		       l->ev.pid, l->ev.cpu, lat_s,
+		       (unsigned long long)(us / 1000000),
+		       (unsigned long long)(us % 1000000));
+		print_payload(&l->ev, l->payload);
+		return;
+	}
+	while (n++ < 16)
+		*p++ = ' ';
+	p = stpcpy(p, l->ev.comm);
+	*p++ = '-';
+	n = p - buf;
+	p = put_uint(p, l->ev.pid, 0, ' ');
+	while ((size_t)(p - buf) < n + 7)
+		*p++ = ' ';
+	p = stpcpy(p, " [");
+	p = put_uint(p, l->ev.cpu, 3, '0');
+	p = stpcpy(p, "] ");
+	p = stpcpy(p, lat_s);
+	*p++ = ' ';
+	p = put_uint(p, us / 1000000, 5, ' ');
+	*p++ = '.';
+	p = put_uint(p, us % 1000000, 6, '0');
+	p = stpcpy(p, ": ");
+	fwrite(buf, 1, p - buf, stdout);
 	print_payload(&l->ev, l->payload);
 }
 
