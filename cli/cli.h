@@ -91,6 +91,9 @@ int input_finish(struct lt_reader *r);
 extern volatile sig_atomic_t stop_signal;
 void catch_stop_signals(void);
 
+/* A duration for people: "31.9us", "4.014ms". Returns @buf. */
+const char *fmt_ns(char *buf, size_t len, uint64_t ns);
+
 /* CLOCK_MONOTONIC in ns. */
 uint64_t now_ns(void);
 

@@ -197,19 +197,6 @@ void json_latency(struct json *j, const char *key, const struct lt_latency *l)
 	json_end_object(j);
 }
 
-const char *fmt_ns(char *buf, size_t len, uint64_t ns)
-{
-	if (ns < 1000)
-		snprintf(buf, len, "%lluns", (unsigned long long)ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.3fms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3fs", ns / 1e9);
-	return buf;
-}
-
 void csv_u64(FILE *fp, unsigned long long v, bool last)
 {
 	char buf[32];

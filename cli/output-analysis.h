@@ -90,7 +90,6 @@ void json_lost(struct json *j, const struct lt_analysis *a);
 void json_latency(struct json *j, const char *key, const struct lt_latency *l);
 
 /* 1234567 ns -> "1.235ms"; for tables. */
-const char *fmt_ns(char *buf, size_t len, uint64_t ns);
 /* csv_field() for numbers. */
 void csv_u64(FILE *fp, unsigned long long v, bool last);
 void csv_dbl(FILE *fp, double v, bool last);

@@ -16,6 +16,7 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 
+#include "../cli/cli.h"
 #include "tui.h"
 
 enum {
@@ -163,7 +164,7 @@ static void draw_header(struct view *v)
 	const char *base = strrchr(v->s->file, '/');
 	char span[24], cur[32], task[64] = "";
 
-	fmt_dur(span, sizeof(span), v->cell_ns * v->ncols);
+	fmt_ns(span, sizeof(span), v->cell_ns * v->ncols);
 	fmt_ts(cur, sizeof(cur), v->cursor);
 	if (v->sel)
 		snprintf(task, sizeof(task), "  task %d %s%s", v->sel->pid,
@@ -390,7 +391,7 @@ static void draw_hogs(struct view *v, int x, int w)
 		putf(y++, x, w, "%c%2zu %6d %-8.8s %4llu %9s %4.1f",
 		     me ? '>' : ' ', i + 1, h[i]->pid, h[i]->comm,
 		     (unsigned long long)h[i]->episodes,
-		     fmt_dur(pend, sizeof(pend), h[i]->pending_ns),
+		     fmt_ns(pend, sizeof(pend), h[i]->pending_ns),
 		     100 * h[i]->cpu_share);
 		if (me)
 			attroff(A_REVERSE);
@@ -418,7 +419,7 @@ static void draw_task(struct view *v, int x, int w)
 	/* Most telling first: at 80x24 the panel is 7 lines. */
 	if (y < end)
 		putf(y++, x, w, "cpus %s  run %s  %.1f%%", t->cpus,
-		     fmt_dur(b[0], 24, t->runtime_ns), 100 * t->cpu_share);
+		     fmt_ns(b[0], 24, t->runtime_ns), 100 * t->cpu_share);
 	if (y < end)
 		putf(y++, x, w, "lazy %llu eager %llu tick-upg %llu fold %llu",
 		     (unsigned long long)t->count[LT_TR_LAZY],
@@ -428,13 +429,13 @@ static void draw_task(struct view *v, int x, int w)
 	if (y < end)
 		putf(y++, x, w, "episodes %llu  pending %s",
 		     (unsigned long long)t->episodes,
-		     fmt_dur(b[1], 24, t->pending_ns));
+		     fmt_ns(b[1], 24, t->pending_ns));
 	if (y < end)
 		putf(y++, x, w, "lazy->served p50 %s max %s",
-		     fmt_dur(b[2], 24, lz->p50), fmt_dur(b[3], 24, lz->max));
+		     fmt_ns(b[2], 24, lz->p50), fmt_ns(b[3], 24, lz->max));
 	if (y < end)
 		putf(y++, x, w, "eager->served p50 %s max %s",
-		     fmt_dur(b[4], 24, ez->p50), fmt_dur(b[5], 24, ez->max));
+		     fmt_ns(b[4], 24, ez->p50), fmt_ns(b[5], 24, ez->max));
 	if (y < end)
 		putf(y++, x, w, "out: preempted %llu yielded %llu blocked %llu",
 		     (unsigned long long)t->switches[LT_PREV_PREEMPTED],
@@ -442,8 +443,8 @@ static void draw_task(struct view *v, int x, int w)
 		     (unsigned long long)t->switches[LT_PREV_BLOCKED]);
 	if (y < end)
 		putf(y++, x, w, "longest lazy %s  p99 %s",
-		     fmt_dur(b[0], 24, t->max_pending_ns),
-		     fmt_dur(b[1], 24, lz->p99));
+		     fmt_ns(b[0], 24, t->max_pending_ns),
+		     fmt_ns(b[1], 24, lz->p99));
 }
 
 /* The kernel's default line, or a narrower one when the panel is. */

@@ -14,6 +14,7 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 
+#include "../cli/cli.h"
 #include "tui.h"
 
 #define MIN_CELL_NS 10ULL
@@ -204,7 +205,7 @@ static void announce(struct view *v, const struct upgrade *u, const char *what)
 	set_msg(v, "%s %s [%03d] %s-%d  %s pending %s", what,
 		fmt_ts(ts, sizeof(ts), u->ts), u->cpu, t ? t->comm : "?",
 		u->pid, lt_transition_name(u->request),
-		fmt_dur(lat, sizeof(lat), u->ts - u->since));
+		fmt_ns(lat, sizeof(lat), u->ts - u->since));
 }
 
 static void jump_upgrade(struct view *v, bool forward, bool episodes)

@@ -17,7 +17,6 @@
 #include <curses.h>
 
 #include "../cli/cli.h"
-#include "lt-internal.h"
 #include "tui.h"
 
 enum { OPT_LIVE = OPT_PRIVATE };

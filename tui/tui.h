@@ -189,7 +189,6 @@ size_t summary_upgrade_after(const struct summary *s, uint64_t ts, bool incl);
 /* "7.577135", the timeline command's format. */
 const char *fmt_ts(char *buf, size_t len, uint64_t ts);
 /* "40.000ms" */
-const char *fmt_dur(char *buf, size_t len, uint64_t ns);
 
 /* ---- the viewer ---- */
 
