@@ -1,7 +1,8 @@
 #!/bin/bash
 # check.sh DIR [LAZYTRACE]
 # Checks the recordings that guest.sh left in DIR (NAME.txt, NAME.lat.txt,
-# NAME.dat for NAME in hogs, msg-lazy, msg-eager) with plain text tools,
+# NAME.dat for NAME in hogs, hogs-eager, msg-lazy, msg-eager) with plain
+# text tools,
 # and against `lazytrace` when that binary is there.
 set -u
 dir=$1
@@ -27,7 +28,7 @@ events() {
 	}' "$1"
 }
 
-for name in hogs msg-lazy msg-eager; do
+for name in hogs hogs-eager msg-lazy msg-eager; do
 	t=$dir/$name.txt
 	[ -s "$t" ] || { bad "$name: no $t"; continue; }
 	events "$t" > "$dir/$name.events"
@@ -69,6 +70,10 @@ if [ -s "$dir/msg-lazy.events" ]; then
 	le=$(awk 'index("lLbB", substr($3, 2, 1)) { n++ } END { print n + 0 }' "$dir/msg-eager.events")
 	[ "$le" -eq 0 ] && ok "msg-eager: no lazy letters" || bad "msg-eager: $le events with a lazy letter"
 fi
+if [ -s "$dir/hogs-eager.events" ]; then
+	le=$(awk 'index("lLbB", substr($3, 2, 1)) { n++ } END { print n + 0 }' "$dir/hogs-eager.events")
+	[ "$le" -eq 0 ] && ok "hogs-eager: no lazy letters" || bad "hogs-eager: $le events with a lazy letter"
+fi
 
 echo
 echo "sched_switch, idle excluded (kernel text; prev_state R+ / R / sleeping):"
@@ -83,6 +88,8 @@ if [ -s "$dir/msg-lazy.switches" ] && [ -s "$dir/msg-eager.switches" ]; then
 fi
 [ -s "$dir/hogs.switches" ] && read -r p y b _ < "$dir/hogs.switches" &&
 	echo "  hogs (lazy): preempted $p, yielded $y, blocked $b"
+[ -s "$dir/hogs-eager.switches" ] && read -r p y b _ < "$dir/hogs-eager.switches" &&
+	echo "  hogs (eager): preempted $p, yielded $y, blocked $b"
 if [ -s "$dir/msg-lazy.switches" ] && [ -s "$dir/msg-eager.switches" ]; then
 	read -r pl yl bl _ < "$dir/msg-lazy.switches"
 	read -r pe ye be _ < "$dir/msg-eager.switches"
@@ -135,6 +142,62 @@ if [ -n "$hogpids" ] && [ -s "$dir/hogs.events" ]; then
 	grep -q FAIL "$dir/hogs.shares" && fail=1
 fi
 
+# Request -> preemption of each hog (kernel text): from the first event on
+# the hog's CPU, in its context, that shows a need-resched request (none
+# pending before it) to the hog's sched_switch out with prev_state R+,
+# for the requests whose first letter is one of LETTERS: l L (lazy) in the
+# lazy hogs run, n N (eager) in hogs-eager. Lazy requests wait for the
+# tick (HZ=250: 4 ms) to upgrade them; eager ones are served on the next
+# return from interrupt. Prints "pid count median_us" per hog.
+req_to_switch() { # events-file "hogpids" LETTERS
+	awk -v hogs="$2" -v letters="$3" '
+	BEGIN { n = split(hogs, h, " "); for (i = 1; i <= n; i++) ishog[h[i]] = 1 }
+	{
+		c = $1
+		if ($5 == "sched_switch") {
+			match($0, /prev_pid=[0-9]+/); pp = substr($0, RSTART + 9, RLENGTH - 9)
+			match($0, /prev_state=[^ ]+/); s = substr($0, RSTART + 11, RLENGTH - 11)
+			if ((c in since) && who[c] == pp && s == "R+" && index(letters, kind[c]))
+				d[pp, ++cnt[pp]] = $2 - since[c]
+			delete since[c]; delete who[c]; delete kind[c]
+			next
+		}
+		l = substr($3, 2, 1)
+		if (ishog[$4] && index("lLbBnN", l) && !(c in since)) { since[c] = $2; who[c] = $4; kind[c] = l }
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			p = h[i]; m = cnt[p] + 0
+			for (j = 1; j <= m; j++) a[j] = d[p, j]
+			for (j = 2; j <= m; j++) { v = a[j]; k = j - 1; while (k >= 1 && a[k] > v) { a[k + 1] = a[k]; k-- } a[k + 1] = v }
+			med = m ? (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) : 0
+			printf "%s %d %.0f\n", p, m, med * 1e6
+		}
+	}' "$1"
+}
+eagerpids=$(sed -n 's/^eager hog pid //p' "$dir/guest.log" | tr '\n' ' ')
+echo
+echo "hogs-eager pids: $eagerpids"
+echo "request first seen -> preempted (R+) switch, median per hog (HZ=250, tick 4000 us):"
+if [ -n "$hogpids" ] && [ -s "$dir/hogs.events" ]; then
+	req_to_switch "$dir/hogs.events" "$hogpids" lL > "$dir/hogs.req"
+	while read -r p m med; do
+		echo "      hogs (lazy):  hog $p: $m lazy requests -> R+, median ${med} us"
+		[ "$m" -ge 10 ] && [ "$med" -ge 2000 ] && ok "hogs (lazy): hog $p waits for the tick (median $med us >= 2000)" ||
+			bad "hogs (lazy): hog $p: $m preempted requests, median $med us (want >= 10 and >= 2000 us)"
+	done < "$dir/hogs.req"
+fi
+if [ -n "$eagerpids" ] && [ -s "$dir/hogs-eager.events" ]; then
+	req_to_switch "$dir/hogs-eager.events" "$eagerpids" nN > "$dir/hogs-eager.req"
+	while read -r p m med; do
+		echo "      hogs-eager:   hog $p: $m eager requests -> R+, median ${med} us"
+		[ "$m" -ge 10 ] && [ "$med" -le 1000 ] && ok "hogs-eager: hog $p preempted without waiting for the tick (median $med us <= 1000)" ||
+			bad "hogs-eager: hog $p: $m preempted requests, median $med us (want >= 10 and <= 1000 us)"
+	done < "$dir/hogs-eager.req"
+else
+	bad "hogs-eager: no recording or no eager hog pids in guest.log"
+fi
+
 # lazytrace: the same flags as the kernel, on every event
 echo
 if [ -z "$lt" ] || ! [ -x "$lt" ]; then
@@ -142,7 +205,7 @@ if [ -z "$lt" ] || ! [ -x "$lt" ]; then
 elif ! "$lt" report -i "$dir/hogs.dat" > /dev/null 2>&1; then
 	echo "SKIP: '$lt report' does not work yet; comparison with the kernel text skipped"
 else
-	for name in hogs msg-lazy msg-eager; do
+	for name in hogs hogs-eager msg-lazy msg-eager; do
 		"$lt" report -i "$dir/$name.dat" > "$dir/$name.lt.txt" 2> "$dir/$name.lt.err"
 		events "$dir/$name.lt.txt" > "$dir/$name.lt.events"
 		a=$(cut -d' ' -f1-3 "$dir/$name.events" | sort | md5sum)
@@ -169,6 +232,26 @@ else
 		done
 	else
 		echo "SKIP: lazytrace hogs failed"
+	fi
+	"$lt" hogs -i "$dir/hogs-eager.dat" > "$dir/hogs-eager.hogs.txt" 2>&1
+	rc=$?
+	[ $rc = 1 ] && ok "lazytrace hogs finds no hog in eager mode (exit 1)" ||
+		bad "lazytrace hogs -i hogs-eager.dat: exit $rc, want 1 (no hog)"
+	if "$lt" stats --json -i "$dir/hogs-eager.dat" > "$dir/hogs-eager.stats.json" 2>/dev/null; then
+		python3 - "$dir/hogs-eager.stats.json" $eagerpids <<'PY' && ok "lazytrace stats: eager hogs' eager_latency_ns p50 < 1 ms" ||
+import json, sys
+tasks = json.load(open(sys.argv[1]))["tasks"]
+bad = 0
+for p in map(int, sys.argv[2:]):
+    t = [x for x in tasks if x["pid"] == p]
+    e = t[0]["eager_latency_ns"] if t else {"count": 0, "p50": 0}
+    print("      lazytrace stats: eager hog %d: eager requests %d, p50 %d ns, lazy %d" %
+          (p, e["count"], e["p50"], t[0]["lazy"] if t else -1))
+    if not t or e["count"] < 10 or e["p50"] >= 1000000 or t[0]["lazy"] != 0:
+        bad = 1
+sys.exit(bad)
+PY
+			bad "lazytrace stats: eager hogs' eager latency not well below a tick"
 	fi
 fi
 echo

@@ -6,7 +6,7 @@ src=$1
 dst=$2
 [ -f "$src/check.log" ] || { echo "no vm-test output in $src; run make vm-test first" >&2; exit 1; }
 mkdir -p "$dst"
-for name in hogs msg-lazy msg-eager; do
+for name in hogs hogs-eager msg-lazy msg-eager; do
 	for f in $name.txt $name.lat.txt; do
 		xz -9 -T1 -c "$src/$f" > "$dst/lazyvm-$f.xz"
 	done

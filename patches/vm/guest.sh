@@ -9,6 +9,7 @@ INST=lazyvm
 I=$T/instances/$INST
 BUF_KB=${BUF_KB:-24576}
 HOG_SECS=${HOG_SECS:-4}
+EAGER_HOG_SECS=${EAGER_HOG_SECS:-2}
 MSG_SECS=${MSG_SECS:-20}
 MSG_LOOPS=${MSG_LOOPS:-600}
 EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new
@@ -89,7 +90,32 @@ stamp "hogs end"
 save hogs
 teardown
 
-# b. the messaging load, lazy then eager: the same amount of work in both
+# b. hogs-eager: the same hogs setup in eager mode (FORCE_NEED_RESCHED):
+#    the hogs must be preempted at once, not at the next tick. Shorter.
+#    Pids are logged as "eager ..." so check.sh keeps the lazy ones apart.
+mode eager
+setup
+echo 1 > $I/tracing_on
+stamp "hogs-eager start"
+lazyload -c 1 sleep $((EAGER_HOG_SECS + 1)) 10 &
+echo "eager sleeper pid $!"
+lazyload -c 1 spin $((EAGER_HOG_SECS + 1)) &
+echo "eager spinner pid $!"
+lazyload -c 1 rt $((EAGER_HOG_SECS + 1)) 20 0 &
+echo "eager rt pid $!"
+sleep 0.3
+for n in 1 2 3; do
+	taskset 2 sh -c "echo $EAGER_HOG_SECS > /sys/kernel/debug/sched/hog" &
+	echo "eager hog pid $!"
+done
+wait
+echo 0 > $I/tracing_on
+stamp "hogs-eager end"
+save hogs-eager
+teardown
+mode lazy
+
+# c. the messaging load, lazy then eager: the same amount of work in both
 #    (MSG_LOOPS rounds per sender; MSG_SECS is only a cap).
 for m in lazy eager; do
 	mode $m

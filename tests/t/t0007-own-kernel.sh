@@ -2,11 +2,13 @@
 # The recordings `make -C patches vm-test` made on our own patched 6.12
 # kernel (tests/data/vm, roles in its README): lazytrace prints exactly
 # what that kernel printed, finds its three hogs, and the eager mode of
-# the same kernel preempts at least 10x as often as the lazy mode.
+# the same kernel preempts at least 10x as often as the lazy mode and
+# preempts the same hogs without waiting for the tick (no hog found, eager
+# request -> preempted well under the 4 ms tick, where lazy takes a tick).
 . "$(dirname "$0")/lib.sh"
 
 VM=$DATA/vm
-for n in lazyvm-hogs lazyvm-msg-lazy lazyvm-msg-eager; do
+for n in lazyvm-hogs lazyvm-hogs-eager lazyvm-msg-lazy lazyvm-msg-eager; do
 	k=$TMPDIR/$n.txt
 	xz -dc "$VM/$n.txt.xz" > "$k" || fail "xz $n"
 	lt report -i "$VM/$n.dat" > "$TMPDIR/$n.out" || fail "report $n"
@@ -21,11 +23,17 @@ grep -q '^.\{32\}l' "$TMPDIR/lazyvm-hogs.txt" || fail "no 'l' in the kernel's te
 grep -q '^.\{32\}B' "$TMPDIR/lazyvm-hogs.txt" || fail "no 'B' in the kernel's text"
 grep -q 'resched_curr <-sched_tick' "$TMPDIR/lazyvm-hogs.txt" || fail "no tick upgrade traced"
 
+# The hog pids, from the guest's log ("hog pid N" lazy, "eager hog pid N").
+hogs=$(sed -n 's/^hog pid //p' "$VM/lazyvm-guest.log" | tr '\n' ' ')
+eager=$(sed -n 's/^eager hog pid //p' "$VM/lazyvm-guest.log" | tr '\n' ' ')
+[ "$(echo $hogs | wc -w)" = 3 ] && [ "$(echo $eager | wc -w)" = 3 ] ||
+	fail "guest log: hogs '$hogs', eager hogs '$eager'"
+
 lt hogs --json -i "$VM/lazyvm-hogs.dat" > "$TMPDIR/hogs.json" || fail "hogs"
-python3 - "$TMPDIR/hogs.json" <<'PY' || fail "hogs are not 66, 67, 68"
+python3 - "$TMPDIR/hogs.json" $hogs <<'PY' || fail "hogs are not $hogs"
 import json, sys
 h = json.load(open(sys.argv[1]))["hogs"]
-assert sorted(x["pid"] for x in h) == [66, 67, 68], h
+assert sorted(x["pid"] for x in h) == sorted(map(int, sys.argv[2:])), h
 for x in h:
     assert x["episodes"] > 0 and x["tick_upgrades"] > 0, x
     assert abs(x["cpu_share"] - 0.25) <= 0.05, x
@@ -40,3 +48,32 @@ lazy, eager = (json.load(open(f))["switches"]["preempted"] for f in sys.argv[1:]
 print("preempted: lazy %d, eager %d (%.1fx)" % (lazy, eager, eager / lazy))
 assert lazy > 0 and eager >= 10 * lazy
 PY
+
+# Eager mode (FORCE_NEED_RESCHED), the same hogs setup: no lazy letter in
+# the kernel's text, no hog, and each hog's eager requests are served (it
+# is preempted) in well under a tick, where in lazy mode its lazy
+# requests wait about one tick (HZ=250: 4 ms) for the upgrade.
+! grep -q '^.\{32\}[lLbB]' "$TMPDIR/lazyvm-hogs-eager.txt" || fail "lazy letter in eager mode"
+lt hogs -i "$VM/lazyvm-hogs-eager.dat" > "$TMPDIR/hogs-eager.out"
+rc=$?
+[ $rc = 1 ] || fail "hogs in eager mode: exit $rc, want 1 (no hog)"
+lt stats --json -i "$VM/lazyvm-hogs.dat" > "$TMPDIR/hogs-stats.json" || fail "stats hogs"
+lt stats --json -i "$VM/lazyvm-hogs-eager.dat" > "$TMPDIR/hogs-eager-stats.json" || fail "stats hogs-eager"
+python3 - "$TMPDIR/hogs-stats.json" "$TMPDIR/hogs-eager-stats.json" "$hogs" "$eager" <<'PY' ||
+import json, sys
+tick = 4000000
+def tasks(f, pids):
+    t = {x["pid"]: x for x in json.load(open(f))["tasks"]}
+    return [t[int(p)] for p in pids.split()]
+for x in tasks(sys.argv[1], sys.argv[3]):
+    l = x["lazy_latency_ns"]
+    print("lazy hog %d: lazy requests %d, served p50 %d ns" % (x["pid"], l["count"], l["p50"]))
+    assert l["count"] >= 50 and 0.75 * tick <= l["p50"] <= 1.25 * tick, x
+for x in tasks(sys.argv[2], sys.argv[4]):
+    e = x["eager_latency_ns"]
+    print("eager hog %d: eager requests %d, served p50 %d ns, preempted %d" %
+          (x["pid"], e["count"], e["p50"], x["preempted"]))
+    assert x["lazy"] == 0 and x["upgrades"] == 0 and not x["hog"], x
+    assert e["count"] >= 50 and x["preempted"] >= 50 and e["p50"] < tick / 10, x
+PY
+	fail "eager hogs are not preempted well before the tick"
