@@ -44,6 +44,7 @@ int cmd_tui(int argc, char **argv);
 /* Options every command that reads a trace takes. */
 struct input_opts {
 	const char *file;	/* -i FILE, default "trace.dat" */
+	bool file_given;	/* -i was on the command line */
 	const char *buffer;	/* -B NAME: trace.dat instance */
 	enum lt_abi abi;	/* --abi NAME */
 };

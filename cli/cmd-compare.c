@@ -227,6 +227,8 @@ int cmd_compare(int argc, char **argv)
 	c = analysis_parse(&o, argc, argv, longopts, compare_usage);
 	if (c >= 0)
 		return c;
+	if (o.in.file_given)
+		die_usage("compare: name the two traces as A and B, not with -i");
 	if (argc - optind != 2)
 		die_usage("compare: need two traces, A and B");
 	t = calloc(1, sizeof(*t));

@@ -12,7 +12,12 @@ static const char flags_usage[] =
 "usage: lazytrace flags VALUE [--abi NAME] [--preempt-count N] [--json]\n"
 "\n"
 "Explain a common_flags byte (e.g. 0x26): its bits and the latency field\n"
-"the kernel prints. Without --abi, under every ABI.\n";
+"the kernel prints. Without --abi, under every ABI.\n"
+"\n"
+"  VALUE                the byte: 0..255, or 0x00..0xff\n"
+"  --abi NAME           legacy, mainline, poc2023 or rt-lazy (default: all)\n"
+"  --preempt-count N    common_preempt_count, for the last two columns\n"
+"  --json               one JSON object: {\"version\", \"flags\", \"decoded\": [...]}\n";
 
 enum { OPT_PREEMPT_COUNT = OPT_PRIVATE };
 

@@ -75,6 +75,7 @@ int input_opt(struct input_opts *in, int c, const char *arg)
 	switch (c) {
 	case 'i':
 		in->file = arg;
+		in->file_given = true;
 		return 1;
 	case 'B':
 		in->buffer = arg;
