@@ -24,6 +24,9 @@ struct text {
 	const char *payload;
 	unsigned long lineno;
 	uint64_t offset;
+	char *rbuf;		/* READ_BLOCK bytes read ahead */
+	size_t rstart, rend;
+	bool eof;
 	bool latency;		/* latency format lines */
 	bool abi_fixed;		/* ABI given, or settled by the header */
 	uint64_t *missed;	/* per CPU: lost events not yet reported */
@@ -494,32 +497,66 @@ static int grow_cpus(struct lt_reader *r, struct text *t, int cpu)
 	return 0;
 }
 
+/* Read ahead in large blocks; lines are cut out of the block with memchr. */
+#define READ_BLOCK (4 * MAX_LINE)
+
+static int fill(struct text *t)
+{
+	size_t n, avail = t->rend - t->rstart;
+
+	memmove(t->rbuf, t->rbuf + t->rstart, avail);
+	t->rstart = 0;
+	t->rend = avail;
+	n = fread(t->rbuf + t->rend, 1, READ_BLOCK - t->rend, t->fp);
+	t->rend += n;
+	if (!n) {
+		if (ferror(t->fp))
+			return -1;
+		t->eof = true;
+	}
+	return 0;
+}
+
+/* The next byte, without taking it; EOF at the end. */
+static int peek_char(struct text *t)
+{
+	if (t->rstart == t->rend && (t->eof || fill(t) || t->rstart == t->rend))
+		return EOF;
+	return (unsigned char)t->rbuf[t->rstart];
+}
+
 /* Like fgets, but counts the offset and sees NUL bytes. */
 static int read_line(struct lt_reader *r, struct text *t)
 {
-	size_t len = 0;
-	bool binary = false;
-	int c;
+	size_t len, avail, take;
+	const char *s, *nl;
 
 	r->pos = t->offset;
-	while ((c = getc_unlocked(t->fp)) != EOF) {
-		t->offset++;
-		if (c == '\n')
+	for (;;) {
+		s = t->rbuf + t->rstart;
+		avail = t->rend - t->rstart;
+		nl = memchr(s, '\n', avail);
+		if (nl) {
+			len = nl - s;
+			take = len + 1;
 			break;
-		if (c == '\0')
-			binary = true;
-		if (len == sizeof(t->line) - 1) {
-			t->lineno++;
-			return text_fail(r, t, "line too long for a trace line");
 		}
-		t->line[len++] = c;
+		if (avail >= sizeof(t->line) || (t->eof && avail)) {
+			len = take = avail;
+			break;
+		}
+		if (t->eof)
+			return 0;
+		if (fill(t))
+			return text_fail(r, t, "read error");
 	}
-	if (c == EOF && ferror(t->fp))
-		return text_fail(r, t, "read error");
-	if (c == EOF && !len)
-		return 0;
 	t->lineno++;
-	if (binary)
+	if (len >= sizeof(t->line))
+		return text_fail(r, t, "line too long for a trace line");
+	memcpy(t->line, s, len);
+	t->rstart += take;
+	t->offset += take;
+	if (memchr(t->line, '\0', len))
 		return text_fail(r, t, "binary data in a text trace");
 	while (len && t->line[len - 1] == '\r')
 		len--;
@@ -616,6 +653,7 @@ static void text_close(struct lt_reader *r)
 	if (t->own_fp)
 		fclose(t->fp);
 	free(t->missed);
+	free(t->rbuf);
 	free(t);
 	r->priv = NULL;
 }
@@ -628,6 +666,8 @@ static int text_seek(struct lt_reader *r, uint64_t ts, uint64_t pos)
 	if (t->fp == stdin || fseeko(t->fp, pos, SEEK_SET))
 		return -1;
 	t->offset = pos;
+	t->rstart = t->rend = 0;
+	t->eof = false;
 	/* Line numbers in later errors count from here. */
 	t->lineno = 0;
 	for (cpu = 0; cpu < t->nr_missed; cpu++)
@@ -649,16 +689,11 @@ static const struct lt_reader_ops text_ops = {
  */
 static void read_header(struct lt_reader *r, struct text *t)
 {
-	int c;
-
-	while ((c = fgetc(t->fp)) == '#') {
-		ungetc(c, t->fp);
+	while (peek_char(t) == '#') {
 		if (read_line(r, t) <= 0)
 			return;
 		parse_header(r, t, t->line);
 	}
-	if (c != EOF)
-		ungetc(c, t->fp);
 }
 
 int lt_text_open(struct lt_reader *r, FILE *fp, const struct lt_open_opts *opts)
@@ -673,8 +708,13 @@ int lt_text_open(struct lt_reader *r, FILE *fp, const struct lt_open_opts *opts)
 	}
 	t->fp = fp;
 	t->own_fp = fp != stdin;
+	t->rbuf = malloc(READ_BLOCK);
 	r->priv = t;
 	r->ops = &text_ops;
+	if (!t->rbuf) {
+		lt_reader_fail(r, "out of memory");
+		return -1;
+	}
 	if (opts->abi != LT_ABI_AUTO) {
 		lt_abi_set(r, opts->abi, "given with --abi");
 		t->abi_fixed = true;
