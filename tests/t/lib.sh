@@ -39,3 +39,12 @@ kernel_text() {
 }
 
 RECORDINGS="lazy612-hogs host618-hogs lazy612-msg-lazy lazy612-msg-full"
+
+# Skip unless this test can record: root, and tracefs (mounted if need be)
+# at $T.
+need_tracefs() {
+	T=/sys/kernel/tracing
+	[ "$(id -u)" = 0 ] || skip "not root: recording and live tracing need root"
+	[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
+	[ -d $T/instances ] || skip "tracefs unavailable at $T (mount -t tracefs nodev $T failed)"
+}

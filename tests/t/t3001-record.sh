@@ -5,10 +5,7 @@
 # gone afterwards and the top-level buffer's settings are untouched.
 . "$(dirname "$0")/lib.sh"
 
-T=/sys/kernel/tracing
-[ "$(id -u)" = 0 ] || skip "not root: recording needs root"
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
-[ -d $T/instances ] || skip "tracefs unavailable at $T (mount -t tracefs nodev $T failed)"
+need_tracefs
 [ -d $T/events/sched/sched_switch ] || skip "kernel has no sched:sched_switch"
 
 top_state() {

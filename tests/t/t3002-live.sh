@@ -4,10 +4,7 @@
 # CPU-bound loop's pid, and no instance left behind.
 . "$(dirname "$0")/lib.sh"
 
-T=/sys/kernel/tracing
-[ "$(id -u)" = 0 ] || skip "not root: live tracing needs root"
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
-[ -d $T/instances ] || skip "tracefs unavailable at $T (mount -t tracefs nodev $T failed)"
+need_tracefs
 
 cd "$TMPDIR" || fail "no TMPDIR"
 sh -c 'while :; do :; done' &

@@ -4,10 +4,7 @@
 # record recognises it by its prefix and dead pid, removes it, and works.
 . "$(dirname "$0")/lib.sh"
 
-T=/sys/kernel/tracing
-[ "$(id -u)" = 0 ] || skip "not root: recording needs root"
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
-[ -d $T/instances ] || skip "tracefs unavailable at $T (mount -t tracefs nodev $T failed)"
+need_tracefs
 
 cd "$TMPDIR" || fail "no TMPDIR"
 ${LAZYTRACE_WRAP:-} "$LAZYTRACE" record -o dead.dat -- sleep 30 2> dead.err &

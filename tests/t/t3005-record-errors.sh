@@ -5,10 +5,7 @@
 # command that cannot run. No instance is left behind by any of them.
 . "$(dirname "$0")/lib.sh"
 
-T=/sys/kernel/tracing
-[ "$(id -u)" = 0 ] || skip "not root: recording needs root"
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
-[ -d $T/instances ] || skip "tracefs unavailable at $T (mount -t tracefs nodev $T failed)"
+need_tracefs
 
 cd "$TMPDIR" || fail "no TMPDIR"
 

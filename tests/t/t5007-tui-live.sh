@@ -6,10 +6,7 @@
 # is gone.
 T5_LIB=1 . "$(dirname "$0")/t5000-tui-basics.sh"
 
-T=/sys/kernel/tracing
-[ "$(id -u)" = 0 ] || skip "not root: live tracing needs root"
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
-[ -d $T/instances ] || skip "tracefs unavailable at $T"
+need_tracefs
 
 sh -c 'while :; do :; done' &
 loop=$!
