@@ -56,7 +56,7 @@ BIN		:= lazytrace
 
 DEB_PKGS	:= build-essential pkg-config libtraceevent-dev libtracefs-dev \
 		   libtracecmd-dev trace-cmd libncurses-dev libcmocka-dev \
-		   xz-utils tmux python3 man-db
+		   xz-utils tmux python3 man-db git
 
 all: $(BIN) $(SHARED_LIB) $(SAMPLE_BIN)
 
