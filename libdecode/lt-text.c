@@ -450,11 +450,12 @@ static void parse_header(struct lt_reader *r, struct text *t, const char *l)
 		r->preempt_model = strdup(buf);
 	if (strstr(l, "cmd     pid"))
 		t->latency = true;
-	if (strstr(l, "need-resched-lazy") && !t->abi_fixed) {
-		lt_abi_set(r, LT_ABI_RT_LAZY,
-			   "text header has a need-resched-lazy column (PREEMPT_RT lazy kernel)");
-		t->abi_fixed = true;
-	}
+	/*
+	 * The old PREEMPT_RT lazy kernels print a wider flag field, which
+	 * this reader does not parse: refuse rather than misread it.
+	 */
+	if (strstr(l, "need-resched-lazy"))
+		text_fail(r, t, "PREEMPT_RT lazy text format (need-resched-lazy column) is not supported yet; read the trace.dat");
 }
 
 /* "CPU:1 [LOST 42 EVENTS]": remember for the CPU's next event. */

@@ -34,6 +34,11 @@ must_fail "$TMPDIR/does-not-exist" missing
 must_fail "$TMPDIR" directory
 grep -q 'line 3' "$TMPDIR/err" 2>/dev/null || true
 
+# The old PREEMPT_RT lazy text format is refused, not misread.
+printf '# tracer: nop\n#                  _-----=> need-resched-lazy\n          sh-1       [000] d..2..   1.000000: sched_waking: comm=a pid=2 prio=120 target_cpu=000\n' > "$TMPDIR/rt.txt"
+must_fail "$TMPDIR/rt.txt" "rt-lazy text"
+grep -q 'not supported' "$TMPDIR/err" || fail "rt-lazy text: $(cat "$TMPDIR/err")"
+
 # A text trace with garbage in the middle names the line.
 k=$(kernel_text lazy612-hogs.txt.xz)
 { head -n 100 "$k"; echo 'garbage here'; tail -n 5 "$k"; } > "$TMPDIR/bad.txt"
