@@ -55,12 +55,7 @@ static void hogs_json(const struct analysis_cli *o, const struct lt_analysis *a,
 	struct json j;
 	size_t i;
 
-	json_init(&j, stdout, false);
-	json_begin_object(&j, NULL);
-	json_int(&j, "version", LT_JSON_VERSION);
-	json_str(&j, "file", o->in.file);
-	json_str(&j, "abi", lt_abi_name(s->abi));
-	json_bool(&j, "lazy_preemption", s->lazy_seen);
+	json_document_start(&j, o, s);
 	json_uint(&j, "tick_ns", s->tick_ns);
 	json_str(&j, "tick_source", tick_source(o, s));
 	json_uint(&j, "ticks", s->ticks);

@@ -109,13 +109,8 @@ static void stats_json(const struct analysis_cli *o, const struct lt_analysis *a
 	struct json j;
 	size_t i;
 
-	json_init(&j, stdout, false);
-	json_begin_object(&j, NULL);
-	json_int(&j, "version", LT_JSON_VERSION);
-	json_str(&j, "file", o->in.file);
-	json_str(&j, "abi", lt_abi_name(s->abi));
+	json_document_start(&j, o, s);
 	json_str(&j, "abi_reason", analysis_abi_reason());
-	json_bool(&j, "lazy_preemption", s->lazy_seen);
 	json_uint(&j, "events", s->events);
 	json_uint(&j, "first_ns", s->first_ns);
 	json_uint(&j, "last_ns", s->last_ns);

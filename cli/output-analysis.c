@@ -186,6 +186,17 @@ void json_lost(struct json *j, const struct lt_analysis *a)
 	json_end_array(j);
 }
 
+void json_document_start(struct json *j, const struct analysis_cli *o,
+			 const struct lt_analysis_summary *s)
+{
+	json_init(j, stdout, false);
+	json_begin_object(j, NULL);
+	json_int(j, "version", LT_JSON_VERSION);
+	json_str(j, "file", o->in.file);
+	json_str(j, "abi", lt_abi_name(s->abi));
+	json_bool(j, "lazy_preemption", s->lazy_seen);
+}
+
 void json_latency(struct json *j, const char *key, const struct lt_latency *l)
 {
 	json_begin_object(j, key);

@@ -87,6 +87,9 @@ void print_lost(FILE *fp, const struct lt_analysis *a);
 /* "lost_events" and "lost_events_per_cpu" members. */
 void json_lost(struct json *j, const struct lt_analysis *a);
 /* A latency object {count, p50, p90, p99, max}. */
+/* Open the document every table command prints: version, file, ABI. */
+void json_document_start(struct json *j, const struct analysis_cli *o,
+			 const struct lt_analysis_summary *s);
 void json_latency(struct json *j, const char *key, const struct lt_latency *l);
 
 /* 1234567 ns -> "1.235ms"; for tables. */
