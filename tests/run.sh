@@ -33,8 +33,12 @@ done
 for t in $top/tests/t/${T:-t*.sh}; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
-	TMPDIR=$(mktemp -d) sh "$t" >"$out/$name.log" 2>&1
-	record "$name" $?
+	tmp=$(mktemp -d)
+	TMPDIR=$tmp sh "$t" >"$out/$name.log" 2>&1
+	st=$?
+	# what a test leaves in its own directory is gone with it
+	rm -rf "$tmp"
+	record "$name" $st
 done
 
 for f in $failed; do
