@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# apt-newer.sh [--suites "sid trixie"] APT-GET-OR-APT-CACHE ARGS...
+#
+# Runs apt-get or apt-cache against Debian's newer suites through a private
+# package list, without touching the machine's own: the URI is the one the
+# machine already uses for Debian (/etc/apt/sources.list.d/*.sources or
+# /etc/apt/sources.list), so no mirror is named here. The lists live in
+# $APT_NEWER_DIR (default /var/tmp/lazytrace-apt) and are refreshed once a
+# day. Examples:
+#   tools/apt-newer.sh apt-get download linux-image-7.2.13-amd64
+#   tools/apt-newer.sh apt-get source --download-only libtraceevent=1:1.8.4-2
+set -eu
+suites="sid trixie"
+if [ "${1:-}" = --suites ]; then
+	suites=$2
+	shift 2
+fi
+[ $# -ge 1 ] || { echo "usage: apt-newer.sh [--suites LIST] apt-get|apt-cache ARGS..." >&2; exit 2; }
+dir=${APT_NEWER_DIR:-/var/tmp/lazytrace-apt}
+
+uri=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null |
+	tr ' ' '\n' | grep -v -- '-security' | grep . | head -n 1)
+[ -n "$uri" ] || uri=$(awk '$1 == "deb" && $2 !~ /security/ { print $2; exit }' \
+	/etc/apt/sources.list 2>/dev/null)
+[ -n "$uri" ] || { echo "apt-newer.sh: no Debian URI in /etc/apt" >&2; exit 2; }
+
+mkdir -p "$dir/lists/partial"
+list=$dir/sources.list
+new=$(for s in $suites; do
+	echo "deb $uri $s main"
+	echo "deb-src $uri $s main"
+done)
+if [ ! -f "$list" ] || [ "$new" != "$(cat "$list")" ]; then
+	echo "$new" > "$list"
+	rm -f "$dir/stamp"
+fi
+set -- "$@"
+tool=$1
+shift
+opts="-o Dir::Etc::sourcelist=$list -o Dir::Etc::sourceparts=- -o Dir::State::Lists=$dir/lists"
+# Architectures other than the host's (arm64 kernels for qemu) need no dpkg
+# foreign architecture: apt-get download takes NAME:ARCH with this option.
+opts="$opts -o APT::Architectures::=amd64 -o APT::Architectures::=arm64"
+if [ -z "$(find "$dir/stamp" -mmin -1440 2>/dev/null)" ]; then
+	# shellcheck disable=SC2086
+	apt-get $opts update -qq && touch "$dir/stamp"
+fi
+# shellcheck disable=SC2086
+exec "$tool" $opts "$@"
