@@ -7,18 +7,26 @@
 # package list, without touching the machine's own: the URI is the one the
 # machine already uses for Debian (/etc/apt/sources.list.d/*.sources or
 # /etc/apt/sources.list), so no mirror is named here. The lists live in
-# $APT_NEWER_DIR (default /var/tmp/lazytrace-apt) and are refreshed once a
-# day. Examples:
+# $APT_NEWER_DIR (default /var/tmp/lazytrace-apt; a --suites list other than
+# the default gets its own subdirectory, so that callers asking for different
+# suites at the same time do not rewrite each other's list) and are refreshed
+# once a day. --suites also takes the machine's own suite, for a deb-src entry
+# it lacks. Examples:
 #   tools/apt-newer.sh apt-get download linux-image-7.2.13-amd64
 #   tools/apt-newer.sh apt-get source --download-only libtraceevent=1:1.8.4-2
+#   tools/apt-newer.sh --suites bookworm apt-get source --download-only libtraceevent
 set -eu
 suites="sid trixie"
+dir=${APT_NEWER_DIR:-/var/tmp/lazytrace-apt}
 if [ "${1:-}" = --suites ]; then
-	suites=$2
+	[ $# -ge 2 ] && [ -n "$2" ] || { echo "apt-newer.sh: --suites needs a list" >&2; exit 2; }
+	if [ "$2" != "$suites" ]; then
+		suites=$2
+		dir=$dir/$(echo "$suites" | tr -s ' ' '-')
+	fi
 	shift 2
 fi
 [ $# -ge 1 ] || { echo "usage: apt-newer.sh [--suites LIST] apt-get|apt-cache ARGS..." >&2; exit 2; }
-dir=${APT_NEWER_DIR:-/var/tmp/lazytrace-apt}
 
 uri=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null |
 	tr ' ' '\n' | grep -v -- '-security' | grep . | head -n 1)

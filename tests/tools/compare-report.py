@@ -3,6 +3,7 @@
 """Compare `lazytrace report` output with the kernel's own text output.
 
 usage: compare-report.py [--latency] KERNEL_TEXT LAZYTRACE_OUTPUT
+       compare-report.py --trace-cmd KERNEL_LAT_TEXT TRACE_CMD_OUTPUT
 
 Checks that the five-character flag field is identical on every event and
 that whole lines are identical on at least 99% of events, after two
@@ -12,6 +13,12 @@ normalisations that no reader of a trace.dat can avoid:
   - latency-format times are relative to the buffer's reset time, which a
     trace.dat does not record; lazytrace uses the first event.
 Prints a summary line and up to 5 differing pairs; exits 1 on failure.
+
+With --trace-cmd the second file is `trace-cmd report -l` output (any
+libtraceevent): only the flag field is compared, since trace-cmd formats
+times and event fields its own way, on events matched one to one (same
+pid and CPU, in order). The summary gives the share of events whose flag
+field is the kernel's; it exits 1 unless that is 100%.
 """
 import re
 import sys
@@ -19,6 +26,8 @@ import sys
 HASHED = re.compile(r'(hrtimer|timer|ptr|skbaddr|page)=[0-9a-f]{8,16}\b')
 DEFAULT = re.compile(r'^(.*?-\d+) +(\(.{5,7}\) )?\[(\d{3})\] (\S{5}) +(\d+\.\d+): (.*)$')
 LATENCY = re.compile(r'^(.{8}-\d+) +(\d+)(\S{5}) +(\d+)us(.): (.*)$')
+# trace-cmd report -l: "[instance: ]comm-pid CPUflags seconds: event: ..."
+TRACE_CMD = re.compile(r'^(?:\S+: )?.*?-(\d+) +(\d+)(\S+) +\d+\.\d+: ')
 
 
 def events(path):
@@ -43,8 +52,41 @@ def key(line, latency):
     return flags, HASHED.sub(r'\1=PTR', norm)
 
 
+def trace_cmd_events(path):
+    for line in events(path):
+        if line.startswith('cpus='):
+            continue
+        yield line
+
+
+def compare_trace_cmd(kernel_text, trace_cmd_text):
+    kern, ours = list(events(kernel_text)), list(trace_cmd_events(trace_cmd_text))
+    if len(kern) != len(ours):
+        print('%s: event count differs: kernel %d, trace-cmd %d'
+              % (kernel_text, len(kern), len(ours)))
+        return 1
+    same = shown = 0
+    for k, o in zip(kern, ours):
+        km, om = LATENCY.match(k), TRACE_CMD.match(o)
+        if km and om and km.group(3) == om.group(3) and \
+                km.group(1).rsplit('-', 1)[1] == om.group(1) and \
+                int(km.group(2)) == int(om.group(2)):
+            same += 1
+        elif shown < 5:
+            print('kernel:    ' + k)
+            print('trace-cmd: ' + o)
+            shown += 1
+    n = len(kern)
+    pct = 100.0 * same / n if n else 0
+    print('%s: %d events, flag field as the kernel prints it on %d (%.3f%%)'
+          % (kernel_text, n, same, pct))
+    return 0 if n and same == n else 1
+
+
 def main():
     args = sys.argv[1:]
+    if args and args[0] == '--trace-cmd':
+        return compare_trace_cmd(args[1], args[2])
     latency = args and args[0] == '--latency'
     if latency:
         args = args[1:]
