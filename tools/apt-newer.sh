@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# apt-newer.sh [--suites "sid trixie"] APT-GET-OR-APT-CACHE ARGS...
+# apt-newer.sh [--suites "sid trixie"] [--source-only] APT-GET-OR-APT-CACHE ARGS...
 #
 # Runs apt-get or apt-cache against Debian's newer suites through a private
 # package list, without touching the machine's own: the URI is the one the
@@ -11,7 +11,8 @@
 # the default gets its own subdirectory, so that callers asking for different
 # suites at the same time do not rewrite each other's list) and are refreshed
 # once a day. --suites also takes the machine's own suite, for a deb-src entry
-# it lacks. Examples:
+# it lacks. --source-only lists source packages only (much smaller lists, in
+# a directory of their own), for apt-get source. Examples:
 #   tools/apt-newer.sh apt-get download linux-image-7.2.13-amd64
 #   tools/apt-newer.sh apt-get source --download-only libtraceevent=1:1.8.4-2
 #   tools/apt-newer.sh --suites bookworm apt-get source --download-only libtraceevent
@@ -26,7 +27,13 @@ if [ "${1:-}" = --suites ]; then
 	fi
 	shift 2
 fi
-[ $# -ge 1 ] || { echo "usage: apt-newer.sh [--suites LIST] apt-get|apt-cache ARGS..." >&2; exit 2; }
+binaries=yes
+if [ "${1:-}" = --source-only ]; then
+	binaries=
+	dir=$dir-src
+	shift
+fi
+[ $# -ge 1 ] || { echo "usage: apt-newer.sh [--suites LIST] [--source-only] apt-get|apt-cache ARGS..." >&2; exit 2; }
 
 uri=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null |
 	tr ' ' '\n' | grep -v -- '-security' | grep . | head -n 1)
@@ -37,7 +44,7 @@ uri=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/
 mkdir -p "$dir/lists/partial"
 list=$dir/sources.list
 new=$(for s in $suites; do
-	echo "deb $uri $s main"
+	[ -z "$binaries" ] || echo "deb $uri $s main"
 	echo "deb-src $uri $s main"
 done)
 if [ ! -f "$list" ] || [ "$new" != "$(cat "$list")" ]; then

@@ -6,17 +6,20 @@
 #
 #  1. gets libtraceevent_1.8.4.orig.tar.xz (the upstream release tarball,
 #     identical to tag libtraceevent-1.8.4) from Debian's source index
-#     through tools/apt-newer.sh and checks its SHA256 against the index;
-#  2. unpacks it twice, applies the series to one copy with `git am`;
-#  3. builds both (make) and runs libtraceevent's own unit tests (utest/,
-#     CUnit) on the patched one;
+#     through tools/apt-newer.sh, its SHA256 checked against the index;
+#  2. unpacks it twice and applies the series to one copy with `git am`;
+#     the same series is applied to the machine's own libtraceevent
+#     release (1.7.1 on Debian 12, which trace-cmd 3.1.6 links) when the
+#     registry has that tarball, and said loudly when it does not;
+#  3. builds them (make) and runs libtraceevent's own unit tests (utest/,
+#     CUnit) on the patched trees;
 #  4. runs this machine's `trace-cmd report -l` on every recording under
 #     tests/data/ (*.dat, any depth) with the system's libtraceevent, the
-#     unpatched 1.8.4 and the patched 1.8.4 (LD_LIBRARY_PATH), and compares
+#     unpatched 1.8.4 and the patched builds (LD_LIBRARY_PATH), and compares
 #     each event's flag field with the kernel's own text (NAME.lat.txt.xz)
 #     with tests/tools/compare-report.py --trace-cmd.
 #
-# Passes when the unit tests pass and the patched library prints the
+# Passes when the unit tests pass and every patched build prints the
 # kernel's flag field on 100 % of the events of every recording.
 # Environment: BUILD (scratch, default patches/build), DATA (default
 # tests/data), LTE_JOBS (make -j, default 2).
@@ -25,7 +28,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 ver=1.8.4
 debver=1:1.8.4-2
-orig=libtraceevent_$ver.orig.tar.xz
 work=${BUILD:-$here/../build}/libtraceevent
 data=${DATA:-$top/tests/data}
 jobs=${LTE_JOBS:-2}
@@ -48,65 +50,99 @@ if [ -n "$missing" ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing > /dev/null
 fi
 
-# 1. The upstream tarball, from Debian's registry only. Only the orig
-# tarball is used: the series is against upstream, not Debian's packaging.
+# 1. Upstream tarballs, from Debian's registry only. Only the orig tarball
+# is used: the series is against upstream, not Debian's packaging.
+# get_orig VERSION DEBIAN-VERSION SUITES: prints the tarball's path, or
+# fails if the registry does not have it with the hash of its index.
+get_orig() {
+	o=libtraceevent_$1.orig.tar.xz
+	# --print-uris leaves out files already in the current directory
+	mkdir -p uris
+	w=$(cd uris && "$apt_newer" --suites "$3" --source-only apt-get --print-uris source \
+		"libtraceevent=$2" 2> "../apt-$1.err" |
+		awk -v f="$o" '$2 == f { sub("^SHA256:", "", $4); print $4 }')
+	[ -n "$w" ] || { echo "libtraceevent $2 is not in the $3 source index" > "apt-$1.err"; return 1; }
+	if [ ! -f "$o" ] || [ "$(sha256sum < "$o" | cut -d' ' -f1)" != "$w" ]; then
+		rm -f "$o"
+		# apt-get fails if the .dsc or the Debian tarball cannot be
+		# had, but keeps what it got; the hash decides.
+		"$apt_newer" --suites "$3" --source-only apt-get source --download-only \
+			"libtraceevent=$2" > "apt-$1.err" 2>&1 || true
+		[ -f "$o" ] && [ "$(sha256sum < "$o" | cut -d' ' -f1)" = "$w" ] ||
+			return 1
+	fi
+	echo "$work/$o"
+}
+
+# prepare NAME TARBALL [series]: unpacks into $work/NAME, a git tree, and
+# applies the series with git am if asked; then builds the library.
+prepare() {
+	rm -rf "$1"
+	mkdir "$1"
+	tar -C "$1" --strip-components=1 -xf "$2"
+	if [ "${3:-}" = series ]; then
+		(
+			cd "$1"
+			git init -q
+			git add -A
+			git $git_id commit -q -m "$(basename "$2")"
+			# shellcheck disable=SC2086
+			git $git_id am -q $patches
+		) || fail "the series does not apply with git am to $(basename "$2")"
+		log "$1: applied $(echo "$patches" | wc -l) patches with git am"
+	fi
+	make -C "$1" -j"$jobs" > "$1.build.log" 2>&1 ||
+		{ tail -20 "$1.build.log" >&2; fail "$1: build failed ($work/$1.build.log)"; }
+}
+
+# utest NAME: libtraceevent's own unit tests (CUnit) in $work/NAME.
+utest() {
+	make -C "$1" test > "$1.utest-build.log" 2>&1 ||
+		{ tail -20 "$1.utest-build.log" >&2; fail "$1: utest build failed"; }
+	r=pass
+	"$1"/utest/trace-utest > "$1.utest.log" 2>&1 || r=FAIL
+	sum=$(grep -E '^ +(tests|asserts) ' "$1.utest.log" | tr -s ' ' |
+		awk '{ printf "%s%s %s/%s passed", (NR > 1 ? ", " : ""), $1, $4, $2 }')
+	log "$1: utest $r ($sum)"
+	[ "$r" = pass ] || { grep -B2 -A2 -i 'fail' "$1.utest.log" >&2; fail "$1: utest failed ($work/$1.utest.log)"; }
+	utests="$utests $1: $sum;"
+}
+
 mkdir -p "$work"
 cd "$work"
-want=$("$apt_newer" apt-get --print-uris source "libtraceevent=$debver" 2> apt.err |
-	awk -v f="$orig" '$2 == f { sub("^SHA256:", "", $4); print $4 }')
-[ -n "$want" ] || { cat apt.err >&2; fail "libtraceevent $debver is not in Debian's source index"; }
-have() { [ -f "$orig" ] && [ "$(sha256sum < "$orig" | cut -d' ' -f1)" = "$want" ]; }
-if ! have; then
-	rm -f "$orig"
-	# apt-get fails if the .dsc or the Debian tarball cannot be had, but
-	# keeps what it got; the hash decides.
-	"$apt_newer" apt-get source --download-only "libtraceevent=$debver" \
-		> apt.log 2>&1 || true
-	have || { cat apt.log >&2; fail "no $orig with SHA256 $want from Debian's registry"; }
-fi
-log "$orig: SHA256 $want, as in Debian's source index for $debver"
-
-# 2. Pristine and patched trees.
-rm -rf pristine patched
-mkdir pristine
-tar -C pristine --strip-components=1 -xf "$orig"
-cp -a pristine patched
 patches=$(ls "$here/$ver"/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-')
 [ -n "$patches" ] || fail "no patches in $here/$ver"
-(
-	cd patched
-	git init -q
-	git add -A
-	git $git_id commit -q -m "libtraceevent $ver ($orig)"
-	# shellcheck disable=SC2086
-	git $git_id am -q $patches
-) || fail "the series does not apply with git am to $orig"
-log "applied $(echo "$patches" | wc -l) patches with git am"
+utests=
 
-# 3. Build both, unit tests on the patched one.
-for t in pristine patched; do
-	make -C "$t" -j"$jobs" > "$t.build.log" 2>&1 ||
-		{ tail -20 "$t.build.log" >&2; fail "$t build failed ($work/$t.build.log)"; }
-done
-make -C patched test > patched.utest-build.log 2>&1 ||
-	{ tail -20 patched.utest-build.log >&2; fail "utest build failed"; }
-if patched/utest/trace-utest > utest.log 2>&1; then
-	utest=pass
+# 2, 3. Upstream 1.8.4 as released and with the series (required), and
+# this machine's 1.7.1 (what trace-cmd here links) with the same series
+# when the registry has its tarball.
+orig=$(get_orig "$ver" "$debver" "sid trixie") ||
+	{ cat "apt-$ver.err" >&2; fail "no libtraceevent_$ver.orig.tar.xz from Debian's registry"; }
+log "$(basename "$orig"): SHA256 as in Debian's source index for $debver"
+prepare pristine "$orig"
+prepare patched "$orig" series
+utest patched
+sysver=$(dpkg-query -W -f '${Version}' libtraceevent1 2> /dev/null || echo '?')
+old=${sysver#*:}
+old=${old%-*}
+if old_orig=$(get_orig "$old" "$sysver" "$(. /etc/os-release && echo "$VERSION_CODENAME")"); then
+	log "$(basename "$old_orig"): SHA256 as in Debian's source index for $sysver"
+	prepare patched-old "$old_orig" series
+	utest patched-old
 else
-	utest=FAIL
+	old_orig=
+	log "NOT TESTED: the series on $old, Debian's registry does not give libtraceevent_$old.orig.tar.xz:"
+	grep -E '^(E|Err):' "apt-$old.err" | head -2 | sed 's|//[^/]*/|//…/|' || true
 fi
-summary=$(grep -E '^ +(tests|asserts) ' utest.log | tr -s ' ' | sed 's/^ //' | paste -sd ';' -)
-log "utest: $utest ($summary)"
-[ "$utest" = pass ] || { grep -B2 -A2 -i 'fail' utest.log >&2; fail "utest failed ($work/utest.log)"; }
 
 # The patched library must be the one trace-cmd loads.
 tc=$(command -v trace-cmd)
 LD_LIBRARY_PATH=$work/patched/lib ldd "$tc" | grep -q "$work/patched/lib/libtraceevent.so.1" ||
 	fail "trace-cmd does not load $work/patched/lib/libtraceevent.so.1 with LD_LIBRARY_PATH"
-sysver=$(dpkg-query -W -f '${Version}' libtraceevent1 2> /dev/null || echo '?')
 
 # 4. Every recording, three libraries.
-pct() { sed -n 's/.*(\([0-9.]*%\))$/\1/p' | tail -n 1; }
+pct() { sed -n -e 's/.*(\([0-9.]*%\))$/\1/p' -e 's/^n\/a$/n\/a/p' | tail -n 1; }
 run() {		# run LIBDIR DAT OUT: trace-cmd report -l with that library
 	if [ -n "$1" ]; then
 		LD_LIBRARY_PATH=$1 TRACEEVENT_PLUGIN_DIR=$1/../plugins \
@@ -119,7 +155,7 @@ recs=$(find "$data" -name '*.dat' | sort)
 [ -n "$recs" ] || fail "no recordings (*.dat) under $data"
 bad=0
 n=0
-printf '%-36s %8s %12s %12s %12s\n' recording events "system $sysver" "$ver" "$ver+series"
+printf '%-28s %7s %13s %12s %12s %12s\n' recording events "system $old" "$ver" "$ver+series" "$old+series"
 for dat in $recs; do
 	name=${dat#"$data"/}
 	name=${name%.dat}
@@ -136,21 +172,27 @@ for dat in $recs; do
 	run "$work/patched/lib" "$dat" patched.txt
 	python3 "$compare" --trace-cmd kernel.txt system.txt > system.cmp || true
 	python3 "$compare" --trace-cmd kernel.txt pristine.txt > pristine.cmp || true
-	if python3 "$compare" --trace-cmd kernel.txt patched.txt > patched.cmp; then
-		ok=1
-	else
-		ok=0
-		bad=$((bad + 1))
+	ok=1
+	python3 "$compare" --trace-cmd kernel.txt patched.txt > patched.cmp || ok=0
+	echo n/a > patched-old.cmp
+	if [ -n "$old_orig" ]; then
+		run "$work/patched-old/lib" "$dat" patched-old.txt
+		python3 "$compare" --trace-cmd kernel.txt patched-old.txt \
+			> patched-old.cmp || ok=0
 	fi
 	events=$(sed -n 's/^kernel.txt: \([0-9]*\) events.*/\1/p' patched.cmp)
-	printf '%-36s %8s %12s %12s %12s\n' "$name" "${events:-?}" \
-		"$(pct < system.cmp)" "$(pct < pristine.cmp)" "$(pct < patched.cmp)"
-	[ "$ok" = 1 ] || sed "s|^kernel.txt|$name|" patched.cmp >&2
+	printf '%-28s %7s %13s %12s %12s %12s\n' "$name" "${events:-?}" \
+		"$(pct < system.cmp)" "$(pct < pristine.cmp)" \
+		"$(pct < patched.cmp)" "$(pct < patched-old.cmp || true)"
+	if [ "$ok" = 0 ]; then
+		bad=$((bad + 1))
+		cat patched.cmp patched-old.cmp | sed "s|^kernel.txt|$name|" >&2
+	fi
 done
-rm -f kernel.txt system.txt pristine.txt patched.txt
+rm -f kernel.txt system.txt pristine.txt patched.txt patched-old.txt
 secs=$(($(date +%s) - start))
 if [ "$bad" = 0 ]; then
-	log "PASS: $n recordings, the kernel's flag field on 100% of events; utest $summary; ${secs} s"
+	log "PASS: $n recordings, the kernel's flag field on 100% of events with the series;$utests ${secs} s"
 else
 	fail "FAIL: $bad of $n recordings below 100% with the patched library (${secs} s)"
 fi
