@@ -20,7 +20,10 @@ set -eu
 suites="sid trixie"
 dir=${APT_NEWER_DIR:-/var/tmp/lazytrace-apt}
 if [ "${1:-}" = --suites ]; then
-	[ $# -ge 2 ] && [ -n "$2" ] || { echo "apt-newer.sh: --suites needs a list" >&2; exit 2; }
+	if [ $# -lt 2 ] || [ -z "$2" ]; then
+		echo "apt-newer.sh: --suites needs a list" >&2
+		exit 2
+	fi
 	if [ "$2" != "$suites" ]; then
 		suites=$2
 		dir=$dir/$(echo "$suites" | tr -s ' ' '-')

@@ -33,10 +33,11 @@ data=${DATA:-$top/tests/data}
 jobs=${LTE_JOBS:-2}
 compare=$top/tests/tools/compare-report.py
 apt_newer=$top/tools/apt-newer.sh
-git_id="-c user.name=libtraceevent-check -c user.email=check@localhost"
 start=$(date +%s)
 
 log() { echo "[libtraceevent] $*"; }
+# git with an identity of its own, for the commits git am makes
+g() { git -c user.name=libtraceevent-check -c user.email=check@localhost "$@"; }
 fail() { echo "libtraceevent-check: $*" >&2; exit 1; }
 
 # Build dependencies: the CUnit headers for utest/, and trace-cmd to run.
@@ -47,6 +48,7 @@ done
 if [ -n "$missing" ]; then
 	[ "$(id -u)" = 0 ] || fail "missing packages:$missing (apt-get install them as root)"
 	log "installing$missing"
+	# shellcheck disable=SC2086 # a list of package names
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing > /dev/null
 fi
 
@@ -85,11 +87,11 @@ prepare() {
 			cd "$1"
 			git init -q
 			git add -A
-			git $git_id commit -q -m "$(basename "$2")"
-			# shellcheck disable=SC2086
-			git $git_id am -q $patches
+			g commit -q -m "$(basename "$2")"
+			# shellcheck disable=SC2086 # file names without blanks
+			g am -q $patches
 		) || fail "the series does not apply with git am to $(basename "$2")"
-		log "$1: applied $(echo "$patches" | wc -l) patches with git am"
+		log "$1: applied $npatches patches with git am"
 	fi
 	make -C "$1" -j"$jobs" > "$1.build.log" 2>&1 ||
 		{ tail -20 "$1.build.log" >&2; fail "$1: build failed ($work/$1.build.log)"; }
@@ -110,7 +112,14 @@ utest() {
 
 mkdir -p "$work"
 cd "$work"
-patches=$(ls "$here/$ver"/[0-9][0-9][0-9][0-9]-*.patch | grep -v '/0000-')
+patches=
+npatches=0
+for p in "$here/$ver"/[0-9][0-9][0-9][0-9]-*.patch; do
+	case $p in
+	*/0000-*) ;;	# the cover letter
+	*) [ -f "$p" ] && patches="$patches $p" && npatches=$((npatches + 1)) ;;
+	esac
+done
 [ -n "$patches" ] || fail "no patches in $here/$ver"
 utests=
 
@@ -126,7 +135,8 @@ utest patched
 sysver=$(dpkg-query -W -f '${Version}' libtraceevent1 2> /dev/null || echo '?')
 old=${sysver#*:}
 old=${old%-*}
-if old_orig=$(get_orig "$old" "$sysver" "$(. /etc/os-release && echo "$VERSION_CODENAME")"); then
+suite=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release)
+if old_orig=$(get_orig "$old" "$sysver" "$suite"); then
 	log "$(basename "$old_orig"): SHA256 as in Debian's source index for $sysver"
 	prepare patched-old "$old_orig" series
 	utest patched-old
@@ -186,7 +196,8 @@ for dat in $recs; do
 		"$(pct < patched.cmp)" "$(pct < patched-old.cmp || true)"
 	if [ "$ok" = 0 ]; then
 		bad=$((bad + 1))
-		cat patched.cmp patched-old.cmp | sed "s|^kernel.txt|$name|" >&2
+		sed "s|^kernel.txt|$name|" patched.cmp >&2
+		[ -z "$old_orig" ] || sed "s|^kernel.txt|$name|" patched-old.cmp >&2
 	fi
 done
 rm -f kernel.txt system.txt pristine.txt patched.txt patched-old.txt
