@@ -158,7 +158,7 @@ run() {		# run LIBDIR DAT OUT: trace-cmd report -l with that library
 		LD_LIBRARY_PATH=$1 TRACEEVENT_PLUGIN_DIR=$1/../plugins \
 			trace-cmd report -l "$2" > "$3" 2> /dev/null
 	else
-		trace-cmd report -l "$2" > "$3" 2> /dev/null
+		env -u LD_LIBRARY_PATH trace-cmd report -l "$2" > "$3" 2> /dev/null
 	fi
 }
 recs=$(find "$data" -name '*.dat' | sort)
