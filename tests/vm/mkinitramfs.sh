@@ -82,6 +82,9 @@ if [ "$arch" = amd64 ]; then
 	cp /lib/terminfo/x/xterm /lib/terminfo/x/xterm-256color "$ov/lib/terminfo/x/"
 	cp /lib/terminfo/t/tmux* "$ov/lib/terminfo/t/" 2>/dev/null || true
 	cp /lib/terminfo/s/screen* "$ov/lib/terminfo/s/" 2>/dev/null || true
+	# tmux refuses to start without a UTF-8 locale
+	mkdir -p "$ov/usr/lib/locale"
+	cp -r /usr/lib/locale/C.utf8 "$ov/usr/lib/locale/"
 else
 	# Foreign user space from the arch's own packages; merged /usr, so
 	# the loader's /lib path goes through a symlink.

@@ -117,22 +117,26 @@ save() {
 }
 
 # The hog workload, all on CPU 1: three kernel hogs reading /dev/zero in
-# 64 MiB blocks (read_iter_zero only checks the eager need-resched bit),
-# a user-space spinner, a 10 ms sleeper.
+# 64 MiB blocks (read_zero only checks the eager need-resched bit), a
+# user-space spinner, a 10 ms sleeper; SECS seconds. A script, so that
+# lazytrace record can run it as its command.
+cat > /tmp/hogs.sh <<EOS
+lazyload -c 1 sleep $((SECS + 1)) 10 &
+echo "sleeper pid \$!"
+lazyload -c 1 spin $((SECS + 1)) &
+echo "spinner pid \$!"
+p=
+for n in 1 2 3; do
+	taskset 2 dd if=/dev/zero of=/dev/null bs=64M 2>/dev/null &
+	p="\$p \$!"
+	echo "hog pid \$!"
+done
+sleep $SECS
+kill \$p
+wait
+EOS
 hogs() {
-	lazyload -c 1 sleep $((SECS + 1)) 10 &
-	echo "sleeper pid $!"
-	lazyload -c 1 spin $((SECS + 1)) &
-	echo "spinner pid $!"
-	hp=
-	for n in 1 2 3; do
-		taskset 2 dd if=/dev/zero of=/dev/null bs=64M 2>/dev/null &
-		hp="$hp $!"
-		echo "hog pid $!"
-	done
-	sleep $SECS
-	kill $hp
-	wait
+	sh /tmp/hogs.sh
 }
 
 # Mixed load for the all-events recordings: pipe messaging, a reader of
@@ -164,53 +168,79 @@ tracefs_state() {
 	cat $T/events/irq_vectors/local_timer_entry/trigger | grep -v '^#'
 	cat $T/set_event_notrace_pid $T/set_ftrace_notrace_pid 2>/dev/null
 }
+# tui --live in a detached tmux session under the hog load: the screen
+# is captured after SECS seconds, then q must end it within 10 s; a TUI
+# that does not is killed (and reported) so that it does not load the
+# next run.
+tui() {
+	rc=/tmp/tui-$1.rc
+	export TERM=xterm-256color LANG=C.UTF-8
+	tmux new-session -d -s lt -x 160 -y 48 "lazytrace tui --live; echo \$? > $rc"
+	hogs > /dev/null &
+	sleep $SECS
+	tmux capture-pane -p -t lt > $OUT/$1-tui.txt
+	wait
+	sleep 3
+	tmux capture-pane -p -t lt > $OUT/$1-tui-end.txt
+	tmux send-keys -t lt q
+	n=0
+	while [ ! -f $rc ] && [ $n -lt 10 ]; do
+		sleep 1
+		n=$((n + 1))
+	done
+	if [ -f $rc ]; then
+		echo "$1 tui quit on q: exit $(cat $rc)"
+	else
+		echo "$1 tui did not quit on q within 10 s: killing it"
+		pids=$(pidof lazytrace)
+		[ -n "$pids" ] && kill $pids
+		sleep 3
+		pids=$(pidof lazytrace)
+		[ -n "$pids" ] && echo "$1 tui survived SIGTERM" && kill -9 $pids
+		sleep 1
+	fi
+	tmux kill-server 2>/dev/null
+	echo "$1 tui screen: $(grep -c '[^ ]' $OUT/$1-tui.txt) non-empty lines"
+}
+
+# lazytrace writes into the guest's RAM and the result is copied to the
+# 9p share afterwards: record -o on the 9p mount hung the guest (its
+# spool files are unlinked temporaries next to the output). Each run is
+# bounded by timeout so that a hang fails the step instead of the VM.
 lt() {
 	tag=$1
 	tracefs_state > /tmp/before
 	stamp "lt $tag record"
-	lazytrace record -o $OUT/$tag-record.dat -d $((SECS + 2)) -- sh -c "$(declare_hogs)" \
+	timeout -s KILL 300 lazytrace record -o /tmp/r.dat -d $((SECS + 2)) -- sh /tmp/hogs.sh \
 		> $OUT/$tag-record.log 2>&1
-	echo "record exit $?"
+	echo "$tag record exit $?"
+	mv /tmp/r.dat $OUT/$tag-record.dat
 	stamp "lt $tag record hackbench"
-	lazytrace record -o $OUT/$tag-msg.dat -d 20 -- hackbench -p -g 2 -l 200 \
+	timeout -s KILL 300 lazytrace record -o /tmp/m.dat -d 20 -- hackbench -p -g 2 -l 100 \
 		> $OUT/$tag-msg.log 2>&1
-	echo "record hackbench exit $?"
+	echo "$tag record hackbench exit $?"
+	mv /tmp/m.dat $OUT/$tag-msg.dat
 	stamp "lt $tag live"
 	(sleep 1; hogs > /dev/null) &
-	lazytrace live --json -d $((SECS + 2)) > $OUT/$tag-live.json 2> $OUT/$tag-live.err
-	echo "live exit $?"
+	timeout -s KILL 300 lazytrace live --json -d $((SECS + 2)) > /tmp/live.json 2> $OUT/$tag-live.err
+	echo "$tag live exit $?"
+	mv /tmp/live.json $OUT/$tag-live.json
 	wait
 	stamp "lt $tag tui"
 	if command -v tmux > /dev/null; then
-		export TERM=xterm-256color
-		tmux new-session -d -s lt -x 160 -y 48 "lazytrace tui --live"
-		(hogs > /dev/null) &
-		sleep $((SECS - 1))
-		tmux capture-pane -p -t lt > $OUT/$tag-tui.txt
-		tmux send-keys -t lt q
-		sleep 2
-		tmux kill-server 2>/dev/null
-		wait
-		echo "tui screen: $(grep -c . $OUT/$tag-tui.txt) lines"
+		tui $tag
 	else
-		echo "tui: no tmux in the guest"
+		echo "$tag tui: no tmux in the guest"
 	fi
 	tracefs_state > /tmp/after
 	if cmp -s /tmp/before /tmp/after; then
-		echo "tracefs clean after lazytrace"
+		echo "$tag tracefs clean after lazytrace"
 	else
-		echo "tracefs NOT clean after lazytrace:"
+		echo "$tag tracefs NOT clean after lazytrace:"
 		diff /tmp/before /tmp/after
 	fi
 	stamp "lt $tag done"
 }
-# The hog workload as one shell command for record's COMMAND argument.
-declare_hogs() {
-	echo "lazyload -c 1 sleep $((SECS + 1)) 10 & lazyload -c 1 spin $((SECS + 1)) &" \
-		"for n in 1 2 3; do taskset 2 dd if=/dev/zero of=/dev/null bs=64M 2>/dev/null & done;" \
-		"sleep $SECS; kill \$(jobs -p); wait"
-}
-
 info() {
 	uname -a
 	cat /proc/cmdline
