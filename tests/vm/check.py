@@ -200,6 +200,14 @@ def check_guest(tag):
 		text += open(scr, errors="replace").read() if os.path.isfile(scr) else ""
 	expect(tag, "tui: screen shows the kernel setup", "7.2." in text,
 	       "%d non-empty lines" % sum(1 for l in text.splitlines() if l.strip()))
+	end = os.path.join(out, tag + "-tui-end.txt")
+	end = open(end, errors="replace").read() if os.path.isfile(end) else ""
+	m = re.search(r"(\d+)%\s+(\d+) events", end)
+	expect(tag, "tui: timeline filled after the load", bool(end.strip()) and
+	       "Reading the input" not in end,
+	       "stuck at 'Reading the input %s%% %s events'" % m.groups() if m and
+	       "Reading the input" in end else "%d non-empty lines" %
+	       sum(1 for l in end.splitlines() if l.strip()))
 
 
 for tag in tags:

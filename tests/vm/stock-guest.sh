@@ -180,8 +180,15 @@ tui() {
 	sleep $SECS
 	tmux capture-pane -p -t lt > $OUT/$1-tui.txt
 	wait
-	sleep 3
-	tmux capture-pane -p -t lt > $OUT/$1-tui-end.txt
+	# under TCG the first screen can take a while: up to 16 s more
+	n=0
+	while [ $n -lt 16 ]; do
+		sleep 2
+		n=$((n + 2))
+		tmux capture-pane -p -t lt > $OUT/$1-tui-end.txt
+		grep -q 'Reading the input' $OUT/$1-tui-end.txt || break
+	done
+	echo "$1 tui screen after the load (+${n} s): $(grep -c '[^ ]' $OUT/$1-tui-end.txt) non-empty lines"
 	tmux send-keys -t lt q
 	n=0
 	while [ ! -f $rc ] && [ $n -lt 10 ]; do
@@ -192,6 +199,7 @@ tui() {
 		echo "$1 tui quit on q: exit $(cat $rc)"
 	else
 		echo "$1 tui did not quit on q within 10 s: killing it"
+		tmux capture-pane -p -t lt > $OUT/$1-tui-q.txt
 		pids=$(pidof lazytrace)
 		[ -n "$pids" ] && kill $pids
 		sleep 3
@@ -216,7 +224,7 @@ lt() {
 	echo "$tag record exit $?"
 	mv /tmp/r.dat $OUT/$tag-record.dat
 	stamp "lt $tag record hackbench"
-	timeout -s KILL 300 lazytrace record -o /tmp/m.dat -d 20 -- hackbench -p -g 2 -l 100 \
+	timeout -s KILL 300 lazytrace record -o /tmp/m.dat -d 20 -- hackbench -p -g 2 -l 50 \
 		> $OUT/$tag-msg.log 2>&1
 	echo "$tag record hackbench exit $?"
 	mv /tmp/m.dat $OUT/$tag-msg.dat
