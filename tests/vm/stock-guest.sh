@@ -211,28 +211,33 @@ tui() {
 	echo "$1 tui screen: $(grep -c '[^ ]' $OUT/$1-tui.txt) non-empty lines"
 }
 
-# lazytrace writes into the guest's RAM and the result is copied to the
-# 9p share afterwards: record -o on the 9p mount hung the guest (its
-# spool files are unlinked temporaries next to the output). Each run is
+# lazytrace and the workload write into the guest's RAM and the results
+# are copied to the 9p share afterwards: record -o on the 9p mount hung
+# the guest (its spool files are unlinked temporaries next to the
+# output), and a task waiting for 9p I/O lets the guest idle, which with
+# -icount sleep=off jumps guest time ahead and ends a -d recording early. Each run is
 # bounded by timeout so that a hang fails the step instead of the VM.
 lt() {
 	tag=$1
 	tracefs_state > /tmp/before
 	stamp "lt $tag record"
 	timeout -s KILL 300 lazytrace record -o /tmp/r.dat -d $((SECS + 2)) -- sh /tmp/hogs.sh \
-		> $OUT/$tag-record.log 2>&1
+		> /tmp/r.log 2>&1
 	echo "$tag record exit $?"
 	mv /tmp/r.dat $OUT/$tag-record.dat
+	mv /tmp/r.log $OUT/$tag-record.log
 	stamp "lt $tag record hackbench"
 	timeout -s KILL 300 lazytrace record -o /tmp/m.dat -d 20 -- hackbench -p -g 2 -l 50 \
-		> $OUT/$tag-msg.log 2>&1
+		> /tmp/m.log 2>&1
 	echo "$tag record hackbench exit $?"
 	mv /tmp/m.dat $OUT/$tag-msg.dat
+	mv /tmp/m.log $OUT/$tag-msg.log
 	stamp "lt $tag live"
 	(sleep 1; hogs > /dev/null) &
-	timeout -s KILL 300 lazytrace live --json -d $((SECS + 2)) > /tmp/live.json 2> $OUT/$tag-live.err
+	timeout -s KILL 300 lazytrace live --json -d $((SECS + 2)) > /tmp/live.json 2> /tmp/live.err
 	echo "$tag live exit $?"
 	mv /tmp/live.json $OUT/$tag-live.json
+	mv /tmp/live.err $OUT/$tag-live.err
 	wait
 	stamp "lt $tag tui"
 	if command -v tmux > /dev/null; then
