@@ -282,6 +282,13 @@ uint64_t lt_reader_size(const struct lt_reader *r)
 	return r->size;
 }
 
+bool lt_event_named(const struct lt_event *ev)
+{
+	return ev->kind != LT_EV_FUNCTION &&
+	       !(ev->system && ev->system[0] == 's' &&
+		 !strcmp(ev->system, "syscalls"));
+}
+
 size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
 			char *buf, size_t len)
 {
