@@ -109,17 +109,25 @@ static const struct {
 /* Per-construct printers                                              */
 /* ------------------------------------------------------------------ */
 
-/* A flag or symbol value: a number, or a constant known by name. */
-static unsigned long long sym_value(const char *s)
+/*
+ * A flag or symbol value: a number, or a constant known by name; false
+ * for a name whose value the trace does not tell.
+ */
+static bool sym_value(const char *s, unsigned long long *v)
 {
 	size_t i;
 
-	if (isdigit((unsigned char)s[0]) || s[0] == '-')
-		return strtoull(s, NULL, 0);
-	for (i = 0; i < ARRAY_SIZE(named_constants); i++)
-		if (!strcmp(s, named_constants[i].name))
-			return named_constants[i].v;
-	return 0;
+	if (isdigit((unsigned char)s[0]) || s[0] == '-') {
+		*v = strtoull(s, NULL, 0);
+		return true;
+	}
+	for (i = 0; i < ARRAY_SIZE(named_constants); i++) {
+		if (!strcmp(s, named_constants[i].name)) {
+			*v = named_constants[i].v;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* __print_flags: names in table order, what is left in hex; 0 prints "". */
@@ -131,8 +139,7 @@ void lt_print_flags(struct trace_seq *s, unsigned long long v,
 	bool first = true;
 
 	for (f = flags; f && v; f = f->next) {
-		mask = sym_value(f->value);
-		if ((v & mask) != mask)
+		if (!sym_value(f->value, &mask) || (v & mask) != mask)
 			continue;
 		v &= ~mask;
 		if (!first && delim)
@@ -151,8 +158,10 @@ void lt_print_flags(struct trace_seq *s, unsigned long long v,
 void lt_print_symbolic(struct trace_seq *s, unsigned long long v,
 		       struct tep_print_flag_sym *syms)
 {
+	unsigned long long sv;
+
 	for (; syms; syms = syms->next) {
-		if (sym_value(syms->value) == v) {
+		if (sym_value(syms->value, &sv) && sv == v) {
 			trace_seq_puts(s, syms->str);
 			return;
 		}
