@@ -48,6 +48,7 @@ struct lt_printer {
 	int next_fake_id;
 	void *copy;		/* a record, retyped to a re-parsed event */
 	int copy_size;
+	struct tep_event *str_probe;	/* "%s" of a kernel string address */
 };
 
 /* A value of the expression evaluator. */
@@ -582,6 +583,28 @@ static const unsigned char *data_of(struct ctx *c, struct tep_print_arg *a,
 	return v.ptr;
 }
 
+/*
+ * A kernel string by its address (a tracepoint_string or __func__ the
+ * trace's printk formats list): libtraceevent knows them but only prints
+ * them, so it prints a one-field probe event holding the address.
+ */
+static void kernel_string(struct lt_printer *p, struct trace_seq *s,
+			  unsigned long long addr)
+{
+	unsigned char data[16] = { 0 };
+	struct tep_record r = { .data = data, .size = sizeof(data) };
+	int id = p->str_probe->id, i;
+
+	for (i = 0; i < 8; i++) {
+		int k = p->big_endian ? 7 - i : i;
+
+		data[8 + k] = addr >> (8 * i);
+	}
+	data[p->big_endian ? 1 : 0] = id & 0xff;
+	data[p->big_endian ? 0 : 1] = id >> 8;
+	tep_print_event(p->tep, s, &r, "%s", TEP_PRINT_INFO);
+}
+
 /* The text an argument prints for %s. */
 static void str_arg(struct ctx *c, struct trace_seq *s, struct tep_print_arg *a)
 {
@@ -643,6 +666,15 @@ static void str_arg(struct ctx *c, struct trace_seq *s, struct tep_print_arg *a)
 		return;
 	}
 	case TEP_PRINT_FIELD:
+		a->field.field = field_of(c, a->field.field, a->field.name);
+		if (a->field.field && c->p->str_probe &&
+		    !(a->field.field->flags & (TEP_FIELD_IS_ARRAY |
+					       TEP_FIELD_IS_DYNAMIC)) &&
+		    a->field.field->size == c->p->long_size) {
+			kernel_string(c->p, s, read_field(c, a->field.field).n);
+			return;
+		}
+		/* fall through */
 	case TEP_PRINT_STRING:
 	case TEP_PRINT_DYNAMIC_ARRAY:
 		d = data_of(c, a, &len);
@@ -1008,7 +1040,12 @@ static void syscall_user_data(struct ctx *c, struct trace_seq *s,
 		trace_seq_printf(s, "%s%02x", i ? ":" : "", d[i]);
 	if (more)
 		trace_seq_puts(s, ", ...");
-	trace_seq_puts(s, ") \"");
+	trace_seq_putc(s, ')');
+	/* binary data (a NUL in it) shows as bytes only */
+	if (memchr(d, 0, len)) {
+		return;
+	}
+	trace_seq_puts(s, " \"");
 	for (i = 0; i < len; i++)
 		trace_seq_putc(s, is_printable(d[i]) ? d[i] : '.');
 	trace_seq_putc(s, '"');
@@ -1353,6 +1390,21 @@ struct lt_printer *lt_printer_new(struct tep_handle *tep)
 	p->big_endian = tep_is_file_bigendian(tep);
 	p->next_fake_id = 0xffff;
 	trace_seq_init(&p->tmp);
+	if (p->long_size == 8) {
+		char buf[512];
+		int n = snprintf(buf, sizeof(buf),
+			"name: lt_str_probe\nID: %d\nformat:\n"
+			"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+			"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+			"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+			"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+			"\tfield:unsigned long addr;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+			"print fmt: \"%%s\", REC->addr\n", p->next_fake_id--);
+
+		if (tep_parse_format(tep, &p->str_probe, buf, n, "lazytrace") ||
+		    (p->str_probe && (p->str_probe->flags & TEP_EVENT_FL_FAILED)))
+			p->str_probe = NULL;
+	}
 	return p;
 }
 
