@@ -30,6 +30,10 @@ while [ $# -ge 2 ]; do
 		--table "$tables/t0008-$b.table" \
 		"$TMPDIR/$b.lat.txt" "$TMPDIR/$b.lat.out" ||
 		fail "$n: latency format below $floor %"
+	# The text reader gives the kernel's lines back unchanged.
+	lt report -i "$TMPDIR/$b.txt" > "$TMPDIR/$b.rt" || fail "report on text $n"
+	grep -v '^#' "$TMPDIR/$b.txt" | cmp - "$TMPDIR/$b.rt" ||
+		fail "$n: text round trip differs"
 done
 # Not vacuous: the constructs this is about are in the kernel's text.
 k=$TMPDIR/host618-allevents.txt
