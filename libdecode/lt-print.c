@@ -702,11 +702,9 @@ struct spec {
 static void put_padded(struct trace_seq *s, const struct spec *sp,
 		       const char *txt)
 {
-	char fmt[32];
+	int w = sp->width < 0 ? 0 : sp->width;
 
-	snprintf(fmt, sizeof(fmt), "%%%s%s*s", strchr(sp->flags, '-') ? "-" : "",
-		 "");
-	trace_seq_printf(s, fmt, sp->width < 0 ? 0 : sp->width, txt);
+	trace_seq_printf(s, strchr(sp->flags, '-') ? "%-*s" : "%*s", w, txt);
 }
 
 static void put_int(struct ctx *c, struct trace_seq *s, const struct spec *sp,
@@ -1367,9 +1365,6 @@ void lt_print_info(struct lt_printer *p, struct tep_record *rec, bool fast,
 			return;
 		/* Something we cannot evaluate: libtraceevent from now on. */
 		s->len = len;
-		if (ep->event != tep_find_event(p->tep, ep->event->id))
-			ep->event = tep_find_event(p->tep,
-						   tep_data_type(p->tep, rec));
 		ep->mode = PM_TEP;
 		find_pointer_keys(ep);
 		print_tep(p, ep, rec, s);
