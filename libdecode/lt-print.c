@@ -325,6 +325,9 @@ static struct val read_field(struct ctx *c, struct tep_format_field *f)
 	if (f->flags & TEP_FIELD_IS_ARRAY) {
 		v.ptr = (const unsigned char *)c->rec->data + f->offset;
 		v.len = f->size;
+		/* a flexible array (ftrace's print buf[]) ends with the record */
+		if (!f->size)
+			v.len = c->rec->size - f->offset;
 		return v;
 	}
 	n = rd(c, (char *)c->rec->data + f->offset, f->size);
@@ -414,6 +417,29 @@ static bool is_signed_arg(struct tep_print_arg *a)
 	       (a->field.field->flags & TEP_FIELD_IS_SIGNED);
 }
 
+/* A constant, or constants joined by '|'. */
+static bool const_or(struct tep_print_arg *a)
+{
+	if (a && a->type == TEP_PRINT_ATOM)
+		return isdigit((unsigned char)a->atom.atom[0]);
+	return a && a->type == TEP_PRINT_OP && !strcmp(a->op.op, "|") &&
+	       const_or(a->op.left) && const_or(a->op.right);
+}
+
+/*
+ * libtraceevent 1.7 drops the parentheses of "x & (A | B | C)" and
+ * gives (x & A) | (B | C), a constant OR'ed into a mask that C code never
+ * means (gcc asks for parentheses there): read it as the kernel wrote it.
+ */
+static bool lost_parens(struct tep_print_arg *a)
+{
+	struct tep_print_arg *l = a->op.left;
+
+	return !strcmp(a->op.op, "|") && l && l->type == TEP_PRINT_OP &&
+	       !strcmp(l->op.op, "&") && const_or(l->op.right) &&
+	       const_or(a->op.right);
+}
+
 static unsigned long long op_num(struct ctx *c, struct tep_print_arg *a)
 {
 	const char *op = a->op.op;
@@ -445,6 +471,9 @@ static unsigned long long op_num(struct ctx *c, struct tep_print_arg *a)
 		c->bad = true;
 		return 0;
 	}
+	if (lost_parens(a))
+		return num(c, a->op.left->op.left) &
+		       (num(c, a->op.left->op.right) | num(c, a->op.right));
 	l = num(c, a->op.left);
 	if (!strcmp(op, "&&"))
 		return l && num(c, a->op.right);

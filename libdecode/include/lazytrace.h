@@ -387,8 +387,9 @@ size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
  * lt_event_named - whether the kernel prints "name: " before the payload
  * @ev: an event
  *
- * The function tracer's events ("func <-parent") and the syscall events
- * ("sys_read(fd: 3, ...)", "sys_read -> 0x2") print no event name.
+ * The function tracer's events ("func <-parent"), the syscall events
+ * ("sys_read(fd: 3, ...)", "sys_read -> 0x2") and trace_marker writes
+ * ("tracing_mark_write: text") print no event name.
  */
 bool lt_event_named(const struct lt_event *ev);
 
