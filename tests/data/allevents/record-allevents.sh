@@ -1,13 +1,24 @@
 #!/bin/sh
-# all-events recording of the host, one instance buffer, three files
+# SPDX-License-Identifier: GPL-2.0
+# An all-events recording of this host (root, tracefs): one instance
+# buffer, every event enabled, about 0.6 s of mixed load, then the three
+# files of tests/data/README.md from that buffer: OUT/allev.txt and
+# allev.lat.txt (the kernel's text, latency-format off and on) and
+# allev.dat (trace-cmd extract -B, which also removes the instance).
 set -e
 INST=lt-events-allev-$$
 T=/sys/kernel/tracing
 I=$T/instances/$INST
-OUT=${OUT:-/var/tmp/events/rec}
+OUT=${OUT:-.}
 SECS=${SECS:-0.5}
 mkdir $I
-trap 'echo 0 > $I/tracing_on; echo 0 > $I/events/enable; rmdir $I' EXIT
+cleanup() {
+	[ -d $I ] || return 0
+	echo 0 > $I/tracing_on
+	echo 0 > $I/events/enable
+	rmdir $I
+}
+trap cleanup EXIT
 echo 100000 > $I/buffer_size_kb
 echo 1 > $I/events/enable
 echo 1 > $I/tracing_on
