@@ -92,18 +92,29 @@ static const struct {
 
 /*
  * Formats libtraceevent 1.7 cannot parse (a literal tab in the format
- * string ends it early), as the kernel's include/trace/events defines
- * them; the fields are the recorded ones.
+ * string ends it early), as the kernel's include/trace/events/maple_tree.h
+ * defines them, with the plain %p as the raw 16 digits no_hash_pointers
+ * prints (64-bit kernels); the fields are the recorded ones.
  */
 static const struct {
 	const char *system, *name, *fmt;
 } reparse[] = {
 	{ "maple_tree", "ma_op",
-	  "\"%s\\tNode: %016lx (%lu %lu) range: %lu-%lu\", REC->fn, (unsigned long) REC->node, (unsigned long) REC->min, (unsigned long) REC->max, (unsigned long) REC->index, (unsigned long) REC->last" },
+	  "\"%s\\tNode: %016lx (%lu %lu) range: %lu-%lu\", REC->fn, "
+	  "(unsigned long) REC->node, (unsigned long) REC->min, "
+	  "(unsigned long) REC->max, (unsigned long) REC->index, "
+	  "(unsigned long) REC->last" },
 	{ "maple_tree", "ma_read",
-	  "\"%s\\tNode: %016lx (%lu %lu) range: %lu-%lu\", REC->fn, (unsigned long) REC->node, (unsigned long) REC->min, (unsigned long) REC->max, (unsigned long) REC->index, (unsigned long) REC->last" },
+	  "\"%s\\tNode: %016lx (%lu %lu) range: %lu-%lu\", REC->fn, "
+	  "(unsigned long) REC->node, (unsigned long) REC->min, "
+	  "(unsigned long) REC->max, (unsigned long) REC->index, "
+	  "(unsigned long) REC->last" },
 	{ "maple_tree", "ma_write",
-	  "\"%s\\tNode %016lx (%lu %lu) range:%lu-%lu piv (%lu) val %016lx\", REC->fn, (unsigned long) REC->node, (unsigned long) REC->min, (unsigned long) REC->max, (unsigned long) REC->index, (unsigned long) REC->last, (unsigned long) REC->piv, (unsigned long) REC->val" },
+	  "\"%s\\tNode %016lx (%lu %lu) range:%lu-%lu piv (%lu) val %016lx\", "
+	  "REC->fn, (unsigned long) REC->node, (unsigned long) REC->min, "
+	  "(unsigned long) REC->max, (unsigned long) REC->index, "
+	  "(unsigned long) REC->last, (unsigned long) REC->piv, "
+	  "(unsigned long) REC->val" },
 };
 
 /* ------------------------------------------------------------------ */
@@ -1346,7 +1357,7 @@ static struct ev_print *ev_print_of(struct lt_printer *p, int type,
 			 e->name + (enter ? 10 : 9));
 		return ep;
 	}
-	if (e->flags & TEP_EVENT_FL_FAILED) {
+	if ((e->flags & TEP_EVENT_FL_FAILED) && p->long_size == 8) {
 		for (i = 0; i < ARRAY_SIZE(reparse); i++) {
 			if (strcmp(e->system, reparse[i].system) ||
 			    strcmp(e->name, reparse[i].name))
