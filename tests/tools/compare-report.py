@@ -18,6 +18,7 @@ after two normalisations that no reader of a trace.dat can avoid:
 Prints a summary line, up to 5 differing pairs and, per event type that
 differs, the lines differing, the total and one example (to stdout, and to
 FILE with --table); exits 1 on failure.
+
 With --trace-cmd the second file is `trace-cmd report -l` output (any
 libtraceevent): only the flag field is compared, since trace-cmd formats
 times and event fields its own way, on events matched one to one (same
