@@ -207,9 +207,10 @@ fi
 
 
 # The tick the thresholds assume: CPU 1 is busy for the whole hogs run,
-# so its timer interrupts come once per tick.
+# so its tick timer (tick_nohz_handler) expires once per tick.
 if [ -s "$dir/hogs.events" ]; then
-	mt=$(awk '$1 == 1 && $5 == "local_timer_entry" { if (last) printf "%.0f\n", ($2 - last) * 1e6; last = $2 }' \
+	mt=$(awk '$1 == 1 && $5 == "hrtimer_expire_entry" && /function=tick_nohz_handler/ {
+		if (last) printf "%.0f\n", ($2 - last) * 1e6; last = $2 }' \
 		"$dir/hogs.events" | sort -n | awk '{ d[++n] = $1 } END { print n ? d[int((n + 1) / 2)] : 0 }')
 	[ "$mt" -ge $((tick * 9 / 10)) ] && [ "$mt" -le $((tick * 11 / 10)) ] &&
 		ok "hogs: CPU 1 ticks every $mt us (median), HZ=$hz says $tick" ||
@@ -223,11 +224,11 @@ fi
 # call with its caller; schedule() may pick the spinner again, and then
 # there is no switch), within tick/4 not counting time spent inside
 # interrupt handlers (where it cannot return; user-space time counts).
-# Every episode is checked; none may
-# end in a preemption (R+) or without schedule(). Without the entry patch
-# every request would wait for the tick upgrade: here at most 1 in 10 may
-# be upgraded first (a tick in the same interrupt that made the request,
-# or before the interrupt returns). An episode that a
+# Every episode is checked; none may end in a preemption (R+) or without
+# schedule(), unless a tick upgraded the request first. Without the entry
+# patch every request would wait for the tick upgrade: here at most 1 in
+# 10 may be upgraded first (a tick in the same interrupt that made the
+# request, or before the task got back from a syscall). An episode that a
 # reschedule IPI joins got an eager request too (the RT task's wake-up):
 # it may be preempted (R+) on the way out, and is counted apart.
 spinner=$(sed -n 's/^spinner pid //p' "$dir/guest.log")
@@ -241,13 +242,14 @@ if [ -n "$spinner" ] && [ -s "$dir/hogs.events" ]; then
 			} else {
 				d = (t - since[c] - inirq[c]) * 1e6
 				n++; sum += d; if (d > max) max = d
-				if (how != "schedule") bad_end++
+				if (how == "switch R+" && upg[c]) upgraded++
+				else if (how != "schedule") bad_end++
 				else if (caller !~ /exit_to_user_mode/) notuser++
 				else if (l != "l" && l != "L") upgraded++
 				if (d > tick / 4) slow++
 			}
 		}
-		delete since[c]; delete kind[c]; delete ipi[c]
+		delete since[c]; delete kind[c]; delete ipi[c]; delete upg[c]
 	}
 	{
 		c = $1
@@ -276,6 +278,7 @@ if [ -n "$spinner" ] && [ -s "$dir/hogs.events" ]; then
 		if (l == "." || l == "p") delete insched[c]
 		if (c in insched) next
 		if ((c in kind) && $5 == "reschedule_entry") ipi[c] = 1
+		if ((c in kind) && $5 == "resched_curr" && $6 == "<-sched_tick") upg[c] = 1
 		if (!(c in kind) && index("lLbBnN", l)) {
 			since[c] = $2
 			kind[c] = index("lLbB", l) ? "lazy" : "eager"

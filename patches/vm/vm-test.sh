@@ -12,6 +12,14 @@ LAZYTRACE=${LAZYTRACE:-$top/../lazytrace}
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-1200}
 out=$BUILD/out-vm
 vmout=$BUILD/vm-out
+# VM_DEBUG=1: the debug build (vm/debug.config: lockdep, DEBUG_PREEMPT,
+# DEBUG_ATOMIC_SLEEP, soft-lockup detector, RCU stall warnings) in its own
+# build and output directories
+if [ "${VM_DEBUG:-0}" = 1 ]; then
+	out=$BUILD/out-vm-debug
+	vmout=$BUILD/vm-out-debug
+	export EXTRA_CONFIG="${EXTRA_CONFIG:-} $here/debug.config"
+fi
 export BUILD
 
 declare -a stages
@@ -98,9 +106,20 @@ mkdir -p "$vmout/boot-full"
 vm "$vmout/boot-full" "preempt=full lt_boot_check=1"
 stage "boot with preempt=full" "$t"
 
+# Any kernel complaint on either boot fails the test (with the debug
+# build these are lockdep, DEBUG_PREEMPT, might_sleep, soft lockup, RCU
+# stall reports).
+splat='BUG:|WARNING:|Oops|Kernel panic|lockdep|possible (recursive|circular|irq)|inconsistent lock state|suspicious RCU|soft lockup|rcu_preempt detected stall|rcu: INFO|self-detected stall|hung_task|blocked for more than|Call Trace'
 t=$(now)
 "$here/check.sh" "$vmout" "$LAZYTRACE" "$hz" 2>&1 | tee "$vmout/check.log"
 rc=${PIPESTATUS[0]}
+if grep -Eq "$splat" "$vmout/console.log" "$vmout/boot-full/console.log"; then
+	echo "FAIL: the kernel complained on the console:" | tee -a "$vmout/check.log"
+	grep -EnA3 "$splat" "$vmout/console.log" "$vmout/boot-full/console.log" | head -40 | tee -a "$vmout/check.log"
+	rc=1
+else
+	echo "ok:   no BUG, WARNING, lockdep report or stall on either console" | tee -a "$vmout/check.log"
+fi
 stage "checks" "$t"
 stage "total" "$t0"
 exit $rc
