@@ -218,8 +218,8 @@ if [ -s "$dir/hogs.events" ]; then
 fi
 
 # Return to user space honours a lazy request (patch "entry"): for each
-# lazy request the user-space spinner gets (first lazy letter l L b B seen
-# in its context on its CPU, nothing pending before), it must call
+# lazy request the user-space spinner gets (first letter l or L seen in
+# its context on CPU 1, nothing pending before), it must call
 # schedule() on its way out to user mode (the function tracer records the
 # call with its caller; schedule() may pick the spinner again, and then
 # there is no switch), within tick/4 not counting time spent inside
@@ -281,7 +281,9 @@ if [ -n "$spinner" ] && [ -s "$dir/hogs.events" ]; then
 		if ((c in kind) && $5 == "resched_curr" && $6 == "<-sched_tick") upg[c] = 1
 		if (!(c in kind) && index("lLbBnN", l)) {
 			since[c] = $2
-			kind[c] = index("lLbB", l) ? "lazy" : "eager"
+			# lazy only: b, B already carry an eager request; only on
+			# CPU 1, where it spins (not while it starts up)
+			kind[c] = (index("lL", l) && c + 0 == 1) ? "lazy" : "eager"
 			ipi[c] = 0
 			inirq[c] = 0
 		} else if ((c in kind) && (l == "." || l == "p")) {
