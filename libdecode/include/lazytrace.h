@@ -878,7 +878,11 @@ struct lt_tracefs;
  * @cpus: trace only these CPUs ...
  * @nr_cpus: ... if this is not 0
  * @syscalls: raw_syscalls:sys_enter/exit too
- * @functions: try function tracing of resched_curr*
+ * @functions: try function tracing of resched_curr*, where it pays:
+ *	only when the kernel has no timer:hrtimer_expire_* events (the
+ *	tick's timer function then cannot name the tick), or always with
+ *	@functions_always
+ * @functions_always: function tracing even where hrtimer events exist
  * @buffer_kb: ring buffer per CPU; 0 for a default
  * @note: told what was left out, and why
  */
@@ -887,6 +891,7 @@ struct lt_tracefs_opts {
 	int nr_cpus;
 	bool syscalls;
 	bool functions;
+	bool functions_always;
 	size_t buffer_kb;
 	void (*note)(const char *msg);
 };
@@ -903,6 +908,10 @@ int lt_tracefs_start(struct lt_tracefs *s);
 int lt_tracefs_stop(struct lt_tracefs *s);
 int lt_tracefs_drain(struct lt_tracefs *s, lt_page_sink sink, void *ctx);
 const char *lt_tracefs_name(const struct lt_tracefs *s);
+int lt_tracefs_wait(struct lt_tracefs *s, int ms);
+bool lt_tracefs_probe(const struct lt_tracefs *s);
+void lt_tracefs_setup_line(char *buf, size_t len);
+int lt_tracefs_mark_setup(struct lt_tracefs *s);
 void lt_tracefs_snapshot_comms(struct lt_tracefs *s, bool reset);
 int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
 			 const uint64_t *cpu_size, bool symbols, char *err,
