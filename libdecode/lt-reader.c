@@ -92,6 +92,7 @@ static const struct {
 	{ "ftrace", "tracing_mark_write", LT_EV_PRINT },
 	/* a probe of ours: its group (system) varies by recording */
 	{ NULL, "sched_set_need_resched", LT_EV_SET_NEED_RESCHED },
+	{ NULL, "set_need_resched", LT_EV_SET_NEED_RESCHED },
 };
 
 #define NR_KNOWN ARRAY_SIZE(known_events)

@@ -691,7 +691,9 @@ static void context(struct lt_analysis *a, struct lt_cpu *c,
 			irq_exit(c, ev->ts);
 		break;
 	case LT_EV_FUNCTION:
-		if (!name_is(ev->u.function.func, "resched_curr"))
+		/* 7.x traces the common __resched_curr too */
+		if (!name_is(ev->u.function.func, "resched_curr") &&
+		    !name_is(ev->u.function.func, "__resched_curr"))
 			break;
 		c->fn_traced = true;
 		c->tick_resched = name_is(ev->u.function.parent, "sched_tick") ||

@@ -116,8 +116,8 @@ char lt_flags_resched_letter(enum lt_abi abi, unsigned int flags);
  * Every other event is %LT_EV_OTHER and is still delivered.
  * %LT_EV_PRINT is ftrace's print (a trace_marker write);
  * %LT_EV_SET_NEED_RESCHED is a tracepoint probe named sched_set_need_resched
- * (any group) on the bare tracepoint sched_set_need_resched_tp, with the
- * fields pid (target task), cpu and tif.
+ * or set_need_resched (any group) on the bare tracepoint
+ * sched_set_need_resched_tp, with the fields pid (target task), cpu and tif.
  */
 enum lt_event_kind {
 	LT_EV_OTHER = 0,
@@ -218,7 +218,7 @@ struct lt_event {
 			long id;
 		} syscall;	/* sys_enter, sys_exit */
 		struct {
-			char buf[256];	/* the text, without its newline */
+			char buf[1024];	/* the text, without its newline */
 		} print;
 		struct {
 			int pid;	/* the task asked to reschedule */
