@@ -25,7 +25,7 @@ grep -Eq "^ *$ts \[$cpu\] .* upgrade .*source=hrtick" "$TMPDIR/up.txt" ||
 # zoom in until a cell is narrower than a tick: the mark shows
 i=0
 while [ $i -lt 14 ]; do keys +; i=$((i + 1)); done
-wait_for '\^'
+wait_for '^cpu[0-9]+ .*\^'
 screen | grep -E "^cpu[0-9]+ " | grep -q "!" &&
 	fail "a tick mark where only hrtick upgraded"
 keys q
