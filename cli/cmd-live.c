@@ -35,11 +35,14 @@ static const char live_usage[] =
 "  --rows N           tasks shown per interval (default: fit the terminal, or 20)\n"
 "\n"
 "JSON (schema \"lazytrace-live/1\"), one object per interval: interval,\n"
-"first_ns, last_ns, events, lost_events, abi, tick_ns, switches{preempted,\n"
+"first_ns, last_ns, events, lost_events, abi, tick_ns, tick_source,\n"
+"requests, upgrades_by_source{tick,hrtick,timer,irq,direct}, setup{release,\n"
+"preempt,hz,sched_features}, switches{preempted,\n"
 "yielded,blocked}, transitions{lazy,...,truncated}, pending[{pid,comm,cpu,\n"
 "request,since_ns,pending_ns}], hogs[task], tasks[task]; a task is {pid,comm,\n"
 "runtime_ns,cpu_share,lazy,eager,upgrade,tick_upgrade,episodes,\n"
-"max_pending_ns,hog,pending,total_tick_upgrades,total_hog_intervals}.\n"
+"max_pending_ns,upgrades_by_source,hog,pending,total_tick_upgrades,\n"
+"total_hog_intervals}.\n"
 "Each interval is analysed on its own: a request open at its end is pending.\n";
 
 enum {
