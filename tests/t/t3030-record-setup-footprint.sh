@@ -6,7 +6,7 @@
 # by default), the recorder's own pid left out (at most 1 % of the
 # events are its own), and the sched_set_need_resched probe: used where
 # the kernel accepts tracepoint probes, and never left in dynamic_events,
-# also after SIGINT.
+# also after SIGINT. live --json carries the same members as stats.
 . "$(dirname "$0")/lib.sh"
 
 need_tracefs
@@ -39,6 +39,20 @@ assert len(lines) > 1000, len(lines)
 assert len(own) <= 0.01 * len(lines), (len(own), len(lines))
 assert any("lazytrace-setup: release=" + release in l for l in own), "no setup line"
 assert not any(re.search(r": resched_curr", l) for l in lines), "function tracing on"
+PY
+
+# live --json: each interval has the members of stats --json
+lt live -d 1 --interval 500 --json > live.json 2> live.err ||
+	{ cat live.err; fail "live exited $?"; }
+python3 - live.json "$(uname -r)" <<'PY' || fail "live --json"
+import json, sys
+iv = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+assert iv, "no interval"
+for d in iv:
+    for k in ("tick_ns", "tick_source", "requests", "upgrades_by_source", "setup"):
+        assert k in d, (k, d.keys())
+    assert sorted(d["upgrades_by_source"]) == ["direct", "hrtick", "irq", "tick", "timer"]
+    assert d["setup"].get("release") == sys.argv[2], d["setup"]
 PY
 
 # SIGINT: the probe goes with the instance.
