@@ -38,7 +38,7 @@ static const char live_usage[] =
 "first_ns, last_ns, events, lost_events, abi, tick_ns, tick_source,\n"
 "requests, upgrades_by_source{tick,hrtick,timer,irq,direct}, setup{release,\n"
 "preempt,hz,sched_features}, switches{preempted,\n"
-"yielded,blocked}, transitions{lazy,...,truncated}, pending[{pid,comm,cpu,\n"
+"yielded,blocked}, transitions{lazy,...,truncated,upgrades}, pending[{pid,comm,cpu,\n"
 "request,since_ns,pending_ns}], hogs[task], tasks[task]; a task is {pid,comm,\n"
 "runtime_ns,cpu_share,lazy,eager,upgrade,tick_upgrade,episodes,\n"
 "max_pending_ns,upgrades_by_source,hog,pending,total_tick_upgrades,\n"
@@ -334,6 +334,9 @@ static void json_counts(struct json *j, const struct lt_analysis_summary *sum)
 	json_begin_object(j, "transitions");
 	for (k = 0; k < LT_TR_KIND_MAX; k++)
 		json_uint(j, lt_transition_name(k), sum->count[k]);
+	/* all upgrades, as in stats: what upgrades_by_source adds up to */
+	json_uint(j, "upgrades", sum->count[LT_TR_UPGRADE] +
+		  sum->count[LT_TR_TICK_UPGRADE]);
 	json_end_object(j);
 }
 

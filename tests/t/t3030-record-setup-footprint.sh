@@ -53,6 +53,7 @@ for d in iv:
         assert k in d, (k, d.keys())
     assert sorted(d["upgrades_by_source"]) == ["direct", "hrtick", "irq", "tick", "timer"]
     assert d["setup"].get("release") == sys.argv[2], d["setup"]
+    assert sum(d["upgrades_by_source"].values()) == d["transitions"]["upgrades"], d
 PY
 
 # SIGINT: the probe goes with the instance.
