@@ -4,7 +4,7 @@
  * Perfetto UI (and chrome://tracing) opens. One track per CPU with the
  * tasks running on it; one track per task with its pending requests as
  * slices named by state (lazy, upgraded, eager); instant events for
- * tick-upgrades and folds. Written as the trace is read.
+ * upgrades (with their source) and folds. Written as the trace is read.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -18,7 +18,8 @@ static const char export_usage[] =
 "Write Chrome trace-event JSON (open it in https://ui.perfetto.dev):\n"
 "a track per CPU with the running tasks, a track per task with its\n"
 "pending need-resched requests (lazy, upgraded, eager) as slices, and\n"
-"instant events for tick-upgrades and folds. FILE '-' is stdout.\n"
+"instant events for upgrades (args.source: tick, hrtick, timer, irq,\n"
+"direct) and folds. FILE '-' is stdout.\n"
 "\n"
 "  --perfetto FILE    output file\n"
 "  -i, --input FILE   trace.dat or kernel text trace (default trace.dat)\n"
@@ -130,13 +131,22 @@ static void slice(struct exporter *x, int pid, int tid, const char *name,
 	fputc('}', x->fp);
 }
 
-static void instant(struct exporter *x, int pid, const char *name, uint64_t ts)
+static void instant_src(struct exporter *x, int pid, const char *name,
+			uint64_t ts, const char *source)
 {
 	begin(x);
 	fprintf(x->fp, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d,"
 		"\"name\":\"%s\",\"cat\":\"transition\"", pid, pid, name);
 	us(x->fp, "ts", ts);
+	/* source names are fixed words: nothing to escape */
+	if (source)
+		fprintf(x->fp, ",\"args\":{\"source\":\"%s\"}", source);
 	fputc('}', x->fp);
+}
+
+static void instant(struct exporter *x, int pid, const char *name, uint64_t ts)
+{
+	instant_src(x, pid, name, ts, NULL);
 }
 
 static struct cpu_run *cpu_run(struct exporter *x, int cpu)
@@ -199,8 +209,9 @@ static void on_transition(const struct lt_transition *t, void *data)
 			      t->seen_ns, lt_transition_name(t->kind));
 		c->lazy = 0;
 		c->upgraded = t->seen_ns;
-		if (t->kind == LT_TR_TICK_UPGRADE)
-			instant(x, t->pid, "tick-upgrade", t->seen_ns);
+		/* every upgrade, with what made it */
+		instant_src(x, t->pid, lt_transition_name(t->kind), t->seen_ns,
+			    lt_upgrade_source_name(t->source));
 		break;
 	case LT_TR_FOLD:
 		instant(x, t->pid, "fold", t->seen_ns);

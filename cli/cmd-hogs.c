@@ -23,14 +23,6 @@ static const char hogs_usage[] =
 "\n"
 ANALYSIS_USAGE;
 
-static const char *tick_source(const struct analysis_cli *o,
-			       const struct lt_analysis_summary *s)
-{
-	if (o->lo.tick_ns)
-		return "option";
-	return s->tick_from_trace ? "trace" : "hz";
-}
-
 /* Where tick-upgrades found the hog: "user", "syscall 0", "-". */
 static void where(const struct lt_task_stats *t, char *buf, size_t len)
 {
@@ -56,8 +48,7 @@ static void hogs_json(const struct analysis_cli *o, const struct lt_analysis *a,
 	size_t i;
 
 	json_document_start(&j, o, s);
-	json_uint(&j, "tick_ns", s->tick_ns);
-	json_str(&j, "tick_source", tick_source(o, s));
+	json_tick_setup(&j, s);
 	json_uint(&j, "ticks", s->ticks);
 	json_lost(&j, a);
 	json_begin_array(&j, "hogs");
@@ -79,6 +70,7 @@ static void hogs_json(const struct analysis_cli *o, const struct lt_analysis *a,
 		json_double(&j, "cpu_share", t->cpu_share);
 		json_uint(&j, "upgrades_in_user", t->upgrades_user);
 		json_uint(&j, "upgrades_in_syscall", t->upgrades_syscall);
+		json_upgrades_by_source(&j, t->upgrades_by_source);
 		if (t->upgrades_syscall)
 			json_int(&j, "top_syscall", t->top_syscall);
 		else
@@ -135,13 +127,16 @@ static void hogs_text(const struct analysis_cli *o, const struct lt_analysis *a,
 		      const struct lt_task_stats *const *h, size_t nr)
 {
 	const struct lt_analysis_summary *s = lt_analysis_summary(a);
-	char b[4][24], w[64];
+	char b[4][24], w[64], src[96];
 	size_t i;
 
 	printf("%s: ABI %s, tick %s (%s)\n", o->in.file, lt_abi_name(s->abi),
 	       fmt_ns(b[0], 24, s->tick_ns),
-	       s->tick_from_trace ? "median tick spacing in the trace" :
-	       o->lo.tick_ns ? "--tick" : "from --hz, no ticks in the trace");
+	       s->tick_source == LT_TICK_TIMER_FUNCTION ?
+	       "median spacing of the tick's hrtimer function" :
+	       s->tick_from_trace ? "median timer interrupt spacing, an estimate" :
+	       o->lo.tick_ns ? "--tick" : "from HZ, no ticks in the trace");
+	print_setup(stdout, s);
 	print_lazy_note(stdout, s);
 	if (s->lost_events || s->lost_unknown)
 		print_lost(stdout, a);
@@ -149,21 +144,24 @@ static void hogs_text(const struct analysis_cli *o, const struct lt_analysis *a,
 		printf("no hogs: no task ignored a lazy request until the tick\n");
 		return;
 	}
-	printf("\n%4s %7s %-16s %5s %8s %8s %6s %10s %10s %10s %5s %s\n",
+	printf("\n%4s %7s %-16s %5s %8s %8s %6s %10s %10s %10s %5s %-16s %s\n",
 	       "RANK", "PID", "COMM", "CPUS", "EPISODES", "TICK-UPG", "LAZY",
-	       "MAX-LAT", "P50-LAT", "PENDING", "CPU%", "UPGRADED-IN");
+	       "MAX-LAT", "P50-LAT", "PENDING", "CPU%", "UPGRADED-IN",
+	       "UPGRADED-BY");
 	for (i = 0; i < nr; i++) {
 		const struct lt_task_stats *t = h[i];
 		const struct lt_latency *lz = &t->latency[LT_LAT_LAZY_SERVED];
 
 		where(t, w, sizeof(w));
-		printf("%4zu %7d %-16.16s %5s %8llu %8llu %6llu %10s %10s %10s %5.1f %s\n",
+		fmt_upgrade_sources(src, sizeof(src), t->upgrades_by_source);
+		printf("%4zu %7d %-16.16s %5s %8llu %8llu %6llu %10s %10s %10s %5.1f %-16s %s\n",
 		       i + 1, t->pid, t->comm, t->cpus,
 		       (unsigned long long)t->episodes,
 		       (unsigned long long)t->count[LT_TR_TICK_UPGRADE],
 		       (unsigned long long)t->count[LT_TR_LAZY],
 		       fmt_ns(b[0], 24, lz->max), fmt_ns(b[1], 24, lz->p50),
-		       fmt_ns(b[2], 24, t->pending_ns), 100 * t->cpu_share, w);
+		       fmt_ns(b[2], 24, t->pending_ns), 100 * t->cpu_share, w,
+		       src);
 	}
 }
 

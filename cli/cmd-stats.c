@@ -117,6 +117,7 @@ static void stats_json(const struct analysis_cli *o, const struct lt_analysis *a
 	json_int(&j, "nr_cpus", s->nr_cpus);
 	json_lost(&j, a);
 	json_switches(&j, s->switches);
+	json_tick_setup(&j, s);
 	json_begin_object(&j, "transitions");
 	json_counts(&j, s->count);
 	json_end_object(&j);
@@ -139,6 +140,8 @@ static void stats_json(const struct analysis_cli *o, const struct lt_analysis *a
 		json_counts(&j, t->count);
 		json_switches(&j, t->switches);
 		json_latencies(&j, t->latency);
+		json_upgrades_by_source(&j, t->upgrades_by_source);
+		json_uint(&j, "requested", t->requested);
 		json_bool(&j, "hog", t->hog);
 		json_end_object(&j);
 	}
@@ -212,6 +215,32 @@ static void text_latency(const char *name, const struct lt_latency *l)
 	       fmt_ns(b[3], 24, l->max));
 }
 
+/* Per task: what made its upgrades, and who made its requests (probe). */
+static void stats_text_sources(const struct lt_task_stats **v, size_t nr)
+{
+	bool head = false;
+	size_t i;
+	int k;
+
+	for (i = 0; i < nr; i++) {
+		const struct lt_task_stats *t = v[i];
+
+		if (!upgrades(t->count) && !t->requested)
+			continue;
+		if (!head) {
+			printf("\n%7s %-16s %6s %6s %6s %6s %6s %9s\n", "PID",
+			       "COMM", "TICK", "HRTICK", "TIMER", "IRQ",
+			       "DIRECT", "REQUESTED");
+			head = true;
+		}
+		printf("%7d %-16.16s", t->pid, t->comm);
+		for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
+			printf(" %6llu",
+			       (unsigned long long)t->upgrades_by_source[k]);
+		printf(" %9llu\n", (unsigned long long)t->requested);
+	}
+}
+
 static void stats_text(const struct analysis_cli *o, const struct lt_analysis *a,
 		       const struct lt_task_stats **v, size_t nr)
 {
@@ -229,6 +258,7 @@ static void stats_text(const struct analysis_cli *o, const struct lt_analysis *a
 	       analysis_abi_reason());
 	print_lazy_note(stdout, s);
 	print_lost(stdout, a);
+	print_setup(stdout, s);
 	printf("\nswitches (every sched_switch, idle included): %llu\n",
 	       (unsigned long long)total);
 	for (k = 0; k < 3; k++)
@@ -239,6 +269,10 @@ static void stats_text(const struct analysis_cli *o, const struct lt_analysis *a
 	for (k = 0; k < LT_TR_KIND_MAX; k++)
 		printf("  %-14s %8llu\n", lt_transition_name(k),
 		       (unsigned long long)s->count[k]);
+	printf("\nupgrades by source\n");
+	for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
+		printf("  %-14s %8llu\n", lt_upgrade_source_name(k),
+		       (unsigned long long)s->upgrades_by_source[k]);
 	printf("\nlatency         %8s %10s %10s %10s %10s\n", "count", "p50",
 	       "p90", "p99", "max");
 	for (k = 0; k < LT_LAT_KIND_MAX; k++)
@@ -264,6 +298,7 @@ static void stats_text(const struct analysis_cli *o, const struct lt_analysis *a
 		       lz->count ? fmt_ns(b[1], 24, lz->max) : "-",
 		       t->cpus, t->hog ? "  hog" : "");
 	}
+	stats_text_sources(v, nr);
 }
 
 int cmd_stats(int argc, char **argv)

@@ -66,6 +66,11 @@ static bool has_latency(const struct lt_transition *t)
 	return t->since_ns != t->seen_ns || t->request != t->kind;
 }
 
+static bool is_upgrade(const struct lt_transition *t)
+{
+	return t->kind == LT_TR_UPGRADE || t->kind == LT_TR_TICK_UPGRADE;
+}
+
 static void show(const struct lt_transition *t, void *data)
 {
 	struct timeline *tl = data;
@@ -97,6 +102,14 @@ static void show(const struct lt_transition *t, void *data)
 			json_uint(&tl->j, "since_ns", t->since_ns);
 			json_uint(&tl->j, "latency_ns", t->seen_ns - t->since_ns);
 		}
+		if (is_upgrade(t))
+			json_str(&tl->j, "source",
+				 lt_upgrade_source_name(t->source));
+		if (t->request_ns) {
+			json_uint(&tl->j, "request_ns", t->request_ns);
+			json_int(&tl->j, "requester_pid", t->requester_pid);
+			json_str(&tl->j, "requester_comm", t->requester_comm);
+		}
 		json_end_object(&tl->j);
 		break;
 	case OUT_CSV:
@@ -109,9 +122,11 @@ static void show(const struct lt_transition *t, void *data)
 		csv_field(stdout, lt_transition_name(t->kind), false);
 		csv_field(stdout, lt_transition_name(t->request), false);
 		if (has_latency(t))
-			csv_u64(stdout, t->seen_ns - t->since_ns, true);
+			csv_u64(stdout, t->seen_ns - t->since_ns, false);
 		else
-			csv_field(stdout, "", true);
+			csv_field(stdout, "", false);
+		csv_field(stdout, is_upgrade(t) ?
+			  lt_upgrade_source_name(t->source) : "", true);
 		break;
 	default:
 		printf("%6llu.%06llu [%03d] %16.16s-%-7d %-12s %c->%c  after %llu.%06llu",
@@ -124,6 +139,13 @@ static void show(const struct lt_transition *t, void *data)
 		if (has_latency(t))
 			printf("  %s %s", lt_transition_name(t->request),
 			       fmt_ns(lat, sizeof(lat), t->seen_ns - t->since_ns));
+		if (is_upgrade(t))
+			printf("  source=%s", lt_upgrade_source_name(t->source));
+		if (t->request_ns)
+			printf("  requested %llu.%06llu by %s-%d",
+			       (unsigned long long)(t->request_ns / 1000000000),
+			       (unsigned long long)(t->request_ns / 1000 % 1000000),
+			       t->requester_comm, t->requester_pid);
 		putchar('\n');
 		break;
 	}
@@ -201,7 +223,7 @@ int cmd_timeline(int argc, char **argv)
 		json_str(&tl.j, "file", o.in.file);
 		json_begin_array(&tl.j, "transitions");
 	} else if (tl.format == OUT_CSV) {
-		fputs("ts_ns,after_ns,cpu,pid,comm,kind,request,latency_ns\n",
+		fputs("ts_ns,after_ns,cpu,pid,comm,kind,request,latency_ns,source\n",
 		      stdout);
 	}
 	a = analysis_run(&o, NULL, show, &tl, &status);

@@ -223,3 +223,64 @@ void csv_dbl(FILE *fp, double v, bool last)
 	snprintf(buf, sizeof(buf), "%.6g", v);
 	csv_field(fp, buf, last);
 }
+
+void json_upgrades_by_source(struct json *j, const uint64_t *by_source)
+{
+	int k;
+
+	json_begin_object(j, "upgrades_by_source");
+	for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
+		json_uint(j, lt_upgrade_source_name(k), by_source[k]);
+	json_end_object(j);
+}
+
+void json_tick_setup(struct json *j, const struct lt_analysis_summary *s)
+{
+	json_uint(j, "tick_ns", s->tick_ns);
+	json_str(j, "tick_source", lt_tick_source_name(s->tick_source));
+	json_str(j, "requests", s->requests_probe ? "probe" : "flags");
+	json_upgrades_by_source(j, s->upgrades_by_source);
+	json_begin_object(j, "setup");
+	if (s->setup.release[0])
+		json_str(j, "release", s->setup.release);
+	if (s->setup.preempt[0])
+		json_str(j, "preempt", s->setup.preempt);
+	if (s->setup.hz)
+		json_uint(j, "hz", s->setup.hz);
+	if (s->setup.sched_features[0])
+		json_str(j, "sched_features", s->setup.sched_features);
+	json_end_object(j);
+}
+
+size_t fmt_upgrade_sources(char *buf, size_t len, const uint64_t *by_source)
+{
+	size_t n = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < LT_UPG_SOURCE_MAX && n < len; k++) {
+		if (!by_source[k])
+			continue;
+		n += snprintf(buf + n, len - n, "%s%s=%llu", n ? "," : "",
+			      lt_upgrade_source_name(k),
+			      (unsigned long long)by_source[k]);
+	}
+	if (!n)
+		snprintf(buf, len, "-");
+	return n;
+}
+
+void print_setup(FILE *fp, const struct lt_analysis_summary *s)
+{
+	const struct lt_setup *st = &s->setup;
+	char b[24];
+
+	if (st->found)
+		fprintf(fp, "kernel: release=%s preempt=%s hz=%u sched_features=%s\n",
+			st->release[0] ? st->release : "?",
+			st->preempt[0] ? st->preempt : "?", st->hz,
+			st->sched_features[0] ? st->sched_features : "?");
+	fprintf(fp, "tick: %s (%s), requests: %s\n", fmt_ns(b, sizeof(b), s->tick_ns),
+		lt_tick_source_name(s->tick_source),
+		s->requests_probe ? "probe (exact)" : "flags");
+}

@@ -91,6 +91,14 @@ void json_lost(struct json *j, const struct lt_analysis *a);
 void json_document_start(struct json *j, const struct analysis_cli *o,
 			 const struct lt_analysis_summary *s);
 void json_latency(struct json *j, const char *key, const struct lt_latency *l);
+/* "upgrades_by_source": {tick, hrtick, timer, irq, direct} */
+void json_upgrades_by_source(struct json *j, const uint64_t *by_source);
+/* tick_ns, tick_source, requests, upgrades_by_source, setup */
+void json_tick_setup(struct json *j, const struct lt_analysis_summary *s);
+/* "tick=72,hrtick=3" (sources with a count), "-" for none */
+size_t fmt_upgrade_sources(char *buf, size_t len, const uint64_t *by_source);
+/* The kernel's setup line (if the trace has one) and the tick, in text. */
+void print_setup(FILE *fp, const struct lt_analysis_summary *s);
 
 /* 1234567 ns -> "1.235ms"; for tables. */
 /* csv_field() for numbers. */

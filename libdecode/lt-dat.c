@@ -83,6 +83,8 @@ static const char *const field_names[][8] = {
 	[LT_EV_SYS_ENTER] = { "id" },
 	[LT_EV_SYS_EXIT] = { "id" },
 	[LT_EV_FUNCTION] = { "ip", "parent_ip" },
+	[LT_EV_PRINT] = { "buf" },
+	[LT_EV_SET_NEED_RESCHED] = { "pid", "cpu", "tif" },
 };
 
 /*
@@ -192,6 +194,23 @@ static void str(struct tep_format_field *f, struct tep_record *rec, char *dst,
 	dst[n] = '\0';
 }
 
+/* A trailing char buf[] (ftrace's print): up to the record's end. */
+static void str_tail(struct tep_format_field *f, struct tep_record *rec,
+		     char *dst, size_t size)
+{
+	size_t n;
+
+	dst[0] = '\0';
+	if (!f || f->offset < 0 || f->offset >= rec->size)
+		return;
+	n = rec->size - f->offset;
+	if (n > size - 1)
+		n = size - 1;
+	memcpy(dst, (char *)rec->data + f->offset, n);
+	dst[n] = '\0';
+	dst[strcspn(dst, "\n")] = '\0';
+}
+
 static void prev_state_str(const struct event_info *ei, unsigned long long st,
 			   char out[8])
 {
@@ -269,6 +288,14 @@ static void fill_fields(struct dat *d, struct event_info *ei,
 	case LT_EV_SYS_ENTER:
 	case LT_EV_SYS_EXIT:
 		ev->u.syscall.id = num(f[0], rec);
+		break;
+	case LT_EV_PRINT:
+		str_tail(f[0], rec, ev->u.print.buf, sizeof(ev->u.print.buf));
+		break;
+	case LT_EV_SET_NEED_RESCHED:
+		ev->u.resched.pid = num(f[0], rec);
+		ev->u.resched.cpu = num(f[1], rec);
+		ev->u.resched.tif = num(f[2], rec);
 		break;
 	case LT_EV_FUNCTION:
 		func_name(d, num(f[0], rec), ev->u.function.func,

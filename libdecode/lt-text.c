@@ -376,6 +376,15 @@ static void parse_fields(const char *s, struct lt_event *ev)
 	case LT_EV_SOFTIRQ_EXIT:
 		ev->u.softirq.vec = num_of(s, "vec");
 		break;
+	case LT_EV_PRINT:
+		lt_strlcpy(ev->u.print.buf, s, sizeof(ev->u.print.buf));
+		ev->u.print.buf[strcspn(ev->u.print.buf, "\n")] = '\0';
+		break;
+	case LT_EV_SET_NEED_RESCHED:
+		ev->u.resched.pid = num_of(s, "pid");
+		ev->u.resched.cpu = num_of(s, "cpu");
+		ev->u.resched.tif = num_of(s, "tif");
+		break;
 	case LT_EV_SYS_ENTER:
 	case LT_EV_SYS_EXIT:
 		p = strstr(s, "NR ");

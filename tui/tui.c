@@ -27,9 +27,10 @@ static const char tui_usage[] =
 "\n"
 "A full-screen timeline: one row per CPU, time across, each cell showing\n"
 "the running task's need-resched state by colour and letter (. idle,\n"
-"- running, l lazy pending, e eager pending, f folded, ! tick-upgrade),\n"
-"with the ranked hogs, the selected task's statistics and the events\n"
-"around the cursor with the kernel's own flags. Press ? for the keys.\n"
+"- running, l lazy pending, e eager pending, f folded; upgrades: ! tick,\n"
+"^ slice timer (hrtick), + other), with the ranked hogs, the selected\n"
+"task's statistics and the events around the cursor with the kernel's\n"
+"own flags. Press ? for the keys.\n"
 "\n"
 "  -i, --input FILE   trace.dat or kernel text trace (default trace.dat)\n"
 "  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n"
@@ -249,6 +250,7 @@ static int run_live(const struct input_opts *in,
 			r ? strerror(errno) : msg);
 		goto out;
 	}
+	lt_tracefs_mark_setup(ts);
 	if (summary_begin_live(&s, r, lo)) {
 		fprintf(stderr, "lazytrace: tui --live: out of memory\n");
 		goto out;

@@ -114,6 +114,10 @@ char lt_flags_resched_letter(enum lt_abi abi, unsigned int flags);
  * enum lt_event_kind - the events the analysis understands
  *
  * Every other event is %LT_EV_OTHER and is still delivered.
+ * %LT_EV_PRINT is ftrace's print (a trace_marker write);
+ * %LT_EV_SET_NEED_RESCHED is a tracepoint probe named sched_set_need_resched
+ * or set_need_resched (any group) on the bare tracepoint
+ * sched_set_need_resched_tp, with the fields pid (target task), cpu and tif.
  */
 enum lt_event_kind {
 	LT_EV_OTHER = 0,
@@ -135,6 +139,8 @@ enum lt_event_kind {
 	LT_EV_SYS_ENTER,
 	LT_EV_SYS_EXIT,
 	LT_EV_FUNCTION,
+	LT_EV_PRINT,
+	LT_EV_SET_NEED_RESCHED,
 	LT_EV_KIND_MAX,
 };
 
@@ -211,6 +217,14 @@ struct lt_event {
 		struct {
 			long id;
 		} syscall;	/* sys_enter, sys_exit */
+		struct {
+			char buf[1024];	/* the text, without its newline */
+		} print;
+		struct {
+			int pid;	/* the task asked to reschedule */
+			int cpu;	/* its CPU */
+			int tif;	/* the TIF bit set (eager or lazy) */
+		} resched;	/* sched_set_need_resched probe */
 		struct {
 			unsigned int vec;
 		} softirq;
@@ -465,6 +479,35 @@ const char *lt_transition_name(enum lt_transition_kind kind);
  */
 bool lt_transition_is_served(enum lt_transition_kind kind);
 
+/**
+ * enum lt_upgrade_source - what made an upgrade (an eager request on top
+ *	of a pending lazy one)
+ * @LT_UPG_TICK: the scheduler tick (hrtimer tick_nohz_handler,
+ *	tick_sched_timer, ...; a traced resched_curr called from sched_tick;
+ *	or, without hrtimer events, the local timer interrupt)
+ * @LT_UPG_HRTICK: the slice timer (hrtimer function hrtick)
+ * @LT_UPG_TIMER: any other hrtimer
+ * @LT_UPG_IRQ: another interrupt (hard or soft irq context)
+ * @LT_UPG_DIRECT: outside interrupt context, e.g. an RT wakeup
+ */
+enum lt_upgrade_source {
+	LT_UPG_TICK = 0,
+	LT_UPG_HRTICK,
+	LT_UPG_TIMER,
+	LT_UPG_IRQ,
+	LT_UPG_DIRECT,
+	LT_UPG_SOURCE_MAX,
+};
+
+/**
+ * lt_upgrade_source_name - the name of an upgrade source
+ * @src: the source
+ *
+ * Returns "tick", "hrtick", "timer", "irq" or "direct" ("?" if out of
+ * range).
+ */
+const char *lt_upgrade_source_name(enum lt_upgrade_source src);
+
 /* lt_transition.syscall when the task was not in a known system call */
 #define LT_SYSCALL_USER		(-1L)	/* in user space */
 #define LT_SYSCALL_UNKNOWN	(-2L)	/* no raw_syscalls events */
@@ -490,6 +533,14 @@ bool lt_transition_is_served(enum lt_transition_kind kind);
  *	%LT_SYSCALL_USER, or %LT_SYSCALL_UNKNOWN
  * @letter_before: need-resched letter before (as the kernel prints it)
  * @letter_after: need-resched letter at @seen_ns
+ * @source: for an upgrade or tick-upgrade: what made it
+ * @request_ns: for lazy, eager and upgrade transitions: the exact time the
+ *	request was made, from a sched_set_need_resched probe event; 0 when
+ *	the trace has none (the request is then only known to lie between
+ *	@after_ns and @seen_ns)
+ * @requester_pid: the task that made it (current on the requesting CPU),
+ *	-1 if unknown
+ * @requester_comm: its name ("" if unknown), valid during the callback
  */
 struct lt_transition {
 	enum lt_transition_kind kind;
@@ -505,6 +556,10 @@ struct lt_transition {
 	long syscall;
 	char letter_before;
 	char letter_after;
+	enum lt_upgrade_source source;
+	uint64_t request_ns;
+	int requester_pid;
+	const char *requester_comm;
 };
 
 /**
@@ -581,6 +636,9 @@ struct lt_latency {
  * @upgrades_user: tick-upgrades that found it in user space
  * @upgrades_syscall: tick-upgrades that found it in a system call
  * @top_syscall: the system call most of those found it in, or -1
+ * @upgrades_by_source: its upgrades (tick-upgrades included) by
+ *	&enum lt_upgrade_source; they add up to its upgrade total
+ * @requested: lazy or eager requests of it whose requester a probe named
  */
 struct lt_task_stats {
 	uint64_t id;
@@ -601,7 +659,56 @@ struct lt_task_stats {
 	uint64_t upgrades_user;
 	uint64_t upgrades_syscall;
 	long top_syscall;
+	uint64_t upgrades_by_source[LT_UPG_SOURCE_MAX];
+	uint64_t requested;
 };
+
+/**
+ * enum lt_tick_source - how the analysis knows the tick
+ * @LT_TICK_ESTIMATE: no hrtimer events: ticks are the local timer
+ *	interrupts (or their spacing is unknown and the length comes from HZ)
+ * @LT_TICK_TIMER_FUNCTION: from the hrtimer_expire_entry events of the
+ *	tick's own timer function
+ * @LT_TICK_OPTION: the caller gave the length (&lt_analysis_opts.tick_ns)
+ */
+enum lt_tick_source {
+	LT_TICK_ESTIMATE = 0,
+	LT_TICK_TIMER_FUNCTION,
+	LT_TICK_OPTION,
+};
+
+/**
+ * lt_tick_source_name - "estimate", "timer_function" or "option"
+ * @src: the source
+ */
+const char *lt_tick_source_name(enum lt_tick_source src);
+
+/**
+ * struct lt_setup - how the kernel was set up, from the setup line
+ *	`record` and `live` write through trace_marker
+ *	("lazytrace-setup: release=... preempt=... hz=... sched_features=...")
+ * @found: whether the trace has such a line
+ * @release: kernel release ("" if not said)
+ * @preempt: active preemption model: none, voluntary, full, lazy ("")
+ * @hz: CONFIG_HZ (0 if not said)
+ * @sched_features: the scheduler features, comma-separated ("")
+ */
+struct lt_setup {
+	bool found;
+	char release[96];
+	char preempt[16];
+	unsigned int hz;
+	char sched_features[512];
+};
+
+/**
+ * lt_setup_parse - parse a setup line
+ * @text: a print event's text
+ * @out: receives the fields found
+ *
+ * Returns 0 if @text is a setup line, -1 otherwise (@out untouched).
+ */
+int lt_setup_parse(const char *text, struct lt_setup *out);
 
 /**
  * struct lt_analysis_summary - the whole trace
@@ -624,6 +731,12 @@ struct lt_task_stats {
  * @ticks: tick events seen
  * @nr_tasks: task records (lt_analysis_task())
  * @nr_hogs: hogs (lt_analysis_hogs())
+ * @tick_source: where @tick_ns comes from
+ * @upgrades_by_source: every upgrade (tick-upgrades included) by
+ *	&enum lt_upgrade_source
+ * @requests_probe: whether the trace has sched_set_need_resched probe
+ *	events, which give exact request times and requesters
+ * @setup: the kernel's setup, from the trace's setup line
  */
 struct lt_analysis_summary {
 	enum lt_abi abi;
@@ -642,6 +755,10 @@ struct lt_analysis_summary {
 	uint64_t ticks;
 	size_t nr_tasks;
 	size_t nr_hogs;
+	enum lt_tick_source tick_source;
+	uint64_t upgrades_by_source[LT_UPG_SOURCE_MAX];
+	bool requests_probe;
+	struct lt_setup setup;
 };
 
 /**
@@ -774,7 +891,11 @@ struct lt_tracefs;
  * @cpus: trace only these CPUs ...
  * @nr_cpus: ... if this is not 0
  * @syscalls: raw_syscalls:sys_enter/exit too
- * @functions: try function tracing of resched_curr*
+ * @functions: try function tracing of resched_curr*, where it pays:
+ *	only when the kernel has no timer:hrtimer_expire_* events (the
+ *	tick's timer function then cannot name the tick), or always with
+ *	@functions_always
+ * @functions_always: function tracing even where hrtimer events exist
  * @buffer_kb: ring buffer per CPU; 0 for a default
  * @note: told what was left out, and why
  */
@@ -783,6 +904,7 @@ struct lt_tracefs_opts {
 	int nr_cpus;
 	bool syscalls;
 	bool functions;
+	bool functions_always;
 	size_t buffer_kb;
 	void (*note)(const char *msg);
 };
@@ -799,6 +921,10 @@ int lt_tracefs_start(struct lt_tracefs *s);
 int lt_tracefs_stop(struct lt_tracefs *s);
 int lt_tracefs_drain(struct lt_tracefs *s, lt_page_sink sink, void *ctx);
 const char *lt_tracefs_name(const struct lt_tracefs *s);
+int lt_tracefs_wait(struct lt_tracefs *s, int ms);
+bool lt_tracefs_probe(const struct lt_tracefs *s);
+void lt_tracefs_setup_line(char *buf, size_t len);
+int lt_tracefs_mark_setup(struct lt_tracefs *s);
 void lt_tracefs_snapshot_comms(struct lt_tracefs *s, bool reset);
 int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
 			 const uint64_t *cpu_size, bool symbols, char *err,

@@ -26,7 +26,7 @@ p = [h["pending_ns"] for h in d["hogs"]]
 assert p == sorted(p, reverse=True), p
 # HZ=250 kernel: the tick is 4 ms
 assert abs(d["tick_ns"] - 4000000) < 40000, d["tick_ns"]
-assert d["tick_source"] == "trace"
+assert d["tick_source"] == "timer_function", d["tick_source"]
 assert d["lazy_preemption"] is True
 PY
 }
