@@ -145,10 +145,8 @@ static void hogs_text(const struct analysis_cli *o, const struct lt_analysis *a,
 	print_lazy_note(stdout, s);
 	if (s->lost_events || s->lost_unknown)
 		print_lost(stdout, a);
-	if (!nr) {
-		printf("no hogs: no task ignored a lazy request until the tick\n");
+	if (!nr)
 		return;
-	}
 	printf("\n%4s %7s %-16s %5s %8s %8s %6s %10s %10s %10s %5s %s\n",
 	       "RANK", "PID", "COMM", "CPUS", "EPISODES", "TICK-UPG", "LAZY",
 	       "MAX-LAT", "P50-LAT", "PENDING", "CPU%", "UPGRADED-IN");
@@ -177,6 +175,7 @@ int cmd_hogs(int argc, char **argv)
 	const struct lt_task_stats *const *h;
 	struct analysis_cli o;
 	struct lt_analysis *a;
+	uint64_t events;
 	int c, status;
 	size_t nr;
 
@@ -197,6 +196,11 @@ int cmd_hogs(int argc, char **argv)
 		hogs_csv(h, nr);
 	else
 		hogs_text(&o, a, h, nr);
+	events = lt_analysis_summary(a)->events;
 	lt_analysis_free(a);
-	return nr ? EXIT_OK : EXIT_NOTHING;
+	if (!events)
+		return nothing_found("%s: no events", o.in.file);
+	if (!nr)
+		return nothing_found("no hogs: no task ignored a lazy request until the tick");
+	return EXIT_OK;
 }

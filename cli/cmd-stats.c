@@ -293,7 +293,7 @@ int cmd_stats(int argc, char **argv)
 	v = task_list(&o, a, &nr);
 	if (!v) {
 		lt_analysis_free(a);
-		die_usage("out of memory");
+		die("out of memory");
 	}
 	if (o.format == OUT_JSON)
 		stats_json(&o, a, v, nr);
@@ -302,7 +302,8 @@ int cmd_stats(int argc, char **argv)
 	else
 		stats_text(&o, a, v, nr);
 	free(v);
-	status = lt_analysis_summary(a)->events ? EXIT_OK : EXIT_NOTHING;
+	status = lt_analysis_summary(a)->events ? EXIT_OK :
+		 nothing_found("%s: no events", o.in.file);
 	lt_analysis_free(a);
 	return status;
 }

@@ -175,12 +175,13 @@ static int parse_args(int argc, char **argv, struct analysis_cli *o,
 			fputs(timeline_usage, stdout);
 			exit(EXIT_OK);
 		default:
-			fputs(timeline_usage, stderr);
-			exit(EXIT_BAD);
+			usage_fail();
 		}
 	}
 	if (optind < argc)
 		die_usage("timeline: unexpected argument '%s'", argv[optind]);
+	check_window(tl->from, tl->to);
+	o->cpus = &tl->cpus;
 	return 0;
 }
 
@@ -189,6 +190,8 @@ int cmd_timeline(int argc, char **argv)
 	struct timeline tl = { .from = -1, .to = -1 };
 	struct analysis_cli o;
 	struct lt_analysis *a;
+	uint64_t events;
+	bool filtered;
 	int status;
 
 	analysis_cli_init(&o);
@@ -221,10 +224,18 @@ int cmd_timeline(int argc, char **argv)
 		if (s->lost_events || s->lost_unknown)
 			print_lost(stdout, a);
 	}
+	events = lt_analysis_summary(a)->events;
 	lt_analysis_free(a);
+	filtered = tl.cpus.nr || tl.pids.nr || tl.kinds || tl.from >= 0 ||
+		   tl.to >= 0;
 	int_set_free(&tl.cpus);
 	int_set_free(&tl.pids);
 	if (status != EXIT_OK)
 		return status;
-	return tl.shown ? EXIT_OK : EXIT_NOTHING;
+	if (!events)
+		return nothing_found("%s: no events", o.in.file);
+	if (!tl.shown)
+		return nothing_found("%s: no transition%s", o.in.file,
+				     filtered ? " matches the filters" : "");
+	return EXIT_OK;
 }

@@ -256,9 +256,17 @@ void lt_task_seen(struct lt_task *t, uint64_t ts)
 		t->st.last_ns = ts;
 }
 
+/*
+ * The kernel names pid 0 "<idle>" in its trace lines but "swapper/N" in
+ * sched_switch fields: one name, the trace lines', for every CPU's.
+ */
+#define IDLE_COMM "<idle>"
+
 void lt_task_set_comm(struct lt_task *t, const char *comm)
 {
-	if (comm && *comm && strcmp(comm, "<...>"))
+	if (t->st.pid == 0)
+		lt_strlcpy(t->st.comm, IDLE_COMM, sizeof(t->st.comm));
+	else if (comm && *comm && strcmp(comm, "<...>"))
 		lt_strlcpy(t->st.comm, comm, sizeof(t->st.comm));
 	else if (!t->st.comm[0])
 		lt_strlcpy(t->st.comm, "<...>", sizeof(t->st.comm));
