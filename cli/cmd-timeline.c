@@ -206,6 +206,11 @@ int cmd_timeline(int argc, char **argv)
 	} else if (tl.format == OUT_CSV) {
 		fputs("ts_ns,after_ns,cpu,pid,comm,kind,request,latency_ns\n",
 		      stdout);
+	} else {
+		/* The columns of show(); FLAG: the need-resched letter, before->after. */
+		printf("%13s %5s %16s-%-7s %-12s %-4s  %-16s %s\n", "TIME",
+		       "CPU", "TASK", "PID", "KIND", "FLAG", "AFTER",
+		       "REQUEST LATENCY");
 	}
 	a = analysis_run(&o, NULL, show, &tl, &status);
 	if (tl.format == OUT_JSON) {
