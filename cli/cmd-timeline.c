@@ -32,6 +32,8 @@ struct timeline {
 	int64_t from, to;
 	struct json j;
 	unsigned long long shown;
+	const char *file;
+	bool begun;
 };
 
 static int parse_kinds(const char *list, unsigned int *mask)
@@ -66,6 +68,32 @@ static bool has_latency(const struct lt_transition *t)
 	return t->since_ns != t->seen_ns || t->request != t->kind;
 }
 
+/*
+ * The document's start or the header, once the input has opened (an
+ * input that does not open, or a --cpu it lacks, leaves stdout empty).
+ */
+static void begin(struct timeline *tl)
+{
+	if (tl->begun)
+		return;
+	tl->begun = true;
+	if (tl->format == OUT_JSON) {
+		json_init(&tl->j, stdout, false);
+		json_begin_object(&tl->j, NULL);
+		json_int(&tl->j, "version", LT_JSON_VERSION);
+		json_str(&tl->j, "file", tl->file);
+		json_begin_array(&tl->j, "transitions");
+	} else if (tl->format == OUT_CSV) {
+		fputs("ts_ns,after_ns,cpu,pid,comm,kind,request,latency_ns\n",
+		      stdout);
+	} else {
+		/* show()'s columns; FLAG: need-resched letter before->after */
+		printf("%13s %5s %16s-%-7s %-12s %-4s  %-16s %s\n", "TIME",
+		       "CPU", "TASK", "PID", "KIND", "FLAG", "AFTER",
+		       "REQUEST LATENCY");
+	}
+}
+
 static void show(const struct lt_transition *t, void *data)
 {
 	struct timeline *tl = data;
@@ -82,6 +110,7 @@ static void show(const struct lt_transition *t, void *data)
 	if (tl->to >= 0 && t->seen_ns > (uint64_t)tl->to)
 		return;
 	tl->shown++;
+	begin(tl);
 	switch (tl->format) {
 	case OUT_JSON:
 		json_begin_object(&tl->j, NULL);
@@ -197,22 +226,9 @@ int cmd_timeline(int argc, char **argv)
 	analysis_cli_init(&o);
 	parse_args(argc, argv, &o, &tl);
 	tl.format = o.format;
-	if (tl.format == OUT_JSON) {
-		json_init(&tl.j, stdout, false);
-		json_begin_object(&tl.j, NULL);
-		json_int(&tl.j, "version", LT_JSON_VERSION);
-		json_str(&tl.j, "file", o.in.file);
-		json_begin_array(&tl.j, "transitions");
-	} else if (tl.format == OUT_CSV) {
-		fputs("ts_ns,after_ns,cpu,pid,comm,kind,request,latency_ns\n",
-		      stdout);
-	} else {
-		/* The columns of show(); FLAG: the need-resched letter, before->after. */
-		printf("%13s %5s %16s-%-7s %-12s %-4s  %-16s %s\n", "TIME",
-		       "CPU", "TASK", "PID", "KIND", "FLAG", "AFTER",
-		       "REQUEST LATENCY");
-	}
+	tl.file = o.in.file;
 	a = analysis_run(&o, NULL, show, &tl, &status);
+	begin(&tl);
 	if (tl.format == OUT_JSON) {
 		const struct lt_analysis_summary *s = lt_analysis_summary(a);
 
