@@ -93,10 +93,13 @@ $(B)/samples/%: libdecode/samples/%.c $(STATIC_LIB)
 	$(say) LD $@
 	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
 
+# A unit test of the CLI's helpers links their object too.
+$(B)/tests/test-cli-util: $(B)/cli/util.o
+
 $(B)/tests/%: tests/unit/%.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
 	$(say) LD $@
-	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS) -lcmocka
+	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) -o $@ $< $(filter %.o,$^) $(STATIC_LIB) $(LDLIBS) -lcmocka
 
 check: all $(UNIT_BIN)
 	@LAZYTRACE=$(CURDIR)/$(BIN) BUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)

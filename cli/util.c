@@ -263,9 +263,13 @@ int64_t parse_time_ns(const char *s)
 	double v;
 	size_t i;
 
+	/* A decimal number: strtod would take "nan", "inf" and hex too. */
+	if (!isdigit((unsigned char)*s) && *s != '.')
+		return -1;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || v < 0 || v > 1e10)
+	if (errno || end == s || memchr(s, 'x', end - s) ||
+	    memchr(s, 'X', end - s) || !(v >= 0 && v <= 1e10))
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(units); i++)
 		if (!strcmp(end, units[i].sfx))
