@@ -17,6 +17,13 @@
 extern "C" {
 #endif
 
+/*
+ * Everything declared here, and only that, is liblazytrace's interface:
+ * the library is built with -fvisibility=hidden, and this sets it back to
+ * default for the declarations between here and the pop at the end.
+ */
+#pragma GCC visibility push(default)
+
 #define LT_VERSION_STRING "0.1.0"
 
 /* ------------------------------------------------------------------ */
@@ -762,8 +769,7 @@ void lt_analysis_free(struct lt_analysis *a);
  * Used by `lazytrace record` and `lazytrace live`. The instance is named
  * LT_INSTANCE_PREFIX + the owner's pid, so that one left by a killed run
  * is recognised (dead pid) and removed by the next. The top-level buffer
- * and other instances are never touched. Each function has its kernel-doc
- * at its definition, in the libtracefs manner.
+ * and other instances are never touched.
  */
 #define LT_INSTANCE_PREFIX "lazytrace-"
 
@@ -787,29 +793,162 @@ struct lt_tracefs_opts {
 	void (*note)(const char *msg);
 };
 
-/* One page of CPU @cpu's buffer; nonzero stops the drain with an error. */
+/**
+ * typedef lt_page_sink - receives one page of a CPU's ring buffer
+ * @ctx: the caller's context, as given to lt_tracefs_drain()
+ * @cpu: the CPU whose buffer the page comes from
+ * @page: the page, whole (zero-padded to the page size)
+ * @size: its size in bytes
+ *
+ * Return: 0 to go on; anything else stops the drain with an error.
+ */
 typedef int (*lt_page_sink)(void *ctx, int cpu, const void *page, int size);
 
+/**
+ * lt_tracefs_ready - check that this process can trace
+ * @err: receives a one-line message on failure
+ * @len: size of @err
+ *
+ * Needs root and tracefs; mounts tracefs at /sys/kernel/tracing when it
+ * is not mounted.
+ *
+ * Return: 0, or -1 with @err saying what to do.
+ */
 int lt_tracefs_ready(char *err, size_t len);
+
+/**
+ * lt_tracefs_remove_stale - remove the instances of dead lazytrace runs
+ * @o: where to report what was removed (@o->note)
+ *
+ * An instance %LT_INSTANCE_PREFIX + PID whose PID no longer runs lazytrace
+ * was left by a killed run. Other instances are never touched.
+ *
+ * Return: the number of instances removed.
+ */
 int lt_tracefs_remove_stale(const struct lt_tracefs_opts *o);
+
+/**
+ * lt_tracefs_create - make and set up this process's instance
+ * @o: what to record; @o->note hears what this kernel cannot record
+ * @err: receives a one-line message on failure
+ * @len: size of @err
+ *
+ * Tracing stays off until lt_tracefs_start().
+ *
+ * Return: the session, or NULL (nothing can be recorded) with @err set.
+ */
 struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
 				     char *err, size_t len);
+
+/**
+ * lt_tracefs_destroy - remove the instance and free the session
+ * @s: the session, may be NULL
+ */
 void lt_tracefs_destroy(struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_start - turn tracing on in the session's instance
+ * @s: the session
+ *
+ * Return: 0, or -1 with errno set.
+ */
 int lt_tracefs_start(struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_stop - turn tracing off in the session's instance
+ * @s: the session
+ *
+ * What the buffers hold stays there for lt_tracefs_drain().
+ *
+ * Return: 0, or -1 with errno set.
+ */
 int lt_tracefs_stop(struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_drain - hand every page the buffers hold now to @sink
+ * @s: the session
+ * @sink: called with each page
+ * @ctx: passed to @sink
+ *
+ * Does not block.
+ *
+ * Return: the number of pages, or -1 if a read or @sink failed.
+ */
 int lt_tracefs_drain(struct lt_tracefs *s, lt_page_sink sink, void *ctx);
+
+/**
+ * lt_tracefs_name - the name of the session's tracefs instance
+ * @s: the session
+ *
+ * Return: %LT_INSTANCE_PREFIX followed by this process's pid.
+ */
 const char *lt_tracefs_name(const struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_snapshot_comms - remember the names of the tasks alive now
+ * @s: the session
+ * @reset: forget the names remembered before
+ *
+ * The kernel's saved_cmdlines table is small and recycled; the names read
+ * from /proc fill its gaps in what lt_tracefs_write_dat() and the live
+ * reader give as task names.
+ */
 void lt_tracefs_snapshot_comms(struct lt_tracefs *s, bool reset);
+
+/**
+ * lt_tracefs_write_dat - write a session's pages as a trace.dat
+ * @s: the session (formats, clock, CPU stats and task names come from it)
+ * @out: the file to write, positioned at its start
+ * @cpu_fd: per CPU, a file holding that CPU's pages from offset 0
+ * @cpu_size: per CPU, how many bytes of pages
+ * @symbols: include /proc/kallsyms (function and hrtimer names)
+ * @err: receives a one-line message on failure
+ * @len: size of @err
+ *
+ * Return: 0, or -1 with @err set.
+ */
 int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
 			 const uint64_t *cpu_size, bool symbols, char *err,
 			 size_t len);
 
-/* A reader of the events a session records, interval by interval. */
+/**
+ * lt_live_open - a reader of what a session records from now on
+ * @s: the session; it must outlive the reader
+ * @opts: reader options (the ABI), or NULL
+ * @err: receives a one-line message on failure
+ * @errlen: size of @err
+ *
+ * The reader has no events until lt_live_refill().
+ *
+ * Return: the reader, or NULL with @err set.
+ */
 struct lt_reader *lt_live_open(struct lt_tracefs *s,
 			       const struct lt_open_opts *opts,
 			       char *err, size_t errlen);
+
+/**
+ * lt_live_poll - move what the buffers hold into the current interval
+ * @r: a reader from lt_live_open()
+ *
+ * Call it often (every 100 ms) between refills, so that a long interval
+ * does not wrap the ring buffer.
+ *
+ * Return: the number of pages moved, or -1 with lt_reader_error() set.
+ */
 int lt_live_poll(struct lt_reader *r);
+
+/**
+ * lt_live_refill - end the interval and read it
+ * @r: a reader from lt_live_open()
+ *
+ * Takes what the session's buffers hold now; lt_reader_next() then
+ * returns the interval's events.
+ *
+ * Return: 0, or -1 with lt_reader_error() set.
+ */
 int lt_live_refill(struct lt_reader *r);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }
