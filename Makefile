@@ -140,6 +140,26 @@ fuzz:
 demo: all
 	sh tests/demo.sh ./$(BIN)
 
+# The library's kernel-doc, checked by the kernel's own scripts/kernel-doc
+# from Debian's linux-source-6.12: the tree `make -C patches checkpatch`
+# unpacks if it is there (CI), else that one file out of the tarball.
+KERNEL_TARBALL	?= /usr/src/linux-source-6.12.tar.xz
+KERNEL_DOC	?= $(firstword $(wildcard patches/build/linux-6.12/scripts/kernel-doc) \
+			   $(B)/kernel-doc)
+
+$(B)/kernel-doc:
+	@mkdir -p $(B)
+	@[ -f $(KERNEL_TARBALL) ] || { echo "doc-check: no $(KERNEL_TARBALL):" \
+		"apt-get install linux-source-6.12 (make -C patches checkpatch does)"; exit 1; }
+	$(say) TAR $@
+	$(Q)tar -xJf $(KERNEL_TARBALL) -O linux-source-6.12/scripts/kernel-doc > $@.tmp
+	$(Q)mv $@.tmp $@
+
+doc-check: $(KERNEL_DOC)
+	$(say) KDOC libdecode
+	$(Q)out=$$(perl $(KERNEL_DOC) -none -Wall libdecode/include/lazytrace.h \
+		libdecode/*.c 2>&1); [ -z "$$out" ] || { echo "$$out"; exit 1; }
+
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -z "$$missing" ]; then echo "deps: all installed"; \
@@ -182,6 +202,6 @@ vm-record-stock: vm-deps
 clean:
 	rm -rf build build-asan $(BIN)
 
-.PHONY: all check asan valgrind fuzz demo deps install patches-check vm-test \
-	vm-deps vm-test-stock vm-record-stock clean
+.PHONY: all check asan valgrind fuzz demo doc-check deps install patches-check \
+	vm-test vm-deps vm-test-stock vm-record-stock clean
 .DELETE_ON_ERROR:

@@ -48,9 +48,18 @@ enum lt_abi {
 
 /**
  * struct lt_flags - the bits of one common_flags byte, by meaning
+ * @irqs_off: interrupts were disabled
+ * @irqs_nosupport: the architecture cannot tell whether they were
+ * @need_resched: the eager request (TIF_NEED_RESCHED)
+ * @need_resched_lazy: the lazy request (TIF_NEED_RESCHED_LAZY)
+ * @preempt_resched: the request folded into the preempt count
+ * @hardirq: in a hard interrupt
+ * @softirq: in a softirq
+ * @nmi: in an NMI
+ * @bh_off: bottom halves were disabled
  *
- * @need_resched is the eager request (TIF_NEED_RESCHED), @need_resched_lazy
- * the lazy one, @preempt_resched the request folded into the preempt count.
+ * Which bit of the byte carries which meaning depends on the ABI
+ * (docs/model.md).
  */
 struct lt_flags {
 	bool irqs_off;
@@ -68,7 +77,7 @@ struct lt_flags {
  * lt_abi_name - the command-line name of an ABI
  * @abi: the ABI
  *
- * Returns "legacy", "mainline", "poc2023", "rt-lazy" or "auto".
+ * Return: "legacy", "mainline", "poc2023", "rt-lazy" or "auto".
  */
 const char *lt_abi_name(enum lt_abi abi);
 
@@ -77,7 +86,7 @@ const char *lt_abi_name(enum lt_abi abi);
  * @name: "auto", "legacy", "mainline", "poc2023" or "rt-lazy"
  * @abi: where to store it
  *
- * Returns 0 on success, -1 if @name is unknown.
+ * Return: 0 on success, -1 if @name is unknown.
  */
 int lt_abi_parse(const char *name, enum lt_abi *abi);
 
@@ -86,7 +95,7 @@ int lt_abi_parse(const char *name, enum lt_abi *abi);
  * @abi: the flag ABI (not LT_ABI_AUTO; that decodes as mainline)
  * @flags: the common_flags value
  *
- * Returns the decoded bits.
+ * Return: the decoded bits.
  */
 struct lt_flags lt_flags_decode(enum lt_abi abi, unsigned int flags);
 
@@ -109,7 +118,7 @@ void lt_flags_latency(enum lt_abi abi, unsigned int flags,
  * @abi: the flag ABI
  * @flags: the common_flags value
  *
- * Returns one of "BNLbnlp." (legacy: "Nnp.").
+ * Return: one of "BNLbnlp." (legacy: "Nnp.").
  */
 char lt_flags_resched_letter(enum lt_abi abi, unsigned int flags);
 
@@ -119,8 +128,26 @@ char lt_flags_resched_letter(enum lt_abi abi, unsigned int flags);
 
 /**
  * enum lt_event_kind - the events the analysis understands
- *
- * Every other event is %LT_EV_OTHER and is still delivered.
+ * @LT_EV_OTHER: any other event; still delivered
+ * @LT_EV_SCHED_SWITCH: sched:sched_switch
+ * @LT_EV_SCHED_WAKING: sched:sched_waking
+ * @LT_EV_SCHED_WAKEUP: sched:sched_wakeup
+ * @LT_EV_SCHED_WAKEUP_NEW: sched:sched_wakeup_new
+ * @LT_EV_SCHED_PROCESS_EXIT: sched:sched_process_exit
+ * @LT_EV_SCHED_PROCESS_FORK: sched:sched_process_fork
+ * @LT_EV_SCHED_MIGRATE_TASK: sched:sched_migrate_task
+ * @LT_EV_LOCAL_TIMER_ENTRY: irq_vectors:local_timer_entry (the tick's IRQ)
+ * @LT_EV_LOCAL_TIMER_EXIT: irq_vectors:local_timer_exit
+ * @LT_EV_HRTIMER_EXPIRE_ENTRY: timer:hrtimer_expire_entry
+ * @LT_EV_HRTIMER_EXPIRE_EXIT: timer:hrtimer_expire_exit
+ * @LT_EV_RESCHEDULE_ENTRY: irq_vectors:reschedule_entry (the IPI)
+ * @LT_EV_RESCHEDULE_EXIT: irq_vectors:reschedule_exit
+ * @LT_EV_SOFTIRQ_ENTRY: irq:softirq_entry
+ * @LT_EV_SOFTIRQ_EXIT: irq:softirq_exit
+ * @LT_EV_SYS_ENTER: raw_syscalls:sys_enter
+ * @LT_EV_SYS_EXIT: raw_syscalls:sys_exit
+ * @LT_EV_FUNCTION: ftrace:function (resched_curr and friends)
+ * @LT_EV_KIND_MAX: the number of kinds
  */
 enum lt_event_kind {
 	LT_EV_OTHER = 0,
@@ -236,6 +263,9 @@ struct lt_reader;
 
 /**
  * enum lt_input_format - what kind of input a reader reads
+ * @LT_INPUT_TRACE_DAT: a trace.dat (trace-cmd's file, versions 6 and 7)
+ * @LT_INPUT_TEXT: the kernel's text output, default format
+ * @LT_INPUT_TEXT_LATENCY: the kernel's text output, latency format
  */
 enum lt_input_format {
 	LT_INPUT_TRACE_DAT = 1,
@@ -270,7 +300,9 @@ struct lt_open_opts {
  * @err: receives a one-line message naming the file on failure
  * @errlen: size of @err
  *
- * The format is detected from the content. Returns a reader or NULL.
+ * The format is detected from the content.
+ *
+ * Return: a reader or NULL.
  */
 struct lt_reader *lt_reader_open(const char *path,
 				 const struct lt_open_opts *opts,
@@ -286,7 +318,7 @@ void lt_reader_close(struct lt_reader *r);
  * lt_reader_next - read the next event in timestamp order
  * @r: the reader
  *
- * Returns the event, or NULL at the end or on error: lt_reader_error()
+ * Return: the event, or NULL at the end or on error: lt_reader_error()
  * tells which.
  */
 const struct lt_event *lt_reader_next(struct lt_reader *r);
@@ -295,7 +327,7 @@ const struct lt_event *lt_reader_next(struct lt_reader *r);
  * lt_reader_error - the error that stopped a reader
  * @r: the reader
  *
- * Returns NULL if the reader ended normally, else a one-line message
+ * Return: NULL if the reader ended normally, else a one-line message
  * naming the file and the offset (trace.dat) or line (text).
  */
 const char *lt_reader_error(const struct lt_reader *r);
@@ -304,12 +336,16 @@ const char *lt_reader_error(const struct lt_reader *r);
  * lt_reader_abi - the flag ABI in use and why
  * @r: the reader
  * @reason: if not NULL, receives a short explanation
+ *
+ * Return: the ABI the reader decodes the flags with.
  */
 enum lt_abi lt_reader_abi(const struct lt_reader *r, const char **reason);
 
 /**
  * lt_reader_format - the kind of input
  * @r: the reader
+ *
+ * Return: %LT_INPUT_TRACE_DAT, %LT_INPUT_TEXT or %LT_INPUT_TEXT_LATENCY.
  */
 enum lt_input_format lt_reader_format(const struct lt_reader *r);
 
@@ -317,6 +353,8 @@ enum lt_input_format lt_reader_format(const struct lt_reader *r);
  * lt_reader_nr_cpus - number of CPUs in the input (highest CPU seen + 1
  *	for text that does not say)
  * @r: the reader
+ *
+ * Return: the number of CPUs, 0 if not known yet.
  */
 int lt_reader_nr_cpus(const struct lt_reader *r);
 
@@ -324,7 +362,7 @@ int lt_reader_nr_cpus(const struct lt_reader *r);
  * lt_reader_kernel - kernel release the input was recorded on
  * @r: the reader
  *
- * Returns e.g. "6.12.118-lazy", or NULL if the input does not say.
+ * Return: e.g. "6.12.118-lazy", or NULL if the input does not say.
  */
 const char *lt_reader_kernel(const struct lt_reader *r);
 
@@ -332,7 +370,8 @@ const char *lt_reader_kernel(const struct lt_reader *r);
  * lt_reader_preempt_model - the preemption model the text header names
  * @r: the reader
  *
- * Returns e.g. "preempt" or "PREEMPT(lazy)" from a latency header, or NULL.
+ * Return: e.g. "preempt" or "PREEMPT(lazy)" from a latency header, or
+ * NULL.
  */
 const char *lt_reader_preempt_model(const struct lt_reader *r);
 
@@ -340,7 +379,9 @@ const char *lt_reader_preempt_model(const struct lt_reader *r);
  * lt_reader_first_ts - timestamp of the first event in the buffer
  * @r: the reader
  *
- * The base of the latency format's relative times. Returns 0 if unknown.
+ * The base of the latency format's relative times.
+ *
+ * Return: 0 if unknown.
  */
 uint64_t lt_reader_first_ts(const struct lt_reader *r);
 
@@ -348,13 +389,15 @@ uint64_t lt_reader_first_ts(const struct lt_reader *r);
  * lt_reader_position - where the reader is in its input
  * @r: the reader
  *
- * Returns a byte offset, for progress indicators and error messages.
+ * Return: a byte offset, for progress indicators and error messages.
  */
 uint64_t lt_reader_position(const struct lt_reader *r);
 
 /**
  * lt_reader_size - the size of the input in bytes, 0 if unknown (a pipe)
  * @r: the reader
+ *
+ * Return: the size in bytes, or 0.
  */
 uint64_t lt_reader_size(const struct lt_reader *r);
 
@@ -367,7 +410,8 @@ uint64_t lt_reader_size(const struct lt_reader *r);
  *	and ignores @pos.
  *
  * For viewers that keep a summary and re-read events near a cursor.
- * Returns 0, or -1 if the input cannot seek (standard input).
+ *
+ * Return: 0, or -1 if the input cannot seek (standard input).
  */
 int lt_reader_seek(struct lt_reader *r, uint64_t ts, uint64_t pos);
 
@@ -384,8 +428,9 @@ int lt_reader_seek(struct lt_reader *r, uint64_t ts, uint64_t pos);
  * symbols, flags and symbols by name, bitmasks in 32-bit groups), syscall
  * events in the kernel's own layout; pointers the kernel would hash are
  * printed raw, as with no_hash_pointers. Text events return the text as
- * read. Function events print as "func <-parent". Returns the length that
- * the full text needs.
+ * read. Function events print as "func <-parent".
+ *
+ * Return: the length that the full text needs.
  */
 size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
 			char *buf, size_t len);
@@ -397,6 +442,8 @@ size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
  * The function tracer's events ("func <-parent"), the syscall events
  * ("sys_read(fd: 3, ...)", "sys_read -> 0x2") and trace_marker writes
  * ("tracing_mark_write: text") print no event name.
+ *
+ * Return: true if the kernel prints the event's name before its info.
  */
 bool lt_event_named(const struct lt_event *ev);
 
@@ -407,7 +454,7 @@ bool lt_event_named(const struct lt_event *ev);
  * @field: field name as in the event's format ("prev_pid")
  * @val: where to store the value
  *
- * Returns 0 on success, -1 if the event has no such numeric field.
+ * Return: 0 on success, -1 if the event has no such numeric field.
  */
 int lt_event_field(struct lt_reader *r, const struct lt_event *ev,
 		   const char *field, long long *val);
@@ -440,6 +487,7 @@ int lt_event_field(struct lt_reader *r, const struct lt_event *ev,
  * @LT_TR_TRUNCATED: the request's end is unknown: the ring buffer lost
  *	events on the CPU, the current task changed without a sched_switch,
  *	or the trace ended first; never counted in a latency
+ * @LT_TR_KIND_MAX: the number of kinds
  */
 enum lt_transition_kind {
 	LT_TR_LAZY = 0,
@@ -459,7 +507,7 @@ enum lt_transition_kind {
  * lt_transition_name - the name of a transition kind
  * @kind: the kind
  *
- * Returns "lazy", "eager", "upgrade", "tick-upgrade", "fold", "preempted",
+ * Return: "lazy", "eager", "upgrade", "tick-upgrade", "fold", "preempted",
  * "yielded", "blocked", "cleared" or "truncated" ("?" if out of range).
  */
 const char *lt_transition_name(enum lt_transition_kind kind);
@@ -468,7 +516,7 @@ const char *lt_transition_name(enum lt_transition_kind kind);
  * lt_transition_is_served - whether a kind ends a request
  * @kind: the kind
  *
- * Returns true for preempted, yielded, blocked and cleared.
+ * Return: true for preempted, yielded, blocked and cleared.
  */
 bool lt_transition_is_served(enum lt_transition_kind kind);
 
@@ -530,6 +578,7 @@ typedef void (*lt_transition_fn)(const struct lt_transition *t, void *data);
  * @LT_LAT_EAGER_SERVED: from a direct eager request to its end
  * @LT_LAT_LAZY_UPGRADE: from a lazy request to its upgrade
  * @LT_LAT_FOLD_SERVED: from the fold to the end
+ * @LT_LAT_KIND_MAX: the number of kinds
  */
 enum lt_latency_kind {
 	LT_LAT_LAZY_SERVED = 0,
@@ -543,7 +592,7 @@ enum lt_latency_kind {
  * lt_latency_name - the name of a latency kind
  * @kind: the kind
  *
- * Returns "lazy_served", "eager_served", "lazy_upgrade" or "fold_served".
+ * Return: "lazy_served", "eager_served", "lazy_upgrade" or "fold_served".
  */
 const char *lt_latency_name(enum lt_latency_kind kind);
 
@@ -683,7 +732,7 @@ struct lt_analysis;
  * lt_analysis_new - start an analysis
  * @opts: options, or NULL for defaults
  *
- * Returns the analysis, or NULL if out of memory.
+ * Return: the analysis, or NULL if out of memory.
  */
 struct lt_analysis *lt_analysis_new(const struct lt_analysis_opts *opts);
 
@@ -692,8 +741,10 @@ struct lt_analysis *lt_analysis_new(const struct lt_analysis_opts *opts);
  * @a: the analysis
  * @ev: the event; events of one CPU must come in time order
  *
- * Calls the transition callback for what @ev shows. Returns 0, or -1 if
- * out of memory (the analysis is then incomplete but stays usable).
+ * Calls the transition callback for what @ev shows.
+ *
+ * Return: 0, or -1 if out of memory (the analysis is then incomplete but
+ * stays usable).
  */
 int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev);
 
@@ -702,9 +753,11 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev);
  * @a: the analysis
  * @r: a reader, positioned before its first event
  *
- * Takes the reader's flag ABI unless the options named one. Returns 0, or
- * -1 if the reader stopped on an error (see lt_reader_error()) or memory
- * ran out; the analysis is finished either way.
+ * Takes the reader's flag ABI unless the options named one.
+ *
+ * Return: 0, or -1 if the reader stopped on an error (see
+ * lt_reader_error()) or memory ran out; the analysis is finished either
+ * way.
  */
 int lt_analysis_run(struct lt_analysis *a, struct lt_reader *r);
 
@@ -721,6 +774,8 @@ void lt_analysis_finish(struct lt_analysis *a);
 /**
  * lt_analysis_summary - global results, after lt_analysis_finish()
  * @a: the analysis
+ *
+ * Return: the summary, owned by @a.
  */
 const struct lt_analysis_summary *lt_analysis_summary(const struct lt_analysis *a);
 
@@ -730,7 +785,7 @@ const struct lt_analysis_summary *lt_analysis_summary(const struct lt_analysis *
  * @cpu: the CPU
  * @unknown: if not NULL, set when the CPU also lost an unknown number
  *
- * Returns the number of events the ring buffer reported lost on @cpu.
+ * Return: the number of events the ring buffer reported lost on @cpu.
  */
 uint64_t lt_analysis_lost(const struct lt_analysis *a, int cpu, bool *unknown);
 
@@ -739,7 +794,7 @@ uint64_t lt_analysis_lost(const struct lt_analysis *a, int cpu, bool *unknown);
  * @a: the analysis
  * @i: 0 .. summary->nr_tasks - 1, in order of first appearance
  *
- * Returns the task, or NULL if @i is out of range.
+ * Return: the task, or NULL if @i is out of range.
  */
 const struct lt_task_stats *lt_analysis_task(const struct lt_analysis *a,
 					     size_t i);
@@ -749,8 +804,9 @@ const struct lt_task_stats *lt_analysis_task(const struct lt_analysis *a,
  * @a: the analysis
  * @nr: receives the number of hogs
  *
- * Ranked by total pending time of lazy requests. Returns an array of
- * @nr tasks owned by @a (NULL when there is none).
+ * Ranked by total pending time of lazy requests.
+ *
+ * Return: an array of @nr tasks owned by @a (NULL when there is none).
  */
 const struct lt_task_stats *const *lt_analysis_hogs(const struct lt_analysis *a,
 						    size_t *nr);
