@@ -18,7 +18,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 
-/* Exit codes of every subcommand (SPEC §5). */
+/* Exit codes of every subcommand (docs/model.md §8). */
 #define EXIT_OK		0
 #define EXIT_NOTHING	1	/* nothing found where something was asked for */
 #define EXIT_BAD	2	/* bad usage or bad input */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lazytrace hogs: the tasks that keep the CPU after a lazy request until
- * the tick forces them off (SPEC §4), worst first.
+ * the tick forces them off (docs/model.md §7), worst first.
  */
 #include <getopt.h>
 #include <stdlib.h>

@@ -464,9 +464,10 @@ int lt_event_field(struct lt_reader *r, const struct lt_event *ev,
 /* ------------------------------------------------------------------ */
 
 /*
- * The analysis follows SPEC §3 and §4: per CPU, in timestamp order, it
- * compares the need-resched bits (eager E, lazy L, fold P) of consecutive
- * events of the same current task and names each change a transition.
+ * The analysis follows docs/model.md §4 to §7: per CPU, in timestamp
+ * order, it compares the need-resched bits (eager E, lazy L, fold P) of
+ * consecutive events of the same current task and names each change a
+ * transition.
  * Its memory grows with the number of tasks and CPUs, never with the
  * number of events: latencies go into log-linear histograms (64 buckets
  * per power of two, values below 64 ns exact), and a percentile is the
@@ -627,7 +628,7 @@ struct lt_latency {
  *	%LT_TR_TICK_UPGRADE
  * @switches: times it was switched out, by &enum lt_prev_state
  * @latency: latency distributions by &enum lt_latency_kind
- * @hog: whether it is a hog (SPEC §4, thresholds of &struct
+ * @hog: whether it is a hog (docs/model.md §7, thresholds of &struct
  *	lt_analysis_opts)
  * @episodes: hog episodes: lazy requests still pending at a tick after
  *	being pending for at least the episode threshold
