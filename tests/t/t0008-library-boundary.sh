@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # liblazytrace.so exports exactly the functions lazytrace.h declares, each
-# under version LAZYTRACE_0.1 and each with its kernel-doc in the header;
+# under version LAZYTRACE_0.1, each with its kernel-doc in the header and
+# its line in liblazytrace.3;
 # no code outside libdecode/ includes the library's private headers; the
 # sample, linked against the .so, runs on a recording.
 . "$(dirname "$0")/lib.sh"
@@ -33,9 +34,12 @@ extra=$(comm -13 "$TMPDIR/declared" "$TMPDIR/exported")
 [ -z "$missing" ] || fail "declared in lazytrace.h, not exported: $missing"
 [ -z "$extra" ] || fail "exported, not declared in lazytrace.h: $extra"
 
-# Every declared function has its kernel-doc, in the header.
+# Every declared function has its kernel-doc, in the header, and is in
+# the man page's synopsis.
+man3=$TOP/docs/man/liblazytrace.3
 while read -r f; do
 	grep -q "^ \* $f - " "$hdr" || fail "$f: no kernel-doc in lazytrace.h"
+	grep -q "^\.BI \".*[ *]$f(" "$man3" || fail "$f: not in liblazytrace.3's synopsis"
 done < "$TMPDIR/declared"
 
 # The private headers are the library's own.
