@@ -138,10 +138,10 @@ int int_set_parse(struct int_set *set, const char *list);
 /* The largest member; -1 for an empty set. */
 int int_set_max(const struct int_set *set);
 /*
- * die_usage() if @set names a CPU at or above @nr_cpus (when known, > 0);
- * @where says whose CPUs they are ("FILE", "this machine").
+ * die_usage() if @set names a CPU at or above @nr_cpus (when known, > 0)
+ * in @file, or on this machine if @file is NULL.
  */
-void check_cpus(const struct int_set *set, int nr_cpus, const char *where);
+void check_cpus(const struct int_set *set, int nr_cpus, const char *file);
 bool int_set_has(const struct int_set *set, int v);
 void int_set_free(struct int_set *set);
 

@@ -553,7 +553,7 @@ int cmd_live(int argc, char **argv)
 		case OPT_CPU:
 			if (int_set_parse(&o.cpus, optarg))
 				die_usage("bad CPU list '%s'", optarg);
-			check_cpus(&o.cpus, get_nprocs_conf(), "this machine");
+			check_cpus(&o.cpus, get_nprocs_conf(), NULL);
 			break;
 		case OPT_SYSCALLS:
 			o.syscalls = true;

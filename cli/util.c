@@ -226,15 +226,19 @@ int int_set_max(const struct int_set *set)
 	return max;
 }
 
-void check_cpus(const struct int_set *set, int nr_cpus, const char *where)
+void check_cpus(const struct int_set *set, int nr_cpus, const char *file)
 {
+	const char *pre = file ? "in " : "on this machine";
 	int max = int_set_max(set);
 
 	if (nr_cpus <= 0 || max < nr_cpus)
 		return;
+	if (!file)
+		file = "";
 	if (nr_cpus == 1)
-		die_usage("--cpu %d: %s has only CPU 0", max, where);
-	die_usage("--cpu %d: %s has CPUs 0-%d", max, where, nr_cpus - 1);
+		die_usage("--cpu: no CPU %d %s%s (only CPU 0)", max, pre, file);
+	die_usage("--cpu: no CPU %d %s%s (CPUs 0-%d)", max, pre, file,
+		  nr_cpus - 1);
 }
 
 bool int_set_has(const struct int_set *set, int v)

@@ -31,11 +31,11 @@ first() {
 
 usage report -i "$dat" --from 9 --to 8;	first 'report: --from is after --to'
 usage timeline -i "$dat" --from 9s --to 8s;	first 'timeline: --from is after --to'
-usage report -i "$dat" --cpu 7;		first "\-\-cpu 7: .*lazy612-hogs.dat has CPUs 0-1"
-usage timeline -i "$dat" --cpu 0,2;		first "\-\-cpu 2: .*has CPUs 0-1"
+usage report -i "$dat" --cpu 7;		first "\-\-cpu: no CPU 7 in .*lazy612-hogs.dat (CPUs 0-1)"
+usage timeline -i "$dat" --cpu 0,2;		first "\-\-cpu: no CPU 2 in .*(CPUs 0-1)"
 nproc=$(getconf _NPROCESSORS_CONF)
-usage record --cpu $nproc -o "$TMPDIR/x.dat";	first "\-\-cpu $nproc: this machine"
-usage live --cpu $nproc;			first "\-\-cpu $nproc: this machine"
+usage record --cpu $nproc -o "$TMPDIR/x.dat";	first "\-\-cpu: no CPU $nproc on this machine"
+usage live --cpu $nproc;			first "\-\-cpu: no CPU $nproc on this machine"
 [ ! -e "$TMPDIR/x.dat" ] || fail "record wrote a file after a usage error"
 for cmd in stats hogs timeline; do
 	usage $cmd -i "$dat" --json --csv;	first '\-\-json and \-\-csv'
