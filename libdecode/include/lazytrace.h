@@ -621,8 +621,12 @@ struct lt_latency {
  * @first_ns: its first appearance (event, switch or wakeup naming it)
  * @last_ns: its last appearance
  * @runtime_ns: time it was current on some CPU
- * @cpu_share: @runtime_ns / (@last_ns - @first_ns), a fraction of one CPU
- *	(0 when the span is 0)
+ * @cpu_share: the share of its lifetime: @runtime_ns / (@last_ns -
+ *	@first_ns), a fraction of one CPU while it existed (0 when the span
+ *	is 0); high for a short-lived task that ran most of its life
+ * @trace_share: the share of the trace: @runtime_ns / the trace's span
+ *	(&struct lt_analysis_summary first_ns to last_ns), a fraction of one
+ *	CPU over the whole trace
  * @cpus: the CPUs it ran on, as a list ("1", "0-1,3")
  * @count: transitions by kind; %LT_TR_UPGRADE does not include
  *	%LT_TR_TICK_UPGRADE
@@ -647,6 +651,7 @@ struct lt_task_stats {
 	uint64_t last_ns;
 	uint64_t runtime_ns;
 	double cpu_share;
+	double trace_share;
 	char cpus[64];
 	uint64_t count[LT_TR_KIND_MAX];
 	uint64_t switches[3];
