@@ -50,6 +50,7 @@ static double parse_positive(const char *arg, const char *what)
 
 int analysis_opt(struct analysis_cli *o, int c, const char *arg)
 {
+	enum out_format fmt;
 	int64_t ns;
 
 	if (input_opt(&o->in, c, arg))
@@ -57,9 +58,10 @@ int analysis_opt(struct analysis_cli *o, int c, const char *arg)
 	switch (c) {
 	case OPT_JSON:
 	case OPT_CSV:
-		if (o->format != OUT_TEXT)
+		fmt = c == OPT_JSON ? OUT_JSON : OUT_CSV;
+		if (o->format != OUT_TEXT && o->format != fmt)
 			die_usage("--json and --csv: choose one output format");
-		o->format = c == OPT_JSON ? OUT_JSON : OUT_CSV;
+		o->format = fmt;
 		return 1;
 	case OPT_HZ:
 		o->lo.hz = parse_positive(arg, "--hz");
