@@ -6,6 +6,7 @@
  * slices named by state (lazy, upgraded, eager); instant events for
  * upgrades (with their source) and folds. Written as the trace is read.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,19 +275,21 @@ static int export(struct input_opts *in, const char *out)
 	struct lt_analysis *a;
 	struct lt_reader *r;
 	uint64_t last = 0;
-	int status, i;
+	int status, i, bad;
 
 	r = input_open(in);
 	x.fp = strcmp(out, "-") ? fopen(out, "w") : stdout;
 	if (!x.fp) {
+		int err = errno;
+
 		lt_reader_close(r);
-		die_usage("cannot write '%s'", out);
+		die("cannot write '%s': %s", out, strerror(err));
 	}
 	if (lo.abi == LT_ABI_AUTO)
 		lo.abi = lt_reader_abi(r, NULL);
 	a = lt_analysis_new(&lo);
 	if (!a)
-		die_usage("out of memory");
+		die("out of memory");
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", x.fp);
 	meta(&x, "process_name", CPU_PID, CPU_PID, "CPUs");
 	while ((ev = lt_reader_next(r))) {
@@ -304,12 +307,14 @@ static int export(struct input_opts *in, const char *out)
 		lt_analysis_summary(a)->lazy_seen ? "true" : "false");
 	if (x.oom)
 		warn("out of memory: some tasks have no name");
-	if (x.fp != stdout && fclose(x.fp)) {
-		warn("cannot write '%s'", out);
+	bad = ferror(x.fp);
+	bad |= x.fp == stdout ? fflush(x.fp) : fclose(x.fp);
+	if (bad) {
+		warn("cannot write '%s': %s", out, strerror(errno));
 		status = EXIT_BAD;
 	}
 	if (status == EXIT_OK && !lt_analysis_summary(a)->events)
-		status = EXIT_NOTHING;
+		status = nothing_found("%s: no events", in->file);
 	lt_analysis_free(a);
 	lt_reader_close(r);
 	free(x.cpus);
@@ -341,8 +346,7 @@ int cmd_export(int argc, char **argv)
 			fputs(export_usage, stdout);
 			return EXIT_OK;
 		default:
-			fputs(export_usage, stderr);
-			return EXIT_BAD;
+			usage_fail();
 		}
 	}
 	if (optind < argc)

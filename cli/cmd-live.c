@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -581,11 +582,14 @@ int cmd_live(int argc, char **argv)
 		case OPT_CPU:
 			if (int_set_parse(&o.cpus, optarg))
 				die_usage("bad CPU list '%s'", optarg);
+			check_cpus(&o.cpus, get_nprocs_conf(), NULL);
 			break;
 		case OPT_SYSCALLS:
 			o.syscalls = true;
 			break;
 		case OPT_ABI:
+			if (o.abi != LT_ABI_AUTO)
+				die_usage("--abi given twice");
 			if (lt_abi_parse(optarg, &o.abi))
 				die_usage("unknown ABI '%s' (auto, legacy, mainline, poc2023, rt-lazy)",
 					  optarg);
@@ -599,8 +603,7 @@ int cmd_live(int argc, char **argv)
 			fputs(live_usage, stdout);
 			return EXIT_OK;
 		default:
-			fputs(live_usage, stderr);
-			return EXIT_BAD;
+			usage_fail();
 		}
 	}
 	if (optind < argc)

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -304,13 +306,21 @@ static void summary(const struct spool *sp, const char *output)
 {
 	uint64_t total = 0;
 	int cpu, used = 0;
+	struct stat st;
 
 	for (cpu = 0; cpu < sp->nr_cpus; cpu++) {
 		total += sp->size[cpu];
 		used += sp->size[cpu] != 0;
 	}
-	fprintf(stderr, "lazytrace: record: wrote %s: %llu KiB of events from %d CPU%s%s%s\n",
-		output, (unsigned long long)total / 1024, used,
+	/*
+	 * The file's own size: the spooled pages are only part of it (and
+	 * may be compressed in it).
+	 */
+	if (stat(output, &st))
+		st.st_size = 0;
+	fprintf(stderr, "lazytrace: record: wrote %s: %llu bytes, from %llu KiB of ring buffer on %d CPU%s%s%s\n",
+		output, (unsigned long long)st.st_size,
+		(unsigned long long)total / 1024, used,
 		used == 1 ? "" : "s",
 		stop_signal ? ", stopped by " : "",
 		stop_signal ? strsignal(stop_signal) : "");
@@ -448,6 +458,7 @@ int cmd_record(int argc, char **argv)
 		case OPT_CPU:
 			if (int_set_parse(&o.cpus, optarg))
 				die_usage("bad CPU list '%s'", optarg);
+			check_cpus(&o.cpus, get_nprocs_conf(), NULL);
 			break;
 		case OPT_SYSCALLS:
 			o.syscalls = true;
@@ -468,8 +479,7 @@ int cmd_record(int argc, char **argv)
 			fputs(record_usage, stdout);
 			return EXIT_OK;
 		default:
-			fputs(record_usage, stderr);
-			return EXIT_BAD;
+			usage_fail();
 		}
 	}
 	if (optind < argc)

@@ -15,7 +15,8 @@ static const char stats_usage[] =
 "\n"
 "Switches split by how the task left the CPU (preempted R+, yielded R,\n"
 "blocked), need-resched transitions, latency percentiles, and per task:\n"
-"CPU share, transitions, how its requests were served, lazy latency.\n"
+"its share of the trace (TRACE%) and of its own lifetime (LIFE%) in % of\n"
+"one CPU, transitions, how its requests were served, lazy latency.\n"
 "\n"
 ANALYSIS_USAGE
 "  --idle             list the idle tasks (pid 0, one per CPU) too\n"
@@ -136,7 +137,8 @@ static void stats_json(const struct analysis_cli *o, const struct lt_analysis *a
 		json_uint(&j, "first_ns", t->first_ns);
 		json_uint(&j, "last_ns", t->last_ns);
 		json_uint(&j, "runtime_ns", t->runtime_ns);
-		json_double(&j, "cpu_share", t->cpu_share);
+		json_double(&j, "trace_share", t->trace_share);
+		json_double(&j, "lifetime_share", t->cpu_share);
 		json_counts(&j, t->count);
 		json_switches(&j, t->switches);
 		json_latencies(&j, t->latency);
@@ -151,7 +153,8 @@ static void stats_json(const struct analysis_cli *o, const struct lt_analysis *a
 }
 
 static const char *const csv_cols[] = {
-	"pid", "comm", "cpus", "runtime_ns", "cpu_share", "lazy", "eager",
+	"pid", "comm", "cpus", "runtime_ns", "trace_share", "lifetime_share",
+	"lazy", "eager",
 	"upgrades", "tick_upgrades", "folds", "preempted", "yielded",
 	"blocked", "cleared", "truncated", "switches_preempted",
 	"switches_yielded", "switches_blocked", "lazy_p50_ns", "lazy_p90_ns",
@@ -177,6 +180,7 @@ static void stats_csv(const struct lt_task_stats **v, size_t nr)
 		csv_field(stdout, t->comm, false);
 		csv_field(stdout, t->cpus, false);
 		csv_u64(stdout, t->runtime_ns, false);
+		csv_dbl(stdout, t->trace_share, false);
 		csv_dbl(stdout, t->cpu_share, false);
 		csv_u64(stdout, t->count[LT_TR_LAZY], false);
 		csv_u64(stdout, t->count[LT_TR_EAGER], false);
@@ -277,15 +281,15 @@ static void stats_text(const struct analysis_cli *o, const struct lt_analysis *a
 	       "p90", "p99", "max");
 	for (k = 0; k < LT_LAT_KIND_MAX; k++)
 		text_latency(lt_latency_name(k), &s->latency[k]);
-	printf("\n%7s %-16s %5s %6s %6s %5s %5s %5s %6s %6s %6s %10s %10s %s\n",
-	       "PID", "COMM", "CPU%", "LAZY", "EAGER", "UPG", "TICK", "FOLD",
+	printf("\n%7s %-16s %6s %5s %6s %6s %5s %5s %5s %6s %6s %6s %10s %10s %s\n",
+	       "PID", "COMM", "TRACE%", "LIFE%", "LAZY", "EAGER", "UPG", "TICK", "FOLD",
 	       "PREEMP", "YIELD", "BLOCK", "LAZY-P50", "LAZY-MAX", "CPUS");
 	for (i = 0; i < nr; i++) {
 		const struct lt_task_stats *t = v[i];
 		const struct lt_latency *lz = &t->latency[LT_LAT_LAZY_SERVED];
 
-		printf("%7d %-16.16s %5.1f %6llu %6llu %5llu %5llu %5llu %6llu %6llu %6llu %10s %10s %s%s\n",
-		       t->pid, t->comm, 100 * t->cpu_share,
+		printf("%7d %-16.16s %6.1f %5.1f %6llu %6llu %5llu %5llu %5llu %6llu %6llu %6llu %10s %10s %s%s\n",
+		       t->pid, t->comm, 100 * t->trace_share, 100 * t->cpu_share,
 		       (unsigned long long)t->count[LT_TR_LAZY],
 		       (unsigned long long)t->count[LT_TR_EAGER],
 		       (unsigned long long)upgrades(t->count),
@@ -328,7 +332,7 @@ int cmd_stats(int argc, char **argv)
 	v = task_list(&o, a, &nr);
 	if (!v) {
 		lt_analysis_free(a);
-		die_usage("out of memory");
+		die("out of memory");
 	}
 	if (o.format == OUT_JSON)
 		stats_json(&o, a, v, nr);
@@ -337,7 +341,8 @@ int cmd_stats(int argc, char **argv)
 	else
 		stats_text(&o, a, v, nr);
 	free(v);
-	status = lt_analysis_summary(a)->events ? EXIT_OK : EXIT_NOTHING;
+	status = lt_analysis_summary(a)->events ? EXIT_OK :
+		 nothing_found("%s: no events", o.in.file);
 	lt_analysis_free(a);
 	return status;
 }

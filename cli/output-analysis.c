@@ -25,8 +25,7 @@ int analysis_parse(struct analysis_cli *o, int argc, char **argv,
 			fputs(usage, stdout);
 			return EXIT_OK;
 		}
-		fputs(usage, stderr);
-		return EXIT_BAD;
+		usage_fail();
 	}
 	return -1;
 }
@@ -51,16 +50,18 @@ static double parse_positive(const char *arg, const char *what)
 
 int analysis_opt(struct analysis_cli *o, int c, const char *arg)
 {
+	enum out_format fmt;
 	int64_t ns;
 
 	if (input_opt(&o->in, c, arg))
 		return 1;
 	switch (c) {
 	case OPT_JSON:
-		o->format = OUT_JSON;
-		return 1;
 	case OPT_CSV:
-		o->format = OUT_CSV;
+		fmt = c == OPT_JSON ? OUT_JSON : OUT_CSV;
+		if (o->format != OUT_TEXT && o->format != fmt)
+			die_usage("--json and --csv: choose one output format");
+		o->format = fmt;
 		return 1;
 	case OPT_HZ:
 		o->lo.hz = parse_positive(arg, "--hz");
@@ -103,6 +104,8 @@ struct lt_analysis *analysis_run(struct analysis_cli *o, const char *file,
 	if (file)
 		in.file = file;
 	r = input_open(&in);
+	if (o->cpus)
+		check_cpus(o->cpus, lt_reader_nr_cpus(r), in.file);
 	/* lt_analysis_run() would take the reader's ABI the same way. */
 	lo.abi = lt_reader_abi(r, NULL);
 	lo.on_transition = cb;

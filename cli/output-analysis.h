@@ -23,6 +23,7 @@ struct analysis_cli {
 	enum out_format format;
 	struct lt_analysis_opts lo;
 	bool idle;		/* --idle: list the idle tasks too */
+	const struct int_set *cpus;	/* --cpu: checked against the input */
 };
 
 enum {
@@ -43,8 +44,12 @@ enum {
 	{ "hog-episodes", required_argument, NULL, OPT_HOG_EPISODES }, \
 	{ "hog-pending-ticks", required_argument, NULL, OPT_HOG_PENDING_TICKS }
 
+/* compare names its two inputs as arguments: it has no -i. */
 #define ANALYSIS_USAGE \
 "  -i, --input FILE   trace.dat or kernel text trace ('-' for stdin; default trace.dat)\n" \
+ANALYSIS_USAGE_NO_INPUT
+
+#define ANALYSIS_USAGE_NO_INPUT \
 "  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n" \
 "  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n" \
 "  --json, --csv      machine-readable output (docs/json.md)\n" \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Hogs (SPEC §4): tasks that keep the CPU after a lazy request until the
+ * Hogs (docs/model.md §7): tasks that keep the CPU after a lazy request until the
  * tick has to force them off. One hog episode is a lazy request still
  * pending when a tick arrives after being pending for at least half a
  * tick; a task is a hog with enough episodes, or with one request pending

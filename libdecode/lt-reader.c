@@ -194,7 +194,7 @@ struct lt_reader *lt_reader_open(const char *path,
 	}
 	if (r->size == 0 && S_ISREG(st.st_mode)) {
 		fclose(fp);
-		lt_reader_fail(r, "empty file, not a trace");
+		lt_reader_fail(r, LT_EMPTY_INPUT);
 		return open_fail(r, err, errlen);
 	}
 	if (is_dat(fp)) {

@@ -747,6 +747,14 @@ int lt_text_open(struct lt_reader *r, FILE *fp, const struct lt_open_opts *opts)
 	read_header(r, t);
 	if (r->failed)
 		return -1;
+	/*
+	 * Nothing at all is not a trace, whether it came from an empty file,
+	 * /dev/null or a pipe (a kernel's trace has at least its header).
+	 */
+	if (!t->offset && peek_char(t) == EOF) {
+		lt_reader_fail(r, LT_EMPTY_INPUT);
+		return -1;
+	}
 	r->format = t->latency ? LT_INPUT_TEXT_LATENCY : LT_INPUT_TEXT;
 	if (!t->abi_fixed) {
 		if (lt_abi_from_kernel(r->kernel) == LT_ABI_MAINLINE) {

@@ -122,13 +122,6 @@ static bool mount_debugfs(void)
 	return mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) == 0;
 }
 
-/**
- * lt_tracefs_setup_line - compose the setup line of this kernel
- * @buf: receives the line, without a newline
- * @len: size of @buf
- *
- * Fields this kernel does not tell are left out.
- */
 void lt_tracefs_setup_line(char *buf, size_t len)
 {
 	char mode[16], feat[256];

@@ -72,14 +72,7 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/**
- * lt_tracefs_ready - check that this process can trace
- * @err: receives a one-line message on failure
- * @len: size of @err
- *
- * Needs root and tracefs; mounts tracefs at /sys/kernel/tracing when it
- * is not mounted. Returns 0, or -1 with @err saying what to do.
- */
+/* Documented in lazytrace.h. */
 int lt_tracefs_ready(char *err, size_t len)
 {
 	static const char dir[] = "/sys/kernel/tracing";
@@ -185,14 +178,7 @@ static int destroy_instance(struct tracefs_instance *inst)
 	return -1;
 }
 
-/**
- * lt_tracefs_remove_stale - remove the instances of dead lazytrace runs
- * @o: where to report what was removed (@o->note)
- *
- * An instance LT_INSTANCE_PREFIX + PID whose PID no longer runs lazytrace
- * was left by a killed run. Other instances are never looked at twice.
- * Returns the number removed.
- */
+/* Documented in lazytrace.h. */
 int lt_tracefs_remove_stale(const struct lt_tracefs_opts *o)
 {
 	const char *top = tracefs_tracing_dir();
@@ -325,23 +311,12 @@ static void add_probe(struct lt_tracefs *s, const struct lt_tracefs_opts *o)
 	}
 }
 
-/**
- * lt_tracefs_mark_setup - write the setup line into the session's trace
- * @s: the session, tracing on
- *
- * Returns 0, or -1 if trace_marker could not be written.
- */
 int lt_tracefs_mark_setup(struct lt_tracefs *s)
 {
 	return tracefs_instance_file_write(s->inst, "trace_marker",
 					   s->setup) > 0 ? 0 : -1;
 }
 
-/**
- * lt_tracefs_probe - whether the session records a sched_set_need_resched
- *	probe (exact request times)
- * @s: the session
- */
 bool lt_tracefs_probe(const struct lt_tracefs *s)
 {
 	return s->probe_group[0] != '\0';
@@ -462,13 +437,6 @@ static void quiet_self(struct lt_tracefs *s, const struct lt_tracefs_opts *o)
 	tracefs_instance_file_write(s->inst, "buffer_percent", "50");
 }
 
-/**
- * lt_tracefs_wait - sleep until some CPU's buffer is half full
- * @s: the session
- * @ms: at most this long
- *
- * Returns 1 if a buffer has data to drain, 0 on timeout or a signal.
- */
 int lt_tracefs_wait(struct lt_tracefs *s, int ms)
 {
 	struct pollfd *p = calloc(s->nr_cpus, sizeof(*p));
@@ -577,15 +545,7 @@ static size_t buffer_kb(const struct lt_tracefs_opts *o)
 	return kb < MIN_BUFFER_KB && !o->buffer_kb ? MIN_BUFFER_KB : kb;
 }
 
-/**
- * lt_tracefs_create - make and set up this process's instance
- * @o: what to record; @o->note hears what this kernel cannot record
- * @err: receives a one-line message on failure
- * @len: size of @err
- *
- * Tracing stays off until lt_tracefs_start(). Returns the session, or
- * NULL (exit 2 material: nothing can be recorded) with @err set.
- */
+/* Documented in lazytrace.h. */
 struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
 				     char *err, size_t len)
 {
@@ -671,15 +631,7 @@ int lt_tracefs_stop(struct lt_tracefs *s)
 /* Pages per CPU per call, so that one busy CPU cannot starve the others. */
 #define DRAIN_BATCH 256
 
-/**
- * lt_tracefs_drain - hand every page the buffers hold now to @sink
- * @s: the session
- * @sink: called with each page, whole (zero-padded to the page size)
- * @ctx: passed to @sink
- *
- * Does not block. Returns the number of pages, or -1 if a read or @sink
- * failed.
- */
+/* Documented in lazytrace.h. */
 int lt_tracefs_drain(struct lt_tracefs *s, lt_page_sink sink, void *ctx)
 {
 	int cpu, i, more, pages = 0;
@@ -712,10 +664,7 @@ int lt_tracefs_drain(struct lt_tracefs *s, lt_page_sink sink, void *ctx)
 	return pages;
 }
 
-/**
- * lt_tracefs_destroy - remove the instance and free the session
- * @s: the session, may be NULL
- */
+/* Documented in lazytrace.h. */
 void lt_tracefs_destroy(struct lt_tracefs *s)
 {
 	int cpu;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The transition state machine of SPEC §3: per CPU, in timestamp order,
+ * The transition state machine of docs/model.md §4: per CPU, in timestamp order,
  * the need-resched bits of consecutive events of the same current task
  * are compared, and every change is named (lazy, eager, upgrade,
  * tick-upgrade, fold) until the request is served (preempted, yielded,

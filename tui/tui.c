@@ -266,6 +266,22 @@ out:
 	return ret;
 }
 
+/*
+ * Open the input and read its first event, so that a file that is not a
+ * trace is refused with the usual one line before the screen is taken.
+ */
+static void probe_input(const struct input_opts *in)
+{
+	struct lt_reader *r = input_open(in);
+	int ret;
+
+	lt_reader_next(r);
+	ret = input_finish(r);
+	lt_reader_close(r);
+	if (ret != EXIT_OK)
+		exit(ret);
+}
+
 int cmd_tui(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -299,8 +315,7 @@ int cmd_tui(int argc, char **argv)
 			fputs(tui_usage, stdout);
 			return EXIT_OK;
 		default:
-			fputs(tui_usage, stderr);
-			return EXIT_BAD;
+			usage_fail();
 		}
 	}
 	if (optind < argc)
@@ -309,6 +324,8 @@ int cmd_tui(int argc, char **argv)
 		die_usage("tui: reads its keys from the terminal: give a file, not '-'");
 	if (live && (in_given || in.buffer))
 		die_usage("tui: --live traces this machine: no -i or -B");
+	if (!live)
+		probe_input(&in);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		die_usage("tui: needs a terminal (use report, timeline or hogs in scripts)");
 	setlocale(LC_ALL, "");

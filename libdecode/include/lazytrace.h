@@ -17,6 +17,13 @@
 extern "C" {
 #endif
 
+/*
+ * Everything declared here, and only that, is liblazytrace's interface:
+ * the library is built with -fvisibility=hidden, and this sets it back to
+ * default for the declarations between here and the pop at the end.
+ */
+#pragma GCC visibility push(default)
+
 #define LT_VERSION_STRING "0.1.0"
 
 /* ------------------------------------------------------------------ */
@@ -41,9 +48,18 @@ enum lt_abi {
 
 /**
  * struct lt_flags - the bits of one common_flags byte, by meaning
+ * @irqs_off: interrupts were disabled
+ * @irqs_nosupport: the architecture cannot tell whether they were
+ * @need_resched: the eager request (TIF_NEED_RESCHED)
+ * @need_resched_lazy: the lazy request (TIF_NEED_RESCHED_LAZY)
+ * @preempt_resched: the request folded into the preempt count
+ * @hardirq: in a hard interrupt
+ * @softirq: in a softirq
+ * @nmi: in an NMI
+ * @bh_off: bottom halves were disabled
  *
- * @need_resched is the eager request (TIF_NEED_RESCHED), @need_resched_lazy
- * the lazy one, @preempt_resched the request folded into the preempt count.
+ * Which bit of the byte carries which meaning depends on the ABI
+ * (docs/model.md).
  */
 struct lt_flags {
 	bool irqs_off;
@@ -61,7 +77,7 @@ struct lt_flags {
  * lt_abi_name - the command-line name of an ABI
  * @abi: the ABI
  *
- * Returns "legacy", "mainline", "poc2023", "rt-lazy" or "auto".
+ * Return: "legacy", "mainline", "poc2023", "rt-lazy" or "auto".
  */
 const char *lt_abi_name(enum lt_abi abi);
 
@@ -70,7 +86,7 @@ const char *lt_abi_name(enum lt_abi abi);
  * @name: "auto", "legacy", "mainline", "poc2023" or "rt-lazy"
  * @abi: where to store it
  *
- * Returns 0 on success, -1 if @name is unknown.
+ * Return: 0 on success, -1 if @name is unknown.
  */
 int lt_abi_parse(const char *name, enum lt_abi *abi);
 
@@ -79,7 +95,7 @@ int lt_abi_parse(const char *name, enum lt_abi *abi);
  * @abi: the flag ABI (not LT_ABI_AUTO; that decodes as mainline)
  * @flags: the common_flags value
  *
- * Returns the decoded bits.
+ * Return: the decoded bits.
  */
 struct lt_flags lt_flags_decode(enum lt_abi abi, unsigned int flags);
 
@@ -102,7 +118,7 @@ void lt_flags_latency(enum lt_abi abi, unsigned int flags,
  * @abi: the flag ABI
  * @flags: the common_flags value
  *
- * Returns one of "BNLbnlp." (legacy: "Nnp.").
+ * Return: one of "BNLbnlp." (legacy: "Nnp.").
  */
 char lt_flags_resched_letter(enum lt_abi abi, unsigned int flags);
 
@@ -112,12 +128,30 @@ char lt_flags_resched_letter(enum lt_abi abi, unsigned int flags);
 
 /**
  * enum lt_event_kind - the events the analysis understands
- *
- * Every other event is %LT_EV_OTHER and is still delivered.
- * %LT_EV_PRINT is ftrace's print (a trace_marker write);
- * %LT_EV_SET_NEED_RESCHED is a tracepoint probe named sched_set_need_resched
- * or set_need_resched (any group) on the bare tracepoint
- * sched_set_need_resched_tp, with the fields pid (target task), cpu and tif.
+ * @LT_EV_OTHER: any other event; still delivered
+ * @LT_EV_SCHED_SWITCH: sched:sched_switch
+ * @LT_EV_SCHED_WAKING: sched:sched_waking
+ * @LT_EV_SCHED_WAKEUP: sched:sched_wakeup
+ * @LT_EV_SCHED_WAKEUP_NEW: sched:sched_wakeup_new
+ * @LT_EV_SCHED_PROCESS_EXIT: sched:sched_process_exit
+ * @LT_EV_SCHED_PROCESS_FORK: sched:sched_process_fork
+ * @LT_EV_SCHED_MIGRATE_TASK: sched:sched_migrate_task
+ * @LT_EV_LOCAL_TIMER_ENTRY: irq_vectors:local_timer_entry (the tick's IRQ)
+ * @LT_EV_LOCAL_TIMER_EXIT: irq_vectors:local_timer_exit
+ * @LT_EV_HRTIMER_EXPIRE_ENTRY: timer:hrtimer_expire_entry
+ * @LT_EV_HRTIMER_EXPIRE_EXIT: timer:hrtimer_expire_exit
+ * @LT_EV_RESCHEDULE_ENTRY: irq_vectors:reschedule_entry (the IPI)
+ * @LT_EV_RESCHEDULE_EXIT: irq_vectors:reschedule_exit
+ * @LT_EV_SOFTIRQ_ENTRY: irq:softirq_entry
+ * @LT_EV_SOFTIRQ_EXIT: irq:softirq_exit
+ * @LT_EV_SYS_ENTER: raw_syscalls:sys_enter
+ * @LT_EV_SYS_EXIT: raw_syscalls:sys_exit
+ * @LT_EV_FUNCTION: ftrace:function (resched_curr and friends)
+ * @LT_EV_PRINT: ftrace:print, a trace_marker write (the setup line)
+ * @LT_EV_SET_NEED_RESCHED: a tracepoint probe named sched_set_need_resched
+ *	or set_need_resched (any group) on the bare tracepoint
+ *	sched_set_need_resched_tp, with the fields pid (target task), cpu, tif
+ * @LT_EV_KIND_MAX: the number of kinds
  */
 enum lt_event_kind {
 	LT_EV_OTHER = 0,
@@ -243,6 +277,9 @@ struct lt_reader;
 
 /**
  * enum lt_input_format - what kind of input a reader reads
+ * @LT_INPUT_TRACE_DAT: a trace.dat (trace-cmd's file, versions 6 and 7)
+ * @LT_INPUT_TEXT: the kernel's text output, default format
+ * @LT_INPUT_TEXT_LATENCY: the kernel's text output, latency format
  */
 enum lt_input_format {
 	LT_INPUT_TRACE_DAT = 1,
@@ -277,7 +314,9 @@ struct lt_open_opts {
  * @err: receives a one-line message naming the file on failure
  * @errlen: size of @err
  *
- * The format is detected from the content. Returns a reader or NULL.
+ * The format is detected from the content.
+ *
+ * Return: a reader or NULL.
  */
 struct lt_reader *lt_reader_open(const char *path,
 				 const struct lt_open_opts *opts,
@@ -293,7 +332,7 @@ void lt_reader_close(struct lt_reader *r);
  * lt_reader_next - read the next event in timestamp order
  * @r: the reader
  *
- * Returns the event, or NULL at the end or on error: lt_reader_error()
+ * Return: the event, or NULL at the end or on error: lt_reader_error()
  * tells which.
  */
 const struct lt_event *lt_reader_next(struct lt_reader *r);
@@ -302,7 +341,7 @@ const struct lt_event *lt_reader_next(struct lt_reader *r);
  * lt_reader_error - the error that stopped a reader
  * @r: the reader
  *
- * Returns NULL if the reader ended normally, else a one-line message
+ * Return: NULL if the reader ended normally, else a one-line message
  * naming the file and the offset (trace.dat) or line (text).
  */
 const char *lt_reader_error(const struct lt_reader *r);
@@ -311,12 +350,16 @@ const char *lt_reader_error(const struct lt_reader *r);
  * lt_reader_abi - the flag ABI in use and why
  * @r: the reader
  * @reason: if not NULL, receives a short explanation
+ *
+ * Return: the ABI the reader decodes the flags with.
  */
 enum lt_abi lt_reader_abi(const struct lt_reader *r, const char **reason);
 
 /**
  * lt_reader_format - the kind of input
  * @r: the reader
+ *
+ * Return: %LT_INPUT_TRACE_DAT, %LT_INPUT_TEXT or %LT_INPUT_TEXT_LATENCY.
  */
 enum lt_input_format lt_reader_format(const struct lt_reader *r);
 
@@ -324,6 +367,8 @@ enum lt_input_format lt_reader_format(const struct lt_reader *r);
  * lt_reader_nr_cpus - number of CPUs in the input (highest CPU seen + 1
  *	for text that does not say)
  * @r: the reader
+ *
+ * Return: the number of CPUs, 0 if not known yet.
  */
 int lt_reader_nr_cpus(const struct lt_reader *r);
 
@@ -331,7 +376,7 @@ int lt_reader_nr_cpus(const struct lt_reader *r);
  * lt_reader_kernel - kernel release the input was recorded on
  * @r: the reader
  *
- * Returns e.g. "6.12.118-lazy", or NULL if the input does not say.
+ * Return: e.g. "6.12.118-lazy", or NULL if the input does not say.
  */
 const char *lt_reader_kernel(const struct lt_reader *r);
 
@@ -339,7 +384,8 @@ const char *lt_reader_kernel(const struct lt_reader *r);
  * lt_reader_preempt_model - the preemption model the text header names
  * @r: the reader
  *
- * Returns e.g. "preempt" or "PREEMPT(lazy)" from a latency header, or NULL.
+ * Return: e.g. "preempt" or "PREEMPT(lazy)" from a latency header, or
+ * NULL.
  */
 const char *lt_reader_preempt_model(const struct lt_reader *r);
 
@@ -347,7 +393,9 @@ const char *lt_reader_preempt_model(const struct lt_reader *r);
  * lt_reader_first_ts - timestamp of the first event in the buffer
  * @r: the reader
  *
- * The base of the latency format's relative times. Returns 0 if unknown.
+ * The base of the latency format's relative times.
+ *
+ * Return: 0 if unknown.
  */
 uint64_t lt_reader_first_ts(const struct lt_reader *r);
 
@@ -355,13 +403,15 @@ uint64_t lt_reader_first_ts(const struct lt_reader *r);
  * lt_reader_position - where the reader is in its input
  * @r: the reader
  *
- * Returns a byte offset, for progress indicators and error messages.
+ * Return: a byte offset, for progress indicators and error messages.
  */
 uint64_t lt_reader_position(const struct lt_reader *r);
 
 /**
  * lt_reader_size - the size of the input in bytes, 0 if unknown (a pipe)
  * @r: the reader
+ *
+ * Return: the size in bytes, or 0.
  */
 uint64_t lt_reader_size(const struct lt_reader *r);
 
@@ -374,7 +424,8 @@ uint64_t lt_reader_size(const struct lt_reader *r);
  *	and ignores @pos.
  *
  * For viewers that keep a summary and re-read events near a cursor.
- * Returns 0, or -1 if the input cannot seek (standard input).
+ *
+ * Return: 0, or -1 if the input cannot seek (standard input).
  */
 int lt_reader_seek(struct lt_reader *r, uint64_t ts, uint64_t pos);
 
@@ -391,8 +442,9 @@ int lt_reader_seek(struct lt_reader *r, uint64_t ts, uint64_t pos);
  * symbols, flags and symbols by name, bitmasks in 32-bit groups), syscall
  * events in the kernel's own layout; pointers the kernel would hash are
  * printed raw, as with no_hash_pointers. Text events return the text as
- * read. Function events print as "func <-parent". Returns the length that
- * the full text needs.
+ * read. Function events print as "func <-parent".
+ *
+ * Return: the length that the full text needs.
  */
 size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
 			char *buf, size_t len);
@@ -404,6 +456,8 @@ size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
  * The function tracer's events ("func <-parent"), the syscall events
  * ("sys_read(fd: 3, ...)", "sys_read -> 0x2") and trace_marker writes
  * ("tracing_mark_write: text") print no event name.
+ *
+ * Return: true if the kernel prints the event's name before its info.
  */
 bool lt_event_named(const struct lt_event *ev);
 
@@ -414,7 +468,7 @@ bool lt_event_named(const struct lt_event *ev);
  * @field: field name as in the event's format ("prev_pid")
  * @val: where to store the value
  *
- * Returns 0 on success, -1 if the event has no such numeric field.
+ * Return: 0 on success, -1 if the event has no such numeric field.
  */
 int lt_event_field(struct lt_reader *r, const struct lt_event *ev,
 		   const char *field, long long *val);
@@ -424,9 +478,10 @@ int lt_event_field(struct lt_reader *r, const struct lt_event *ev,
 /* ------------------------------------------------------------------ */
 
 /*
- * The analysis follows SPEC §3 and §4: per CPU, in timestamp order, it
- * compares the need-resched bits (eager E, lazy L, fold P) of consecutive
- * events of the same current task and names each change a transition.
+ * The analysis follows docs/model.md §4 to §7: per CPU, in timestamp
+ * order, it compares the need-resched bits (eager E, lazy L, fold P) of
+ * consecutive events of the same current task and names each change a
+ * transition.
  * Its memory grows with the number of tasks and CPUs, never with the
  * number of events: latencies go into log-linear histograms (64 buckets
  * per power of two, values below 64 ns exact), and a percentile is the
@@ -447,6 +502,7 @@ int lt_event_field(struct lt_reader *r, const struct lt_event *ev,
  * @LT_TR_TRUNCATED: the request's end is unknown: the ring buffer lost
  *	events on the CPU, the current task changed without a sched_switch,
  *	or the trace ended first; never counted in a latency
+ * @LT_TR_KIND_MAX: the number of kinds
  */
 enum lt_transition_kind {
 	LT_TR_LAZY = 0,
@@ -466,7 +522,7 @@ enum lt_transition_kind {
  * lt_transition_name - the name of a transition kind
  * @kind: the kind
  *
- * Returns "lazy", "eager", "upgrade", "tick-upgrade", "fold", "preempted",
+ * Return: "lazy", "eager", "upgrade", "tick-upgrade", "fold", "preempted",
  * "yielded", "blocked", "cleared" or "truncated" ("?" if out of range).
  */
 const char *lt_transition_name(enum lt_transition_kind kind);
@@ -475,7 +531,7 @@ const char *lt_transition_name(enum lt_transition_kind kind);
  * lt_transition_is_served - whether a kind ends a request
  * @kind: the kind
  *
- * Returns true for preempted, yielded, blocked and cleared.
+ * Return: true for preempted, yielded, blocked and cleared.
  */
 bool lt_transition_is_served(enum lt_transition_kind kind);
 
@@ -578,6 +634,7 @@ typedef void (*lt_transition_fn)(const struct lt_transition *t, void *data);
  * @LT_LAT_EAGER_SERVED: from a direct eager request to its end
  * @LT_LAT_LAZY_UPGRADE: from a lazy request to its upgrade
  * @LT_LAT_FOLD_SERVED: from the fold to the end
+ * @LT_LAT_KIND_MAX: the number of kinds
  */
 enum lt_latency_kind {
 	LT_LAT_LAZY_SERVED = 0,
@@ -591,7 +648,7 @@ enum lt_latency_kind {
  * lt_latency_name - the name of a latency kind
  * @kind: the kind
  *
- * Returns "lazy_served", "eager_served", "lazy_upgrade" or "fold_served".
+ * Return: "lazy_served", "eager_served", "lazy_upgrade" or "fold_served".
  */
 const char *lt_latency_name(enum lt_latency_kind kind);
 
@@ -619,14 +676,18 @@ struct lt_latency {
  * @first_ns: its first appearance (event, switch or wakeup naming it)
  * @last_ns: its last appearance
  * @runtime_ns: time it was current on some CPU
- * @cpu_share: @runtime_ns / (@last_ns - @first_ns), a fraction of one CPU
- *	(0 when the span is 0)
+ * @cpu_share: the share of its lifetime: @runtime_ns / (@last_ns -
+ *	@first_ns), a fraction of one CPU while it existed (0 when the span
+ *	is 0); high for a short-lived task that ran most of its life
+ * @trace_share: the share of the trace: @runtime_ns / the trace's span
+ *	(&struct lt_analysis_summary first_ns to last_ns), a fraction of one
+ *	CPU over the whole trace
  * @cpus: the CPUs it ran on, as a list ("1", "0-1,3")
  * @count: transitions by kind; %LT_TR_UPGRADE does not include
  *	%LT_TR_TICK_UPGRADE
  * @switches: times it was switched out, by &enum lt_prev_state
  * @latency: latency distributions by &enum lt_latency_kind
- * @hog: whether it is a hog (SPEC §4, thresholds of &struct
+ * @hog: whether it is a hog (docs/model.md §7, thresholds of &struct
  *	lt_analysis_opts)
  * @episodes: hog episodes: lazy requests still pending at a tick after
  *	being pending for at least the episode threshold
@@ -648,6 +709,7 @@ struct lt_task_stats {
 	uint64_t last_ns;
 	uint64_t runtime_ns;
 	double cpu_share;
+	double trace_share;
 	char cpus[64];
 	uint64_t count[LT_TR_KIND_MAX];
 	uint64_t switches[3];
@@ -793,7 +855,7 @@ struct lt_analysis;
  * lt_analysis_new - start an analysis
  * @opts: options, or NULL for defaults
  *
- * Returns the analysis, or NULL if out of memory.
+ * Return: the analysis, or NULL if out of memory.
  */
 struct lt_analysis *lt_analysis_new(const struct lt_analysis_opts *opts);
 
@@ -802,8 +864,10 @@ struct lt_analysis *lt_analysis_new(const struct lt_analysis_opts *opts);
  * @a: the analysis
  * @ev: the event; events of one CPU must come in time order
  *
- * Calls the transition callback for what @ev shows. Returns 0, or -1 if
- * out of memory (the analysis is then incomplete but stays usable).
+ * Calls the transition callback for what @ev shows.
+ *
+ * Return: 0, or -1 if out of memory (the analysis is then incomplete but
+ * stays usable).
  */
 int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev);
 
@@ -812,9 +876,11 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev);
  * @a: the analysis
  * @r: a reader, positioned before its first event
  *
- * Takes the reader's flag ABI unless the options named one. Returns 0, or
- * -1 if the reader stopped on an error (see lt_reader_error()) or memory
- * ran out; the analysis is finished either way.
+ * Takes the reader's flag ABI unless the options named one.
+ *
+ * Return: 0, or -1 if the reader stopped on an error (see
+ * lt_reader_error()) or memory ran out; the analysis is finished either
+ * way.
  */
 int lt_analysis_run(struct lt_analysis *a, struct lt_reader *r);
 
@@ -831,6 +897,8 @@ void lt_analysis_finish(struct lt_analysis *a);
 /**
  * lt_analysis_summary - global results, after lt_analysis_finish()
  * @a: the analysis
+ *
+ * Return: the summary, owned by @a.
  */
 const struct lt_analysis_summary *lt_analysis_summary(const struct lt_analysis *a);
 
@@ -840,7 +908,7 @@ const struct lt_analysis_summary *lt_analysis_summary(const struct lt_analysis *
  * @cpu: the CPU
  * @unknown: if not NULL, set when the CPU also lost an unknown number
  *
- * Returns the number of events the ring buffer reported lost on @cpu.
+ * Return: the number of events the ring buffer reported lost on @cpu.
  */
 uint64_t lt_analysis_lost(const struct lt_analysis *a, int cpu, bool *unknown);
 
@@ -849,7 +917,7 @@ uint64_t lt_analysis_lost(const struct lt_analysis *a, int cpu, bool *unknown);
  * @a: the analysis
  * @i: 0 .. summary->nr_tasks - 1, in order of first appearance
  *
- * Returns the task, or NULL if @i is out of range.
+ * Return: the task, or NULL if @i is out of range.
  */
 const struct lt_task_stats *lt_analysis_task(const struct lt_analysis *a,
 					     size_t i);
@@ -859,8 +927,9 @@ const struct lt_task_stats *lt_analysis_task(const struct lt_analysis *a,
  * @a: the analysis
  * @nr: receives the number of hogs
  *
- * Ranked by total pending time of lazy requests. Returns an array of
- * @nr tasks owned by @a (NULL when there is none).
+ * Ranked by total pending time of lazy requests.
+ *
+ * Return: an array of @nr tasks owned by @a (NULL when there is none).
  */
 const struct lt_task_stats *const *lt_analysis_hogs(const struct lt_analysis *a,
 						    size_t *nr);
@@ -879,8 +948,7 @@ void lt_analysis_free(struct lt_analysis *a);
  * Used by `lazytrace record` and `lazytrace live`. The instance is named
  * LT_INSTANCE_PREFIX + the owner's pid, so that one left by a killed run
  * is recognised (dead pid) and removed by the next. The top-level buffer
- * and other instances are never touched. Each function has its kernel-doc
- * at its definition, in the libtracefs manner.
+ * and other instances are never touched.
  */
 #define LT_INSTANCE_PREFIX "lazytrace-"
 
@@ -909,33 +977,197 @@ struct lt_tracefs_opts {
 	void (*note)(const char *msg);
 };
 
-/* One page of CPU @cpu's buffer; nonzero stops the drain with an error. */
+/**
+ * typedef lt_page_sink - receives one page of a CPU's ring buffer
+ * @ctx: the caller's context, as given to lt_tracefs_drain()
+ * @cpu: the CPU whose buffer the page comes from
+ * @page: the page, whole (zero-padded to the page size)
+ * @size: its size in bytes
+ *
+ * Return: 0 to go on; anything else stops the drain with an error.
+ */
 typedef int (*lt_page_sink)(void *ctx, int cpu, const void *page, int size);
 
+/**
+ * lt_tracefs_ready - check that this process can trace
+ * @err: receives a one-line message on failure
+ * @len: size of @err
+ *
+ * Needs root and tracefs; mounts tracefs at /sys/kernel/tracing when it
+ * is not mounted.
+ *
+ * Return: 0, or -1 with @err saying what to do.
+ */
 int lt_tracefs_ready(char *err, size_t len);
+
+/**
+ * lt_tracefs_remove_stale - remove the instances of dead lazytrace runs
+ * @o: where to report what was removed (@o->note)
+ *
+ * An instance %LT_INSTANCE_PREFIX + PID whose PID no longer runs lazytrace
+ * was left by a killed run. Other instances are never touched.
+ *
+ * Return: the number of instances removed.
+ */
 int lt_tracefs_remove_stale(const struct lt_tracefs_opts *o);
+
+/**
+ * lt_tracefs_create - make and set up this process's instance
+ * @o: what to record; @o->note hears what this kernel cannot record
+ * @err: receives a one-line message on failure
+ * @len: size of @err
+ *
+ * Tracing stays off until lt_tracefs_start().
+ *
+ * Return: the session, or NULL (nothing can be recorded) with @err set.
+ */
 struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
 				     char *err, size_t len);
+
+/**
+ * lt_tracefs_destroy - remove the instance and free the session
+ * @s: the session, may be NULL
+ */
 void lt_tracefs_destroy(struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_start - turn tracing on in the session's instance
+ * @s: the session
+ *
+ * Return: 0, or -1 with errno set.
+ */
 int lt_tracefs_start(struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_stop - turn tracing off in the session's instance
+ * @s: the session
+ *
+ * What the buffers hold stays there for lt_tracefs_drain().
+ *
+ * Return: 0, or -1 with errno set.
+ */
 int lt_tracefs_stop(struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_drain - hand every page the buffers hold now to @sink
+ * @s: the session
+ * @sink: called with each page
+ * @ctx: passed to @sink
+ *
+ * Does not block.
+ *
+ * Return: the number of pages, or -1 if a read or @sink failed.
+ */
 int lt_tracefs_drain(struct lt_tracefs *s, lt_page_sink sink, void *ctx);
+
+/**
+ * lt_tracefs_name - the name of the session's tracefs instance
+ * @s: the session
+ *
+ * Return: %LT_INSTANCE_PREFIX followed by this process's pid.
+ */
 const char *lt_tracefs_name(const struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_wait - sleep until some CPU's buffer is half full
+ * @s: the session
+ * @ms: at most this long
+ *
+ * Return: 1 if a buffer has data to drain, 0 on timeout or a signal.
+ */
 int lt_tracefs_wait(struct lt_tracefs *s, int ms);
+
+/**
+ * lt_tracefs_probe - whether the session records a sched_set_need_resched
+ *	probe (exact request times)
+ * @s: the session
+ *
+ * Return: true if the kernel took the probe.
+ */
 bool lt_tracefs_probe(const struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_setup_line - compose the setup line of this kernel
+ * @buf: receives the line, without a newline
+ * @len: size of @buf
+ *
+ * Fields this kernel does not tell are left out.
+ */
 void lt_tracefs_setup_line(char *buf, size_t len);
+
+/**
+ * lt_tracefs_mark_setup - write the setup line into the session's trace
+ * @s: the session, tracing on
+ *
+ * Return: 0, or -1 if trace_marker could not be written.
+ */
 int lt_tracefs_mark_setup(struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_snapshot_comms - remember the names of the tasks alive now
+ * @s: the session
+ * @reset: forget the names remembered before
+ *
+ * The kernel's saved_cmdlines table is small and recycled; the names read
+ * from /proc fill its gaps in what lt_tracefs_write_dat() and the live
+ * reader give as task names.
+ */
 void lt_tracefs_snapshot_comms(struct lt_tracefs *s, bool reset);
+
+/**
+ * lt_tracefs_write_dat - write a session's pages as a trace.dat
+ * @s: the session (formats, clock, CPU stats and task names come from it)
+ * @out: the file to write, positioned at its start
+ * @cpu_fd: per CPU, a file holding that CPU's pages from offset 0
+ * @cpu_size: per CPU, how many bytes of pages
+ * @symbols: include /proc/kallsyms (function and hrtimer names)
+ * @err: receives a one-line message on failure
+ * @len: size of @err
+ *
+ * Return: 0, or -1 with @err set.
+ */
 int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
 			 const uint64_t *cpu_size, bool symbols, char *err,
 			 size_t len);
 
-/* A reader of the events a session records, interval by interval. */
+/**
+ * lt_live_open - a reader of what a session records from now on
+ * @s: the session; it must outlive the reader
+ * @opts: reader options (the ABI), or NULL
+ * @err: receives a one-line message on failure
+ * @errlen: size of @err
+ *
+ * The reader has no events until lt_live_refill().
+ *
+ * Return: the reader, or NULL with @err set.
+ */
 struct lt_reader *lt_live_open(struct lt_tracefs *s,
 			       const struct lt_open_opts *opts,
 			       char *err, size_t errlen);
+
+/**
+ * lt_live_poll - move what the buffers hold into the current interval
+ * @r: a reader from lt_live_open()
+ *
+ * Call it often (every 100 ms) between refills, so that a long interval
+ * does not wrap the ring buffer.
+ *
+ * Return: the number of pages moved, or -1 with lt_reader_error() set.
+ */
 int lt_live_poll(struct lt_reader *r);
+
+/**
+ * lt_live_refill - end the interval and read it
+ * @r: a reader from lt_live_open()
+ *
+ * Takes what the session's buffers hold now; lt_reader_next() then
+ * returns the interval's events.
+ *
+ * Return: 0, or -1 with lt_reader_error() set.
+ */
 int lt_live_refill(struct lt_reader *r);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

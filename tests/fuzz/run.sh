@@ -18,7 +18,7 @@ CLANG=${CLANG:-clang}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 command -v "$CLANG" >/dev/null ||
 	{ echo "fuzz: needs clang (apt-get install clang)"; exit 2; }
-CFLAGS="-O1 -g -std=gnu11 -D_GNU_SOURCE -I$top/libdecode/include -I$top/libdecode \
+CFLAGS="-O1 -g -std=gnu11 -D_GNU_SOURCE -I$top/libdecode/include \
 	$(pkg-config --cflags libtracecmd libtraceevent libtracefs)"
 LIBS="$(pkg-config --libs libtracecmd libtraceevent libtracefs) -lm -lpthread"
 
@@ -28,7 +28,9 @@ for c in "$top"/libdecode/*.c; do
 	o=$B/obj/$(basename "$c" .c).o
 	if [ ! -f "$o" ] || [ "$c" -nt "$o" ] ||
 	   [ -n "$(find "$top/libdecode" -name '*.h' -newer "$o")" ]; then
-		$CLANG $CFLAGS $SAN -fsanitize=fuzzer-no-link -c -o "$o" "$c"
+		# the private headers are for the library's own objects
+		$CLANG $CFLAGS -I"$top/libdecode" $SAN -fsanitize=fuzzer-no-link \
+			-c -o "$o" "$c"
 	fi
 	objs="$objs $o"
 done
