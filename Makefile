@@ -26,7 +26,7 @@ LT_CFLAGS	:= -std=gnu11 -Wall -Wextra $(WERROR) -Wno-unused-parameter \
 		   $(SAN)
 TRACE_LIBS	:= $(shell $(PKG_CONFIG) --libs libtracecmd libtraceevent libtracefs 2>/dev/null || echo -ltracecmd -ltraceevent -ltracefs)
 CURSES_LIBS	:= $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
-LDLIBS		:= $(TRACE_LIBS) -lm
+LDLIBS		:= $(TRACE_LIBS) -lzstd -lz -lm
 
 B		?= build
 
@@ -56,7 +56,7 @@ BIN		:= lazytrace
 
 DEB_PKGS	:= build-essential pkg-config libtraceevent-dev libtracefs-dev \
 		   libtracecmd-dev trace-cmd libncurses-dev libcmocka-dev \
-		   xz-utils tmux python3 man-db git
+		   libzstd-dev zlib1g-dev xz-utils tmux python3 man-db git
 
 # What the stock-kernel VM test needs on top (qemu, the guest's tools).
 VM_DEB_PKGS	:= qemu-system-x86 qemu-system-arm busybox-static rt-tests \

@@ -1,0 +1,804 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * trace.dat validation (file versions 6 and 7), written from trace-cmd's
+ * trace-cmd.dat.v6(5) and trace-cmd.dat.v7(5) and the kernel's ring-buffer
+ * page layout. libtracecmd and libtraceevent trust sizes, offsets and
+ * event lengths; this walk checks every one of them against the file
+ * first, so that what reaches the libraries is consistent: no read past
+ * a section or a page, no allocation of a claimed size, no loop.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include "lt-dat-check.h"
+
+#define MAGIC		"\027\010\104tracing"
+#define MAGIC_LEN	10
+
+enum comp { COMP_NONE, COMP_ZSTD, COMP_ZLIB };
+
+/* v7 option ids (trace-cmd.dat.v7(5)). */
+enum {
+	OPT_DONE = 0,
+	OPT_BUFFER = 3,
+	OPT_CPUCOUNT = 8,
+	OPT_HEADER_INFO = 16,
+	OPT_FTRACE_EVENTS,
+	OPT_EVENT_FORMATS,
+	OPT_KALLSYMS,
+	OPT_PRINTK,
+	OPT_CMDLINES,
+	OPT_BUFFER_TEXT,
+};
+
+/* Ring-buffer event types (type_len) above the data lengths. */
+#define RB_PADDING	29
+#define RB_TIME_EXTEND	30
+#define RB_TIME_STAMP	31
+#define RB_COMMIT_MASK	((1U << 27) - 1)
+#define RB_MISSED	(1ULL << 31)
+#define RB_MISSED_STORED (1ULL << 30)
+/* Every trace event starts with common_type, flags, preempt count, pid. */
+#define RB_MIN_PAYLOAD	8
+
+struct chk {
+	const uint8_t *file;
+	uint64_t size;
+	bool big;
+	int long_size;
+	int commit_size;	/* of the page header's commit field */
+	uint32_t page_size;
+	int version;
+	enum comp comp;
+	bool section_compressed;	/* the last section() */
+	char *err;
+	size_t errlen;
+};
+
+/*
+ * A bounded view: a section of the file, or a decompressed section. @off
+ * is the file offset of byte 0, or of the compressed section, for
+ * messages.
+ */
+struct view {
+	const uint8_t *p;
+	uint64_t len;
+	uint64_t pos;
+	uint64_t off;
+	bool inflated;
+};
+
+__attribute__((format(printf, 3, 4)))
+static int fail(struct chk *c, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(c->err, c->errlen, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < c->errlen)
+		snprintf(c->err + n, c->errlen - n,
+			 " at offset %llu (file size %llu)",
+			 (unsigned long long)off, (unsigned long long)c->size);
+	return -1;
+}
+
+/* Where the view's cursor is, as a file offset for a message. */
+static uint64_t at(const struct view *v)
+{
+	return v->inflated ? v->off : v->off + v->pos;
+}
+
+static uint64_t get(const struct chk *c, const uint8_t *p, int n)
+{
+	uint64_t x = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		x |= (uint64_t)p[c->big ? n - 1 - i : i] << (8 * i);
+	return x;
+}
+
+static int need(struct chk *c, struct view *v, uint64_t n, const char *what)
+{
+	if (v->len - v->pos < n)
+		return fail(c, at(v), "corrupt trace.dat: %s (%llu bytes) runs past the end of %s",
+			    what, (unsigned long long)n,
+			    v->inflated ? "its compressed section" : "the file");
+	return 0;
+}
+
+static int num(struct chk *c, struct view *v, int n, uint64_t *x,
+	       const char *what)
+{
+	if (need(c, v, n, what))
+		return -1;
+	*x = get(c, v->p + v->pos, n);
+	v->pos += n;
+	return 0;
+}
+
+/* A NUL-terminated string inside the view, at most @max bytes. */
+static int cstr(struct chk *c, struct view *v, size_t max, const char **s,
+		const char *what)
+{
+	uint64_t left = v->len - v->pos;
+	const uint8_t *e = memchr(v->p + v->pos, '\0', left < max ? left : max);
+
+	if (!e)
+		return fail(c, at(v), "corrupt trace.dat: %s is not a terminated string",
+			    what);
+	*s = (const char *)v->p + v->pos;
+	v->pos = e - v->p + 1;
+	return 0;
+}
+
+/* @n bytes of data, sized by the file: skipped, returned in @d. */
+static int blob(struct chk *c, struct view *v, uint64_t n, struct view *d,
+		const char *what)
+{
+	if (need(c, v, n, what))
+		return -1;
+	*d = (struct view){ v->p + v->pos, n, 0, v->inflated ? v->off :
+			    v->off + v->pos, v->inflated };
+	v->pos += n;
+	return 0;
+}
+
+/* A view of the file from @off to its end. */
+static int file_at(struct chk *c, uint64_t off, struct view *v,
+		   const char *what)
+{
+	if (off > c->size)
+		return fail(c, off, "corrupt trace.dat: %s lies past the end of the file",
+			    what);
+	*v = (struct view){ c->file + off, c->size - off, 0, off, false };
+	return 0;
+}
+
+/*
+ * Decompress @csize bytes at @src into a new buffer of exactly @usize
+ * bytes. Bounded by a ratio to what the file really holds, so that a
+ * claimed size costs nothing until the data is there.
+ */
+static uint8_t *inflate_piece(struct chk *c, const uint8_t *src,
+			      uint64_t csize, uint64_t usize, uint64_t off)
+{
+	uint8_t *dst;
+	uLongf zlen;
+	size_t n;
+
+	if (usize > LT_DAT_MAX_INFLATE ||
+	    usize > (csize + 64) * LT_DAT_MAX_RATIO) {
+		fail(c, off, "corrupt trace.dat: %llu compressed bytes claim %llu uncompressed",
+		     (unsigned long long)csize, (unsigned long long)usize);
+		return NULL;
+	}
+	dst = malloc(usize ? usize : 1);
+	if (!dst) {
+		fail(c, off, "out of memory decompressing %llu bytes",
+		     (unsigned long long)usize);
+		return NULL;
+	}
+	if (c->comp == COMP_ZSTD) {
+		n = ZSTD_decompress(dst, usize, src, csize);
+		if (ZSTD_isError(n) || n != usize)
+			goto bad;
+	} else {
+		zlen = usize;
+		if (uncompress(dst, &zlen, src, csize) != Z_OK ||
+		    zlen != usize)
+			goto bad;
+	}
+	return dst;
+bad:
+	free(dst);
+	fail(c, off, "corrupt trace.dat: compressed data does not decompress to its %llu bytes",
+	     (unsigned long long)usize);
+	return NULL;
+}
+
+/*
+ * The print format is parsed by recursion in libtraceevent: bound the
+ * nesting and the number of operators (each may be a level).
+ */
+static int check_format(struct chk *c, const struct view *f, const char *what)
+{
+	const char *s = (const char *)f->p, *end = s + f->len;
+	const char *fmt = memmem(s, f->len, "print fmt:", 10);
+	int depth = 0, ops = 0;
+	bool quote = false;
+
+	if (f->len > LT_DAT_MAX_FORMAT)
+		return fail(c, f->off, "corrupt trace.dat: %s format of %llu bytes",
+			    what, (unsigned long long)f->len);
+	for (s = fmt; s && s < end; s++) {
+		if (quote) {
+			if (*s == '\\' && s + 1 < end)
+				s++;
+			else if (*s == '"')
+				quote = false;
+			continue;
+		}
+		switch (*s) {
+		case '"':
+			quote = true;
+			break;
+		case '(':
+		case '[':
+			if (++depth > LT_DAT_MAX_NESTING)
+				return fail(c, f->off, "corrupt trace.dat: %s print format nests deeper than %d",
+					    what, LT_DAT_MAX_NESTING);
+			break;
+		case ')':
+		case ']':
+			depth--;
+			break;
+		case '+': case '-': case '*': case '/': case '%': case '&':
+		case '|': case '^': case '<': case '>': case '?': case ':':
+		case '!': case '~': case '=': case ',':
+			if (++ops > LT_DAT_MAX_OPERATORS)
+				return fail(c, f->off, "corrupt trace.dat: %s print format has over %d operators",
+					    what, LT_DAT_MAX_OPERATORS);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* "field: local_t commit;\toffset:8;\tsize:8;..." gives the page header. */
+static void header_page_commit(struct chk *c, const struct view *h)
+{
+	const char *s = (const char *)h->p, *end = s + h->len;
+	const char *p = memmem(s, h->len, "commit;", 7);
+	const char *z = p ? memmem(p, end - p, "size:", 5) : NULL;
+
+	c->commit_size = c->long_size;
+	if (z && z + 6 <= end && (z[5] == '4' || z[5] == '8'))
+		c->commit_size = z[5] - '0';
+}
+
+static int check_header_info(struct chk *c, struct view *v)
+{
+	static const char *const tags[] = { "header_page", "header_event" };
+	struct view d;
+	uint64_t n;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		size_t len = strlen(tags[i]) + 1;
+
+		if (need(c, v, len, tags[i]) ||
+		    memcmp(v->p + v->pos, tags[i], len))
+			return fail(c, at(v), "corrupt trace.dat: no %s section",
+				    tags[i]);
+		v->pos += len;
+		if (num(c, v, 8, &n, tags[i]) || blob(c, v, n, &d, tags[i]))
+			return -1;
+		if (!i)
+			header_page_commit(c, &d);
+	}
+	return 0;
+}
+
+/* @count format files, each with an 8-byte size. */
+static int check_formats(struct chk *c, struct view *v, uint64_t count,
+			 const char *what)
+{
+	struct view f;
+	uint64_t n, i;
+
+	/* Each needs its size word: the count cannot exceed the room. */
+	if (count > (v->len - v->pos) / 8)
+		return fail(c, at(v), "corrupt trace.dat: %llu %s formats do not fit",
+			    (unsigned long long)count, what);
+	for (i = 0; i < count; i++) {
+		if (num(c, v, 8, &n, "an event format size") ||
+		    blob(c, v, n, &f, "an event format") ||
+		    check_format(c, &f, what))
+			return -1;
+	}
+	return 0;
+}
+
+static int check_ftrace_events(struct chk *c, struct view *v)
+{
+	uint64_t count;
+
+	if (num(c, v, 4, &count, "the ftrace format count"))
+		return -1;
+	return check_formats(c, v, count, "an ftrace event");
+}
+
+static int check_event_formats(struct chk *c, struct view *v)
+{
+	uint64_t systems, count, i;
+	const char *name;
+
+	if (num(c, v, 4, &systems, "the event system count"))
+		return -1;
+	if (systems > (v->len - v->pos) / 5)
+		return fail(c, at(v), "corrupt trace.dat: %llu event systems do not fit",
+			    (unsigned long long)systems);
+	for (i = 0; i < systems; i++) {
+		if (cstr(c, v, 256, &name, "an event system name") ||
+		    num(c, v, 4, &count, "an event count") ||
+		    check_formats(c, v, count, "an event"))
+			return -1;
+	}
+	return 0;
+}
+
+/* kallsyms, printk formats (4-byte sizes), saved cmdlines (8-byte). */
+static int check_sized(struct chk *c, struct view *v, int width,
+		       const char *what)
+{
+	struct view d;
+	uint64_t n;
+
+	return num(c, v, width, &n, what) || blob(c, v, n, &d, what) ? -1 : 0;
+}
+
+/*
+ * One ring-buffer page, walked as kbuffer walks it: every event header
+ * and length inside the commit, every step forward, every data event at
+ * least a common header long.
+ */
+static int check_page(struct chk *c, const uint8_t *pg, uint64_t off,
+		      uint64_t *last_ts)
+{
+	unsigned int hdr = 8 + c->commit_size;
+	unsigned int room = c->page_size - hdr;
+	uint64_t ts = get(c, pg, 8);
+	uint64_t commit = get(c, pg + 8, c->commit_size);
+	const uint8_t *data = pg + hdr;
+	uint32_t size = commit & RB_COMMIT_MASK, pos = 0, next, w, len;
+	unsigned int type;
+
+	if (size > room)
+		return fail(c, off, "corrupt trace.dat: ring-buffer page commits %u bytes, more than its %u",
+			    size, room);
+	if ((commit & RB_MISSED) && (commit & RB_MISSED_STORED) &&
+	    size + c->commit_size > room)
+		return fail(c, off, "corrupt trace.dat: ring-buffer page has no room for its missed-event count");
+	if (size && ts < *last_ts)
+		return fail(c, off, "corrupt trace.dat: ring-buffer page starts at time %llu, before the previous page's %llu",
+			    (unsigned long long)ts, (unsigned long long)*last_ts);
+	if (size)
+		*last_ts = ts;
+	while (pos < size) {
+		if (size - pos < 4)
+			return fail(c, off + hdr + pos, "corrupt trace.dat: event header crosses the page's commit");
+		w = get(c, data + pos, 4);
+		type = c->big ? w >> 27 : w & 31;
+		if (type == RB_PADDING && size - pos < 8 &&
+		    hdr + pos + 8 <= c->page_size)
+			break;	/* too short for a length: the page's end */
+		if ((type == 0 || type >= RB_PADDING) && size - pos < 8)
+			return fail(c, off + hdr + pos, "corrupt trace.dat: event header crosses the page's commit");
+		len = type >= RB_PADDING || type == 0 ?
+		      get(c, data + pos + 4, 4) : 0;
+		switch (type) {
+		case RB_PADDING:
+			/* kbuffer stops at a length past the commit. */
+			next = pos + 4 + len;
+			if ((int32_t)len < 0 || next <= pos)
+				return fail(c, off + hdr + pos, "corrupt trace.dat: padding of length %d goes backwards",
+					    (int32_t)len);
+			if (next >= size || next < pos)
+				return 0;
+			pos = next;
+			continue;
+		case RB_TIME_EXTEND:
+		case RB_TIME_STAMP:
+			pos += 8;
+			continue;
+		case 0:
+			if (len < 4 + RB_MIN_PAYLOAD || len > room)
+				return fail(c, off + hdr + pos, "corrupt trace.dat: event of length %u",
+					    len);
+			next = pos + 8 + ((len - 4 + 3) & ~3U);
+			break;
+		default:
+			if (type * 4 < RB_MIN_PAYLOAD)
+				return fail(c, off + hdr + pos, "corrupt trace.dat: event of length %u",
+					    type * 4);
+			next = pos + 4 + type * 4;
+			break;
+		}
+		if (next > size)
+			return fail(c, off + hdr + pos, "corrupt trace.dat: event runs past the page's commit (%u of %u bytes)",
+				    next, size);
+		pos = next;
+	}
+	return 0;
+}
+
+static int check_pages(struct chk *c, const uint8_t *p, uint64_t len,
+		       uint64_t off, uint64_t *last_ts, bool inflated)
+{
+	uint64_t i;
+
+	if (len % c->page_size)
+		return fail(c, off, "corrupt trace.dat: CPU data of %llu bytes is not made of %u-byte pages",
+			    (unsigned long long)len, c->page_size);
+	for (i = 0; i < len; i += c->page_size)
+		if (check_page(c, p + i, inflated ? off : off + i, last_ts))
+			return -1;
+	return 0;
+}
+
+/* One CPU's data: raw pages, or (compressed v7) chunks of them. */
+static int check_cpu_data(struct chk *c, uint64_t off, uint64_t size,
+			  bool compressed)
+{
+	uint64_t count, csize, usize, i, last_ts = 0;
+	struct view v, z, d;
+	uint8_t *u;
+	int ret;
+
+	if (!size)
+		return 0;
+	if (file_at(c, off, &v, "CPU data"))
+		return -1;
+	if (!compressed) {
+		if (off % c->page_size)
+			return fail(c, off, "corrupt trace.dat: CPU data not aligned to its %u-byte pages",
+				    c->page_size);
+		if (need(c, &v, size, "CPU data"))
+			return -1;
+		return check_pages(c, v.p, size, off, &last_ts, false);
+	}
+	if (num(c, &v, 4, &count, "a chunk count") ||
+	    blob(c, &v, size, &z, "compressed CPU data"))
+		return -1;
+	if (count > size / 8)
+		return fail(c, off, "corrupt trace.dat: %llu chunks do not fit in %llu bytes",
+			    (unsigned long long)count, (unsigned long long)size);
+	for (i = 0; i < count; i++) {
+		uint64_t where = at(&z);
+
+		if (num(c, &z, 4, &csize, "a chunk size") ||
+		    num(c, &z, 4, &usize, "a chunk size") ||
+		    blob(c, &z, csize, &d, "a compressed chunk"))
+			return -1;
+		if (usize % c->page_size)
+			return fail(c, where, "corrupt trace.dat: chunk of %llu bytes is not made of %u-byte pages",
+				    (unsigned long long)usize, c->page_size);
+		u = inflate_piece(c, d.p, csize, usize, where);
+		if (!u)
+			return -1;
+		ret = check_pages(c, u, usize, where, &last_ts, true);
+		free(u);
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- version 7: sections and options ---- */
+
+/*
+ * The section at @off, which must have id @id: its content, decompressed
+ * into @buf (to free) if compressed.
+ */
+static int section(struct chk *c, uint64_t off, unsigned int id,
+		   struct view *out, uint8_t **buf)
+{
+	uint64_t sid, flags, strid, size, csize, usize;
+	struct view v;
+
+	*buf = NULL;
+	if (file_at(c, off, &v, "a section") ||
+	    num(c, &v, 2, &sid, "a section header") ||
+	    num(c, &v, 2, &flags, "a section header") ||
+	    num(c, &v, 4, &strid, "a section header") ||
+	    num(c, &v, 8, &size, "a section header"))
+		return -1;
+	if (sid != id)
+		return fail(c, off, "corrupt trace.dat: section %llu where section %u should be",
+			    (unsigned long long)sid, id);
+	if (blob(c, &v, size, out, "a section"))
+		return -1;
+	c->section_compressed = flags & 1;
+	/* Trace data comes in chunks, checked page by page later. */
+	if (!(flags & 1) || id == OPT_BUFFER)
+		return 0;
+	if (c->comp == COMP_NONE)
+		return fail(c, off, "corrupt trace.dat: compressed section in an uncompressed file");
+	if (num(c, out, 4, &csize, "a compression header") ||
+	    num(c, out, 4, &usize, "a compression header") ||
+	    need(c, out, csize, "compressed data"))
+		return -1;
+	*buf = inflate_piece(c, out->p + out->pos, csize, usize, off);
+	if (!*buf)
+		return -1;
+	*out = (struct view){ *buf, usize, 0, off, true };
+	return 0;
+}
+
+static int check_section(struct chk *c, unsigned int id, uint64_t off)
+{
+	struct view v;
+	uint8_t *buf;
+	int ret;
+
+	if (section(c, off, id, &v, &buf))
+		return -1;
+	switch (id) {
+	case OPT_HEADER_INFO:
+		ret = check_header_info(c, &v);
+		break;
+	case OPT_FTRACE_EVENTS:
+		ret = check_ftrace_events(c, &v);
+		break;
+	case OPT_EVENT_FORMATS:
+		ret = check_event_formats(c, &v);
+		break;
+	case OPT_KALLSYMS:
+	case OPT_PRINTK:
+		ret = check_sized(c, &v, 4, id == OPT_KALLSYMS ?
+				  "kallsyms" : "printk formats");
+		break;
+	default:
+		ret = check_sized(c, &v, 8, "saved command lines");
+		break;
+	}
+	free(buf);
+	return ret;
+}
+
+/* BUFFER: offset, name, clock, page size, CPUs (id, offset, size). */
+static int check_buffer_v7(struct chk *c, struct view *o)
+{
+	uint64_t off, psize, cpus, id, coff, csize, i, prev = 0;
+	const char *name, *clock;
+	struct view sec;
+	bool compressed;
+	uint8_t *buf;
+
+	if (num(c, o, 8, &off, "a BUFFER option") ||
+	    cstr(c, o, 4096, &name, "a buffer name") ||
+	    cstr(c, o, 4096, &clock, "a buffer clock") ||
+	    num(c, o, 4, &psize, "a BUFFER option") ||
+	    num(c, o, 4, &cpus, "a BUFFER option"))
+		return -1;
+	if (psize != c->page_size)
+		return fail(c, at(o), "corrupt trace.dat: buffer '%.64s' has %llu-byte pages, the file %u",
+			    name, (unsigned long long)psize, c->page_size);
+	if (cpus > LT_DAT_MAX_CPUS || cpus > (o->len - o->pos) / 20)
+		return fail(c, at(o), "corrupt trace.dat: buffer '%.64s' claims %llu CPUs",
+			    name, (unsigned long long)cpus);
+	if (section(c, off, OPT_BUFFER, &sec, &buf))
+		return -1;
+	compressed = c->section_compressed;
+	if (compressed && c->comp == COMP_NONE)
+		return fail(c, off, "corrupt trace.dat: compressed data in an uncompressed file");
+	for (i = 0; i < cpus; i++) {
+		if (num(c, o, 4, &id, "a CPU id") ||
+		    num(c, o, 8, &coff, "a CPU data offset") ||
+		    num(c, o, 8, &csize, "a CPU data size"))
+			return -1;
+		if (id >= LT_DAT_MAX_CPUS || (i && id <= prev))
+			return fail(c, at(o), "corrupt trace.dat: CPU id %llu in buffer '%.64s'",
+				    (unsigned long long)id, name);
+		prev = id;
+		if (check_cpu_data(c, coff, csize, compressed))
+			return -1;
+	}
+	return 0;
+}
+
+static int check_option_v7(struct chk *c, unsigned int id, struct view *o,
+			   uint64_t *next)
+{
+	uint64_t x;
+	const char *s;
+
+	switch (id) {
+	case OPT_DONE:
+		return num(c, o, 8, next, "the DONE option");
+	case OPT_BUFFER:
+		return check_buffer_v7(c, o);
+	case OPT_BUFFER_TEXT:
+		if (num(c, o, 8, &x, "a BUFFER_TEXT option") ||
+		    cstr(c, o, 4096, &s, "a buffer name") ||
+		    cstr(c, o, 4096, &s, "a buffer clock"))
+			return -1;
+		return 0;
+	case OPT_CPUCOUNT:
+		if (num(c, o, 4, &x, "the CPUCOUNT option"))
+			return -1;
+		if (x > LT_DAT_MAX_CPUS)
+			return fail(c, at(o), "corrupt trace.dat: %llu CPUs",
+				    (unsigned long long)x);
+		return 0;
+	case OPT_HEADER_INFO:
+	case OPT_FTRACE_EVENTS:
+	case OPT_EVENT_FORMATS:
+	case OPT_KALLSYMS:
+	case OPT_PRINTK:
+	case OPT_CMDLINES:
+		if (num(c, o, 8, &x, "a section offset"))
+			return -1;
+		return check_section(c, id, x);
+	default:
+		return 0;
+	}
+}
+
+static int check_v7(struct chk *c, struct view *v)
+{
+	const char *name, *ver;
+	uint64_t off, prev = 0, id, len, next;
+	struct view sec, o;
+	uint8_t *buf;
+	int ret;
+
+	if (cstr(c, v, 64, &name, "the compression name") ||
+	    cstr(c, v, 64, &ver, "the compression version"))
+		return -1;
+	if (!strcmp(name, "none"))
+		c->comp = COMP_NONE;
+	else if (!strcmp(name, "zstd"))
+		c->comp = COMP_ZSTD;
+	else if (!strcmp(name, "zlib"))
+		c->comp = COMP_ZLIB;
+	else
+		return fail(c, at(v) - strlen(ver) - strlen(name) - 2,
+			    "unsupported trace.dat compression '%.32s'", name);
+	if (num(c, v, 8, &off, "the options offset"))
+		return -1;
+	c->commit_size = c->long_size;
+	/* Sections are appended: each next options section lies further. */
+	while (off) {
+		if (off <= prev)
+			return fail(c, off, "corrupt trace.dat: options section does not move forward");
+		prev = off;
+		if (section(c, off, 0, &sec, &buf))
+			return -1;
+		next = 0;
+		ret = 0;
+		while (!ret && sec.pos < sec.len) {
+			ret = num(c, &sec, 2, &id, "an option") ||
+			      num(c, &sec, 4, &len, "an option") ||
+			      blob(c, &sec, len, &o, "an option") ||
+			      check_option_v7(c, id, &o, &next);
+			if (!ret && id == OPT_DONE)
+				break;
+		}
+		free(buf);
+		if (ret)
+			return -1;
+		off = next;
+	}
+	return 0;
+}
+
+/* ---- version 6: one sequence ---- */
+
+/* "flyrecord\0" and its CPU table, at the start or a BUFFER offset. */
+static int check_flyrecord_v6(struct chk *c, struct view *v, uint64_t cpus)
+{
+	uint64_t i, off, size;
+
+	if (need(c, v, 10, "the data section") ||
+	    memcmp(v->p + v->pos, "flyrecord", 10)) {
+		if (need(c, v, 10, "the data section") == 0 &&
+		    !memcmp(v->p + v->pos, "latency  ", 10))
+			return 0;	/* text: kept as it is */
+		return fail(c, at(v), "corrupt trace.dat: no flyrecord or latency data");
+	}
+	v->pos += 10;
+	for (i = 0; i < cpus; i++) {
+		if (num(c, v, 8, &off, "a CPU data offset") ||
+		    num(c, v, 8, &size, "a CPU data size") ||
+		    check_cpu_data(c, off, size, false))
+			return -1;
+	}
+	return 0;
+}
+
+static int check_v6(struct chk *c, struct view *v)
+{
+	uint64_t cpus, id, len, off;
+	struct view o, b;
+
+	if (check_header_info(c, v) || check_ftrace_events(c, v) ||
+	    check_event_formats(c, v) ||
+	    check_sized(c, v, 4, "kallsyms") ||
+	    check_sized(c, v, 4, "printk formats") ||
+	    check_sized(c, v, 8, "saved command lines") ||
+	    num(c, v, 4, &cpus, "the CPU count"))
+		return -1;
+	if (!cpus || cpus > LT_DAT_MAX_CPUS)
+		return fail(c, at(v) - 4, "corrupt trace.dat: %llu CPUs",
+			    (unsigned long long)cpus);
+	if (v->len - v->pos >= 10 && !memcmp(v->p + v->pos, "options  ", 10)) {
+		v->pos += 10;
+		for (;;) {
+			if (num(c, v, 2, &id, "an option"))
+				return -1;
+			if (!id)
+				break;
+			if (num(c, v, 4, &len, "an option") ||
+			    blob(c, v, len, &o, "an option"))
+				return -1;
+			if (id != OPT_BUFFER)
+				continue;
+			if (num(c, &o, 8, &off, "a BUFFER option") ||
+			    file_at(c, off, &b, "a buffer") ||
+			    check_flyrecord_v6(c, &b, cpus))
+				return -1;
+		}
+	}
+	return check_flyrecord_v6(c, v, cpus);
+}
+
+int lt_dat_check(int fd, uint64_t size, char *err, size_t errlen)
+{
+	struct chk c = { .size = size, .err = err, .errlen = errlen };
+	const char *ver = "";
+	uint64_t psize;
+	struct view v;
+	void *map;
+	int ret;
+
+	if (size < MAGIC_LEN) {
+		snprintf(err, errlen, "not a trace.dat: %llu bytes",
+			 (unsigned long long)size);
+		return -1;
+	}
+	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map the trace.dat: %m");
+		return -1;
+	}
+	c.file = map;
+	v = (struct view){ c.file, size, MAGIC_LEN, 0, false };
+	ret = -1;
+	if (memcmp(c.file, MAGIC, MAGIC_LEN)) {
+		fail(&c, 0, "not a trace.dat: bad magic");
+		goto out;
+	}
+	if (cstr(&c, &v, 8, &ver, "the file version") ||
+	    need(&c, &v, 6, "the initial header"))
+		goto out;
+	c.version = !strcmp(ver, "6") ? 6 : !strcmp(ver, "7") ? 7 : 0;
+	if (!c.version) {
+		fail(&c, MAGIC_LEN, "unsupported trace.dat version '%.8s'", ver);
+		goto out;
+	}
+	if (v.p[v.pos] > 1) {
+		fail(&c, v.pos, "corrupt trace.dat: endianness %u",
+		     v.p[v.pos]);
+		goto out;
+	}
+	c.big = v.p[v.pos++];
+	c.long_size = v.p[v.pos++];
+	if (c.long_size != 4 && c.long_size != 8) {
+		fail(&c, v.pos - 1, "corrupt trace.dat: long size %d",
+		     c.long_size);
+		goto out;
+	}
+	if (num(&c, &v, 4, &psize, "the page size"))
+		goto out;
+	if (psize < 1024 || psize > (1 << 20) || (psize & (psize - 1))) {
+		fail(&c, v.pos - 4, "corrupt trace.dat: page size %llu",
+		     (unsigned long long)psize);
+		goto out;
+	}
+	c.page_size = psize;
+	ret = c.version == 6 ? check_v6(&c, &v) : check_v7(&c, &v);
+out:
+	munmap(map, size);
+	return ret;
+}
