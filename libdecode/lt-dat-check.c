@@ -48,6 +48,27 @@ enum {
 /* Every trace event starts with common_type, flags, preempt count, pid. */
 #define RB_MIN_PAYLOAD	8
 
+/* What a record of one event type must hold. */
+struct ev_fmt {
+	uint32_t id;
+	uint32_t min_size;	/* end of its last fixed field */
+	size_t dyn;		/* its dynamic fields: c->dyn[dyn ...] */
+	size_t nr_dyn;
+};
+
+/* A __data_loc or __rel_loc field: 16-bit offset and length. */
+struct dyn_field {
+	uint32_t offset;
+	uint32_t size;
+	bool rel;
+};
+
+struct cpu_data {
+	uint64_t off;
+	uint64_t size;
+	bool compressed;
+};
+
 struct chk {
 	const uint8_t *file;
 	uint64_t size;
@@ -58,6 +79,15 @@ struct chk {
 	int version;
 	enum comp comp;
 	bool section_compressed;	/* the last section() */
+	/* Event formats by id, and the dynamic fields they declare. */
+	struct ev_fmt *ev;
+	size_t nr_ev, max_ev;
+	struct dyn_field *dyn;
+	size_t nr_dyn, max_dyn;
+	bool sorted;
+	/* v7: CPU data to walk once every format is known. */
+	struct cpu_data *cpu;
+	size_t nr_cpu, max_cpu;
 	char *err;
 	size_t errlen;
 };
@@ -207,25 +237,188 @@ bad:
 }
 
 /*
+ * Format files are ASCII text. libtraceevent 1.7.1's tokenizer crashes on
+ * some control characters (a NULL token in a field declaration).
+ */
+static bool text_only(const struct view *f)
+{
+	uint64_t i;
+
+	for (i = 0; i < f->len; i++) {
+		uint8_t ch = f->p[i];
+
+		if ((ch < 0x20 && ch != '\t' && ch != '\n') || ch > 0x7e)
+			return false;
+	}
+	return true;
+}
+
+/* Grow an array of @size-byte items to hold one more. */
+static int grow(struct chk *c, void **a, size_t nr, size_t *max, size_t size)
+{
+	size_t n = *max ? *max * 2 : 64;
+	void *p;
+
+	if (nr < *max)
+		return 0;
+	p = realloc(*a, n * size);
+	if (!p)
+		return fail(c, 0, "out of memory");
+	*a = p;
+	*max = n;
+	return 0;
+}
+
+static bool ident_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+/* A decimal number after @key in [s, end), or -1. */
+static long long key_num(const char *s, const char *end, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = memmem(s, end - s, key, n);
+	long long v = 0;
+	int digits = 0;
+
+	if (!p)
+		return -1;
+	for (p += n; p < end && *p >= '0' && *p <= '9' && digits < 9; p++)
+		v = v * 10 + (*p - '0'), digits++;
+	return digits ? v : -1;
+}
+
+#define MAX_FIELDS 512
+
+struct field_name {
+	const char *name;
+	size_t len;
+};
+
+/*
+ * "field:TYPE NAME[N];\toffset:O;\tsize:S;" lines: the names (for the
+ * print format) and, for the records, where the fixed fields end and
+ * where the dynamic ones are.
+ */
+static int parse_fields(struct chk *c, const struct view *f, const char *what,
+			struct field_name *names, int *nr_names)
+{
+	const char *s = (const char *)f->p, *end = s + f->len;
+	const char *line, *eol, *decl, *semi, *n;
+	struct ev_fmt *ev;
+	long long id = key_num(s, end, "\nID: "), off, size;
+
+	if (id < 0 && f->len >= 4 && !memcmp(s, "ID: ", 4))
+		id = key_num(s, end, "ID: ");
+	if (id < 0 || id > 0xffff)
+		return fail(c, f->off, "corrupt trace.dat: %s format without a valid ID",
+			    what);
+	if (grow(c, (void **)&c->ev, c->nr_ev, &c->max_ev, sizeof(*c->ev)))
+		return -1;
+	ev = &c->ev[c->nr_ev++];
+	*ev = (struct ev_fmt){ .id = id, .dyn = c->nr_dyn };
+	c->sorted = false;
+	*nr_names = 0;
+	for (line = s; line < end; line = eol + 1) {
+		eol = memchr(line, '\n', end - line);
+		if (!eol)
+			eol = end;
+		decl = memmem(line, eol - line, "field:", 6);
+		if (!decl)
+			continue;
+		decl += 6;
+		semi = memchr(decl, ';', eol - decl);
+		off = semi ? key_num(semi, eol, "offset:") : -1;
+		size = semi ? key_num(semi, eol, "size:") : -1;
+		if (off < 0 || size < 0 || off + size > 0xffff)
+			return fail(c, f->off, "corrupt trace.dat: %s format has a field without a valid offset and size",
+				    what);
+		if (*nr_names >= MAX_FIELDS)
+			return fail(c, f->off, "corrupt trace.dat: %s format has over %d fields",
+				    what, MAX_FIELDS);
+		/* The name: the last identifier, before any [N]. */
+		n = memchr(decl, '[', semi - decl);
+		n = n ? n : semi;
+		while (n > decl && n[-1] == ' ')
+			n--;
+		names[*nr_names].len = 0;
+		while (n > decl && ident_char(n[-1]))
+			n--, names[*nr_names].len++;
+		names[(*nr_names)++].name = n;
+		if (!memmem(decl, semi - decl, "__data_loc", 10) &&
+		    !memmem(decl, semi - decl, "__rel_loc", 9)) {
+			if (off + size > ev->min_size)
+				ev->min_size = off + size;
+			continue;
+		}
+		if (size != 4)
+			return fail(c, f->off, "corrupt trace.dat: %s format has a dynamic field of %lld bytes",
+				    what, size);
+		if (off + 4 > ev->min_size)
+			ev->min_size = off + 4;
+		if (grow(c, (void **)&c->dyn, c->nr_dyn, &c->max_dyn,
+			 sizeof(*c->dyn)))
+			return -1;
+		c->dyn[c->nr_dyn++] = (struct dyn_field){
+			.offset = off, .size = size,
+			.rel = memmem(decl, semi - decl, "__rel_loc", 9) != NULL,
+		};
+		ev->nr_dyn++;
+	}
+	return 0;
+}
+
+static bool known_field(const struct field_name *names, int nr,
+			const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (names[i].len == len && !memcmp(names[i].name, name, len))
+			return true;
+	return false;
+}
+
+/*
  * The print format is parsed by recursion in libtraceevent: bound the
- * nesting and the number of operators (each may be a level).
+ * nesting and the number of operators (each may be a level). And
+ * libtraceevent 1.7.1 dereferences a NULL field when the format names
+ * a field the event does not have (REC->x): refuse that too.
  */
 static int check_format(struct chk *c, const struct view *f, const char *what)
 {
 	const char *s = (const char *)f->p, *end = s + f->len;
 	const char *fmt = memmem(s, f->len, "print fmt:", 10);
-	int depth = 0, ops = 0;
+	struct field_name names[MAX_FIELDS];
+	int depth = 0, ops = 0, nr_names;
 	bool quote = false;
+	const char *n;
 
 	if (f->len > LT_DAT_MAX_FORMAT)
 		return fail(c, f->off, "corrupt trace.dat: %s format of %llu bytes",
 			    what, (unsigned long long)f->len);
+	if (!text_only(f))
+		return fail(c, f->off, "corrupt trace.dat: %s format is not text",
+			    what);
+	if (parse_fields(c, f, what, names, &nr_names))
+		return -1;
 	for (s = fmt; s && s < end; s++) {
 		if (quote) {
 			if (*s == '\\' && s + 1 < end)
 				s++;
 			else if (*s == '"')
 				quote = false;
+			continue;
+		}
+		if (end - s > 5 && !memcmp(s, "REC->", 5)) {
+			for (n = s + 5; n < end && ident_char(*n); n++)
+				;
+			if (!known_field(names, nr_names, s + 5, n - s - 5))
+				return fail(c, f->off, "corrupt trace.dat: %s print format uses a field it does not declare: %.*s",
+					    what, (int)(n - s - 5 < 32 ? n - s - 5 : 32), s + 5);
+			s = n - 1;
 			continue;
 		}
 		switch (*s) {
@@ -283,6 +476,9 @@ static int check_header_info(struct chk *c, struct view *v)
 		v->pos += len;
 		if (num(c, v, 8, &n, tags[i]) || blob(c, v, n, &d, tags[i]))
 			return -1;
+		if (!text_only(&d))
+			return fail(c, d.off, "corrupt trace.dat: %s is not text",
+				    tags[i]);
 		if (!i)
 			header_page_commit(c, &d);
 	}
@@ -345,6 +541,60 @@ static int check_sized(struct chk *c, struct view *v, int width,
 	uint64_t n;
 
 	return num(c, v, width, &n, what) || blob(c, v, n, &d, what) ? -1 : 0;
+}
+
+static int cmp_ev(const void *a, const void *b)
+{
+	const struct ev_fmt *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Sort the formats by id, once they are all read; an id names one. */
+static int sort_formats(struct chk *c)
+{
+	size_t i;
+
+	if (c->sorted)
+		return 0;
+	qsort(c->ev, c->nr_ev, sizeof(*c->ev), cmp_ev);
+	for (i = 1; i < c->nr_ev; i++)
+		if (c->ev[i].id == c->ev[i - 1].id)
+			return fail(c, 0, "corrupt trace.dat: two event formats with ID %u",
+				    c->ev[i].id);
+	c->sorted = true;
+	return 0;
+}
+
+/*
+ * A record holds what its format says: its fixed fields, and dynamic
+ * fields inside the record. libtraceevent reads them unchecked.
+ */
+static int check_record(struct chk *c, const uint8_t *rec, uint32_t len,
+			uint64_t off)
+{
+	struct ev_fmt key = { .id = get(c, rec, 2) }, *ev;
+	const struct dyn_field *d;
+	uint32_t v, start, size;
+	size_t i;
+
+	ev = bsearch(&key, c->ev, c->nr_ev, sizeof(*c->ev), cmp_ev);
+	if (!ev)
+		return fail(c, off, "corrupt trace.dat: event of unknown type %u",
+			    key.id);
+	if (len < ev->min_size)
+		return fail(c, off, "corrupt trace.dat: event of type %u has %u bytes, its format %u",
+			    key.id, len, ev->min_size);
+	for (i = 0; i < ev->nr_dyn; i++) {
+		d = &c->dyn[ev->dyn + i];
+		v = get(c, rec + d->offset, 4);
+		start = (v & 0xffff) + (d->rel ? d->offset + d->size : 0);
+		size = v >> 16;
+		if (start + size > len)
+			return fail(c, off, "corrupt trace.dat: event of type %u has a field past its end",
+				    key.id);
+	}
+	return 0;
 }
 
 /*
@@ -417,6 +667,10 @@ static int check_page(struct chk *c, const uint8_t *pg, uint64_t off,
 		if (next > size)
 			return fail(c, off + hdr + pos, "corrupt trace.dat: event runs past the page's commit (%u of %u bytes)",
 				    next, size);
+		w = type ? 4 : 8;
+		if (check_record(c, data + pos + w, next - pos - w,
+				 off + hdr + pos))
+			return -1;
 		pos = next;
 	}
 	return 0;
@@ -591,8 +845,11 @@ static int check_buffer_v7(struct chk *c, struct view *o)
 			return fail(c, at(o), "corrupt trace.dat: CPU id %llu in buffer '%.64s'",
 				    (unsigned long long)id, name);
 		prev = id;
-		if (check_cpu_data(c, coff, csize, compressed))
+		if (grow(c, (void **)&c->cpu, c->nr_cpu, &c->max_cpu,
+			 sizeof(*c->cpu)))
 			return -1;
+		c->cpu[c->nr_cpu++] = (struct cpu_data){ coff, csize,
+							 compressed };
 	}
 	return 0;
 }
@@ -641,6 +898,7 @@ static int check_v7(struct chk *c, struct view *v)
 	uint64_t off, prev = 0, id, len, next;
 	struct view sec, o;
 	uint8_t *buf;
+	size_t i;
 	int ret;
 
 	if (cstr(c, v, 64, &name, "the compression name") ||
@@ -680,6 +938,13 @@ static int check_v7(struct chk *c, struct view *v)
 			return -1;
 		off = next;
 	}
+	/* The data, now that every event format is known. */
+	if (sort_formats(c))
+		return -1;
+	for (i = 0; i < c->nr_cpu; i++)
+		if (check_cpu_data(c, c->cpu[i].off, c->cpu[i].size,
+				   c->cpu[i].compressed))
+			return -1;
 	return 0;
 }
 
@@ -722,6 +987,8 @@ static int check_v6(struct chk *c, struct view *v)
 	if (!cpus || cpus > LT_DAT_MAX_CPUS)
 		return fail(c, at(v) - 4, "corrupt trace.dat: %llu CPUs",
 			    (unsigned long long)cpus);
+	if (sort_formats(c))
+		return -1;
 	if (v->len - v->pos >= 10 && !memcmp(v->p + v->pos, "options  ", 10)) {
 		v->pos += 10;
 		for (;;) {
@@ -800,5 +1067,8 @@ int lt_dat_check(int fd, uint64_t size, char *err, size_t errlen)
 	ret = c.version == 6 ? check_v6(&c, &v) : check_v7(&c, &v);
 out:
 	munmap(map, size);
+	free(c.ev);
+	free(c.dyn);
+	free(c.cpu);
 	return ret;
 }

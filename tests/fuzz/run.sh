@@ -20,7 +20,7 @@ command -v "$CLANG" >/dev/null ||
 	{ echo "fuzz: needs clang (apt-get install clang)"; exit 2; }
 CFLAGS="-O1 -g -std=gnu11 -D_GNU_SOURCE -I$top/libdecode/include -I$top/libdecode \
 	$(pkg-config --cflags libtracecmd libtraceevent libtracefs)"
-LIBS="$(pkg-config --libs libtracecmd libtraceevent libtracefs) -lm -lpthread"
+LIBS="$(pkg-config --libs libtracecmd libtraceevent libtracefs) -lzstd -lz -lm -lpthread"
 
 mkdir -p "$B/obj"
 objs=
@@ -54,6 +54,12 @@ if [ ! -d "$seeds" ]; then
 			>/dev/null 2>&1
 		python3 "$top/tests/fuzz/mkseed.py" "$B/v6.dat" "$seeds/dat/$n-1" 1
 		python3 "$top/tests/fuzz/mkseed.py" "$B/v6.dat" "$seeds/dat/$n-3" 3
+		# The same as version 7: sections and data compressed or not.
+		for c in zstd none; do
+			trace-cmd convert -i "$seeds/dat/$n-1" --file-version 7 \
+				--compression $c -o "$seeds/dat/$n-1-v7$c" \
+				>/dev/null 2>&1
+		done
 	done
 	rm -f "$B/v6.dat"
 	head -c 4096 /dev/urandom > "$seeds/analysis/random"
