@@ -290,6 +290,59 @@ static long long key_num(const char *s, const char *end, const char *key)
 	return digits ? v : -1;
 }
 
+/* "digits;" at @p: advance past it. */
+static bool digits_semi(const char **p, const char *end)
+{
+	const char *q = *p;
+
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	if (q == *p || q >= end || *q != ';')
+		return false;
+	*p = q + 1;
+	return true;
+}
+
+static bool word(const char **p, const char *end, const char *w)
+{
+	size_t n = strlen(w);
+
+	while (*p < end && (**p == ' ' || **p == '\t'))
+		(*p)++;
+	if ((size_t)(end - *p) < n || memcmp(*p, w, n))
+		return false;
+	*p += n;
+	return true;
+}
+
+/*
+ * A field line exactly as the kernel writes it:
+ * "\tfield:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;" (signed: since
+ * 2.6.31). libtraceevent's token parser has crashed on less.
+ */
+static bool field_line_ok(const char *p, const char *eol)
+{
+	const char *semi;
+
+	if (!word(&p, eol, "field:"))
+		return false;
+	semi = memchr(p, ';', eol - p);
+	if (!semi || semi == p)
+		return false;
+	for (; p < semi; p++)
+		if (!ident_char(*p) && !strchr(" *[]", *p))
+			return false;
+	p++;
+	if (!word(&p, eol, "offset:") || !digits_semi(&p, eol) ||
+	    !word(&p, eol, "size:") || !digits_semi(&p, eol))
+		return false;
+	if (word(&p, eol, "signed:") && !digits_semi(&p, eol))
+		return false;
+	while (p < eol && (*p == ' ' || *p == '\t'))
+		p++;
+	return p == eol;
+}
+
 #define MAX_FIELDS 512
 
 struct field_name {
@@ -328,6 +381,9 @@ static int parse_fields(struct chk *c, const struct view *f, const char *what,
 		decl = memmem(line, eol - line, "field:", 6);
 		if (!decl)
 			continue;
+		if (!field_line_ok(line, eol))
+			return fail(c, f->off, "corrupt trace.dat: %s format has a malformed field line",
+				    what);
 		decl += 6;
 		semi = memchr(decl, ';', eol - decl);
 		off = semi ? key_num(semi, eol, "offset:") : -1;
@@ -447,16 +503,50 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 	return 0;
 }
 
-/* "field: local_t commit;\toffset:8;\tsize:8;..." gives the page header. */
-static void header_page_commit(struct chk *c, const struct view *h)
-{
-	const char *s = (const char *)h->p, *end = s + h->len;
-	const char *p = memmem(s, h->len, "commit;", 7);
-	const char *z = p ? memmem(p, end - p, "size:", 5) : NULL;
+static long long key_num(const char *s, const char *end, const char *key);
+static bool field_line_ok(const char *p, const char *eol);
 
-	c->commit_size = c->long_size;
-	if (z && z + 6 <= end && (z[5] == '4' || z[5] == '8'))
-		c->commit_size = z[5] - '0';
+/*
+ * header_page: "field: u64 timestamp;\toffset:0;\tsize:8;..." for the
+ * timestamp, the commit and the data. libtracecmd 3.1.6 crashes in its
+ * error path (tracecmd_close() on a half-built handle) when
+ * libtraceevent cannot parse it: require all three, where the kernel
+ * puts them. The commit's size gives the page header's.
+ */
+static int check_header_page(struct chk *c, const struct view *h)
+{
+	static const char *const want[] = { " timestamp;", " commit;",
+					    " data;" };
+	const char *s = (const char *)h->p, *end = s + h->len, *p;
+	long long off[3], size[3];
+	int i;
+
+	const char *line, *eol;
+
+	for (line = s; line < end; line = eol + 1) {
+		eol = memchr(line, '\n', end - line);
+		if (!eol)
+			eol = end;
+		if (memmem(line, eol - line, "field", 5) &&
+		    !field_line_ok(line, eol))
+			return fail(c, h->off, "corrupt trace.dat: header_page has a malformed field line");
+	}
+	for (i = 0; i < 3; i++) {
+		p = memmem(s, h->len, want[i], strlen(want[i]));
+		eol = p ? memchr(p, '\n', end - p) : NULL;
+		eol = eol ? eol : end;
+		off[i] = p ? key_num(p, eol, "\toffset:") : -1;
+		size[i] = p ? key_num(p, eol, "\tsize:") : -1;
+		if (off[i] < 0 || size[i] < 0)
+			return fail(c, h->off, "corrupt trace.dat: header_page has no valid%.*s field",
+				    (int)strlen(want[i]) - 1, want[i]);
+	}
+	if (off[0] != 0 || size[0] != 8 || off[1] != 8 ||
+	    (size[1] != 4 && size[1] != 8) || off[2] != 8 + size[1] ||
+	    off[2] + size[2] > c->page_size)
+		return fail(c, h->off, "corrupt trace.dat: header_page does not describe a ring-buffer page");
+	c->commit_size = size[1];
+	return 0;
 }
 
 static int check_header_info(struct chk *c, struct view *v)
@@ -479,8 +569,8 @@ static int check_header_info(struct chk *c, struct view *v)
 		if (!text_only(&d))
 			return fail(c, d.off, "corrupt trace.dat: %s is not text",
 				    tags[i]);
-		if (!i)
-			header_page_commit(c, &d);
+		if (!i && check_header_page(c, &d))
+			return -1;
 	}
 	return 0;
 }
@@ -555,7 +645,7 @@ static int sort_formats(struct chk *c)
 {
 	size_t i;
 
-	if (c->sorted)
+	if (c->sorted || !c->nr_ev)
 		return 0;
 	qsort(c->ev, c->nr_ev, sizeof(*c->ev), cmp_ev);
 	for (i = 1; i < c->nr_ev; i++)
@@ -578,7 +668,8 @@ static int check_record(struct chk *c, const uint8_t *rec, uint32_t len,
 	uint32_t v, start, size;
 	size_t i;
 
-	ev = bsearch(&key, c->ev, c->nr_ev, sizeof(*c->ev), cmp_ev);
+	ev = c->nr_ev ? bsearch(&key, c->ev, c->nr_ev, sizeof(*c->ev),
+				cmp_ev) : NULL;
 	if (!ev)
 		return fail(c, off, "corrupt trace.dat: event of unknown type %u",
 			    key.id);
