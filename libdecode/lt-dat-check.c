@@ -103,6 +103,7 @@ struct view {
 	uint64_t pos;
 	uint64_t off;
 	bool inflated;
+	bool part;		/* a sized part of the file, not all of it */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -142,7 +143,8 @@ static int need(struct chk *c, struct view *v, uint64_t n, const char *what)
 	if (v->len - v->pos < n)
 		return fail(c, at(v), "corrupt trace.dat: %s (%llu bytes) runs past the end of %s",
 			    what, (unsigned long long)n,
-			    v->inflated ? "its compressed section" : "the file");
+			    v->inflated ? "its compressed section" :
+			    v->part ? "its section" : "the file");
 	return 0;
 }
 
@@ -178,7 +180,7 @@ static int blob(struct chk *c, struct view *v, uint64_t n, struct view *d,
 	if (need(c, v, n, what))
 		return -1;
 	*d = (struct view){ v->p + v->pos, n, 0, v->inflated ? v->off :
-			    v->off + v->pos, v->inflated };
+			    v->off + v->pos, v->inflated, true };
 	v->pos += n;
 	return 0;
 }
@@ -190,7 +192,7 @@ static int file_at(struct chk *c, uint64_t off, struct view *v,
 	if (off > c->size)
 		return fail(c, off, "corrupt trace.dat: %s lies past the end of the file",
 			    what);
-	*v = (struct view){ c->file + off, c->size - off, 0, off, false };
+	*v = (struct view){ c->file + off, c->size - off, 0, off, false, false };
 	return 0;
 }
 
@@ -866,7 +868,7 @@ static int section(struct chk *c, uint64_t off, unsigned int id,
 	*buf = inflate_piece(c, out->p + out->pos, csize, usize, off);
 	if (!*buf)
 		return -1;
-	*out = (struct view){ *buf, usize, 0, off, true };
+	*out = (struct view){ *buf, usize, 0, off, true, true };
 	return 0;
 }
 
@@ -1016,13 +1018,13 @@ static int check_v7(struct chk *c, struct view *v)
 			return -1;
 		next = 0;
 		ret = 0;
-		while (!ret && sec.pos < sec.len) {
+		id = ~0ULL;
+		while (!ret && id != OPT_DONE) {
+			/* libtracecmd reads on to a DONE option. */
 			ret = num(c, &sec, 2, &id, "an option") ||
 			      num(c, &sec, 4, &len, "an option") ||
 			      blob(c, &sec, len, &o, "an option") ||
 			      check_option_v7(c, id, &o, &next);
-			if (!ret && id == OPT_DONE)
-				break;
 		}
 		free(buf);
 		if (ret)
@@ -1121,7 +1123,7 @@ int lt_dat_check(int fd, uint64_t size, char *err, size_t errlen)
 		return -1;
 	}
 	c.file = map;
-	v = (struct view){ c.file, size, MAGIC_LEN, 0, false };
+	v = (struct view){ c.file, size, MAGIC_LEN, 0, false, false };
 	ret = -1;
 	if (memcmp(c.file, MAGIC, MAGIC_LEN)) {
 		fail(&c, 0, "not a trace.dat: bad magic");
