@@ -505,8 +505,6 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 	return 0;
 }
 
-static long long key_num(const char *s, const char *end, const char *key);
-static bool field_line_ok(const char *p, const char *eol);
 
 /*
  * header_page: "field: u64 timestamp;\toffset:0;\tsize:8;..." for the
