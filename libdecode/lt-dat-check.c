@@ -584,7 +584,7 @@ static int check_formats(struct chk *c, struct view *v, uint64_t count,
 
 	/* Each needs its size word: the count cannot exceed the room. */
 	if (count > (v->len - v->pos) / 8)
-		return fail(c, at(v), "corrupt trace.dat: %llu %s formats do not fit",
+		return fail(c, at(v), "corrupt trace.dat: %llu formats (%s) do not fit",
 			    (unsigned long long)count, what);
 	for (i = 0; i < count; i++) {
 		if (num(c, v, 8, &n, "an event format size") ||
