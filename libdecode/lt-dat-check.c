@@ -527,8 +527,7 @@ static int check_header_page(struct chk *c, const struct view *h)
 		eol = memchr(line, '\n', end - line);
 		if (!eol)
 			eol = end;
-		if (memmem(line, eol - line, "field", 5) &&
-		    !field_line_ok(line, eol))
+		if (eol > line && !field_line_ok(line, eol))
 			return fail(c, h->off, "corrupt trace.dat: header_page has a malformed field line");
 	}
 	for (i = 0; i < 3; i++) {
