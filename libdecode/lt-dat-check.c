@@ -7,6 +7,7 @@
  * first, so that what reaches the libraries is consistent: no read past
  * a section or a page, no allocation of a claimed size, no loop.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -440,6 +441,33 @@ static bool known_field(const struct field_name *names, int nr,
 }
 
 /*
+ * libtraceevent 1.7.1 divides by whatever the divisor evaluates to, zero
+ * included (SIGFPE). Kernel formats divide by a number or a sizeof():
+ * allow that only.
+ */
+static bool constant_divisor(const char *p, const char *end)
+{
+	bool hex = false;
+
+	while (p < end && *p == ' ')
+		p++;
+	if (end - p >= 7 && !memcmp(p, "sizeof(", 7))
+		return true;
+	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		p += 2;
+		hex = true;
+	}
+	if (p >= end || !isxdigit((unsigned char)*p) ||
+	    (!hex && !isdigit((unsigned char)*p)))
+		return false;
+	for (; p < end && ident_char(*p); p++)
+		if (*p != '0' && (hex ? isxdigit((unsigned char)*p) :
+				  isdigit((unsigned char)*p)))
+			return true;
+	return false;
+}
+
+/*
  * The print format is parsed by recursion in libtraceevent: bound the
  * nesting and the number of operators (each may be a level). And
  * libtraceevent 1.7.1 dereferences a NULL field when the format names
@@ -479,6 +507,9 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 			s = n - 1;
 			continue;
 		}
+		if ((*s == '/' || *s == '%') && !constant_divisor(s + 1, end))
+			return fail(c, f->off, "corrupt trace.dat: %s print format divides by something other than a constant",
+				    what);
 		switch (*s) {
 		case '"':
 			quote = true;
@@ -948,7 +979,6 @@ static int check_option_v7(struct chk *c, unsigned int id, struct view *o,
 			   uint64_t *next)
 {
 	uint64_t x;
-	const char *s;
 
 	switch (id) {
 	case OPT_DONE:
@@ -956,11 +986,7 @@ static int check_option_v7(struct chk *c, unsigned int id, struct view *o,
 	case OPT_BUFFER:
 		return check_buffer_v7(c, o);
 	case OPT_BUFFER_TEXT:
-		if (num(c, o, 8, &x, "a BUFFER_TEXT option") ||
-		    cstr(c, o, 4096, &s, "a buffer name") ||
-		    cstr(c, o, 4096, &s, "a buffer clock"))
-			return -1;
-		return 0;
+		return fail(c, at(o), "unsupported trace.dat: latency-tracer text, not ring-buffer data");
 	case OPT_CPUCOUNT:
 		if (num(c, o, 4, &x, "the CPUCOUNT option"))
 			return -1;
@@ -1047,10 +1073,11 @@ static int check_flyrecord_v6(struct chk *c, struct view *v, uint64_t cpus)
 
 	if (need(c, v, 10, "the data section") ||
 	    memcmp(v->p + v->pos, "flyrecord", 10)) {
+		/* libtracecmd has no records to read in latency text. */
 		if (need(c, v, 10, "the data section") == 0 &&
 		    !memcmp(v->p + v->pos, "latency  ", 10))
-			return 0;	/* text: kept as it is */
-		return fail(c, at(v), "corrupt trace.dat: no flyrecord or latency data");
+			return fail(c, at(v), "unsupported trace.dat: latency-tracer text, not ring-buffer data");
+		return fail(c, at(v), "corrupt trace.dat: no flyrecord data");
 	}
 	v->pos += 10;
 	for (i = 0; i < cpus; i++) {
