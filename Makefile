@@ -115,10 +115,15 @@ valgrind: all $(UNIT_BIN)
 		--suppressions=$(CURDIR)/tests/valgrind.supp" \
 		LAZYTRACE=$(CURDIR)/$(BIN) BUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
-# libFuzzer harnesses (clang; not part of check): tests/fuzz/run.sh.
+# libFuzzer harnesses (clang): tests/fuzz/run.sh. make check runs each for
+# a few seconds when clang is installed (t7005); make fuzz for longer.
 FUZZ_SECONDS	?= 60
-fuzz:
+FUZZ_PKGS	:= clang libclang-rt-14-dev
+fuzz: fuzz-deps
 	sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ)
+
+fuzz-deps:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(FUZZ_PKGS)"
 
 demo: all
 	sh tests/demo.sh ./$(BIN)
@@ -165,6 +170,6 @@ vm-record-stock: vm-deps
 clean:
 	rm -rf build build-asan $(BIN)
 
-.PHONY: all check asan valgrind fuzz demo deps install patches-check vm-test \
-	vm-deps vm-test-stock vm-record-stock clean
+.PHONY: all check asan valgrind fuzz fuzz-deps demo deps install patches-check \
+	vm-test vm-deps vm-test-stock vm-record-stock clean
 .DELETE_ON_ERROR:
