@@ -38,7 +38,8 @@ for f in [w + '/v6.dat'] + cases:
         rc = p.returncode
     except subprocess.TimeoutExpired:
         rc = 124
-    # ru_maxrss of children is a running maximum: start each case fresh.
+    # ru_maxrss of children is a running maximum: a case that does not
+    # raise it prints 0.
     rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     print(f, rc, '%.2f' % (time.time() - t), rss if rss > before else 0)
 EOF
