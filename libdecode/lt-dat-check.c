@@ -28,8 +28,20 @@ enum comp { COMP_NONE, COMP_ZSTD, COMP_ZLIB };
 /* v7 option ids (trace-cmd.dat.v7(5)). */
 enum {
 	OPT_DONE = 0,
-	OPT_BUFFER = 3,
-	OPT_CPUCOUNT = 8,
+	OPT_DATE,
+	OPT_CPUSTAT,
+	OPT_BUFFER,
+	OPT_TRACECLOCK,
+	OPT_UNAME,
+	OPT_HOOK,
+	OPT_OFFSET,
+	OPT_CPUCOUNT,
+	OPT_VERSION,
+	OPT_PROCMAPS,
+	OPT_TRACEID,
+	OPT_TIME_SHIFT,
+	OPT_GUEST,
+	OPT_TSC2NSEC,
 	OPT_HEADER_INFO = 16,
 	OPT_FTRACE_EVENTS,
 	OPT_EVENT_FORMATS,
@@ -975,6 +987,69 @@ static int check_buffer_v7(struct chk *c, struct view *o)
 	return 0;
 }
 
+/*
+ * The options both versions share: libtracecmd copies strings with
+ * strdup() and reads fixed fields without looking at the option's size.
+ */
+static int check_option(struct chk *c, unsigned int id, struct view *o)
+{
+	uint64_t x, cpus, n, i;
+	const char *s;
+
+	switch (id) {
+	case OPT_DATE:
+	case OPT_CPUSTAT:
+	case OPT_TRACECLOCK:
+	case OPT_UNAME:
+	case OPT_HOOK:
+	case OPT_OFFSET:
+	case OPT_VERSION:
+	case OPT_PROCMAPS:
+		if (!o->len || o->p[o->len - 1])
+			return fail(c, at(o), "corrupt trace.dat: option %u is not a terminated string",
+				    id);
+		return 0;
+	case OPT_CPUCOUNT:
+		if (num(c, o, 4, &x, "the CPUCOUNT option"))
+			return -1;
+		if (x > LT_DAT_MAX_CPUS)
+			return fail(c, at(o), "corrupt trace.dat: %llu CPUs",
+				    (unsigned long long)x);
+		return 0;
+	case OPT_TRACEID:
+		return need(c, o, 8, "the TRACEID option");
+	case OPT_TSC2NSEC:
+		return need(c, o, 16, "the TSC2NSEC option");
+	case OPT_TIME_SHIFT:
+		/* peer id, flags, CPUs; per CPU a count and 3 arrays. */
+		if (num(c, o, 8, &x, "the TIME_SHIFT option") ||
+		    num(c, o, 4, &x, "the TIME_SHIFT option") ||
+		    num(c, o, 4, &cpus, "the TIME_SHIFT option"))
+			return -1;
+		if (cpus > LT_DAT_MAX_CPUS)
+			return fail(c, at(o), "corrupt trace.dat: time shifts for %llu CPUs",
+				    (unsigned long long)cpus);
+		for (i = 0; i < cpus; i++)
+			if (num(c, o, 4, &n, "the TIME_SHIFT option") ||
+			    need(c, o, n * 24, "the TIME_SHIFT option"))
+				return -1;
+			else
+				o->pos += n * 24;
+		return 0;
+	case OPT_GUEST:
+		if (cstr(c, o, 4096, &s, "a guest name") ||
+		    num(c, o, 8, &x, "the GUEST option") ||
+		    num(c, o, 4, &cpus, "the GUEST option"))
+			return -1;
+		if (cpus > LT_DAT_MAX_CPUS)
+			return fail(c, at(o), "corrupt trace.dat: guest of %llu CPUs",
+				    (unsigned long long)cpus);
+		return need(c, o, cpus * 8, "the GUEST option");
+	default:
+		return 0;
+	}
+}
+
 static int check_option_v7(struct chk *c, unsigned int id, struct view *o,
 			   uint64_t *next)
 {
@@ -987,13 +1062,6 @@ static int check_option_v7(struct chk *c, unsigned int id, struct view *o,
 		return check_buffer_v7(c, o);
 	case OPT_BUFFER_TEXT:
 		return fail(c, at(o), "unsupported trace.dat: latency-tracer text, not ring-buffer data");
-	case OPT_CPUCOUNT:
-		if (num(c, o, 4, &x, "the CPUCOUNT option"))
-			return -1;
-		if (x > LT_DAT_MAX_CPUS)
-			return fail(c, at(o), "corrupt trace.dat: %llu CPUs",
-				    (unsigned long long)x);
-		return 0;
 	case OPT_HEADER_INFO:
 	case OPT_FTRACE_EVENTS:
 	case OPT_EVENT_FORMATS:
@@ -1004,7 +1072,7 @@ static int check_option_v7(struct chk *c, unsigned int id, struct view *o,
 			return -1;
 		return check_section(c, id, x);
 	default:
-		return 0;
+		return check_option(c, id, o);
 	}
 }
 
@@ -1093,6 +1161,7 @@ static int check_v6(struct chk *c, struct view *v)
 {
 	uint64_t cpus, id, len, off;
 	struct view o, b;
+	const char *name;
 
 	if (check_header_info(c, v) || check_ftrace_events(c, v) ||
 	    check_event_formats(c, v) ||
@@ -1116,9 +1185,13 @@ static int check_v6(struct chk *c, struct view *v)
 			if (num(c, v, 4, &len, "an option") ||
 			    blob(c, v, len, &o, "an option"))
 				return -1;
-			if (id != OPT_BUFFER)
+			if (id != OPT_BUFFER) {
+				if (check_option(c, id, &o))
+					return -1;
 				continue;
+			}
 			if (num(c, &o, 8, &off, "a BUFFER option") ||
+			    cstr(c, &o, 4096, &name, "a buffer name") ||
 			    file_at(c, off, &b, "a buffer") ||
 			    check_flyrecord_v6(c, &b, cpus))
 				return -1;
