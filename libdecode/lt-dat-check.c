@@ -548,7 +548,6 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 	return 0;
 }
 
-
 /*
  * header_page: "field: u64 timestamp;\toffset:0;\tsize:8;..." for the
  * timestamp, the commit and the data. libtracecmd 3.1.6 crashes in its
