@@ -31,7 +31,7 @@ LIB_CFLAGS	:= -Ilibdecode -fvisibility=hidden
 LIB_MAP		:= libdecode/liblazytrace.map
 TRACE_LIBS	:= $(shell $(PKG_CONFIG) --libs libtracecmd libtraceevent libtracefs 2>/dev/null || echo -ltracecmd -ltraceevent -ltracefs)
 CURSES_LIBS	:= $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
-LDLIBS		:= $(TRACE_LIBS) -lm
+LDLIBS		:= $(TRACE_LIBS) -lzstd -lz -lm
 
 B		?= build
 
@@ -61,7 +61,7 @@ BIN		:= lazytrace
 
 DEB_PKGS	:= build-essential pkg-config libtraceevent-dev libtracefs-dev \
 		   libtracecmd-dev trace-cmd libncurses-dev libcmocka-dev \
-		   xz-utils tmux python3 man-db git
+		   libzstd-dev zlib1g-dev xz-utils tmux python3 man-db git
 
 # What the stock-kernel VM test needs on top (qemu, the guest's tools).
 VM_DEB_PKGS	:= qemu-system-x86 qemu-system-arm busybox-static rt-tests \
@@ -132,10 +132,15 @@ valgrind: all $(UNIT_BIN)
 		--suppressions=$(CURDIR)/tests/valgrind.supp" \
 		LAZYTRACE=$(CURDIR)/$(BIN) BUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
-# libFuzzer harnesses (clang; not part of check): tests/fuzz/run.sh.
+# libFuzzer harnesses (clang): tests/fuzz/run.sh. make check runs each for
+# a few seconds when clang is installed (t7005); make fuzz for longer.
 FUZZ_SECONDS	?= 60
-fuzz:
+FUZZ_PKGS	:= clang libclang-rt-14-dev
+fuzz: fuzz-deps
 	sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ)
+
+fuzz-deps:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(FUZZ_PKGS)"
 
 demo: all
 	sh tests/demo.sh ./$(BIN)
@@ -207,6 +212,7 @@ vm-record-stock: vm-deps
 clean:
 	rm -rf build build-asan $(BIN)
 
-.PHONY: all check asan valgrind fuzz demo doc-check deps install patches-check \
+.PHONY: all check asan valgrind fuzz fuzz-deps demo doc-check deps install \
+	patches-check \
 	vm-test vm-deps vm-test-stock vm-record-stock clean
 .DELETE_ON_ERROR:

@@ -140,7 +140,7 @@ int input_opt(struct input_opts *in, int c, const char *arg)
 struct lt_reader *input_open(const struct input_opts *in)
 {
 	struct lt_open_opts o = {
-		.abi = in->abi, .buffer = in->buffer, .isolate = true,
+		.abi = in->abi, .buffer = in->buffer,
 	};
 	struct lt_reader *r;
 	char err[512];

@@ -294,11 +294,11 @@ enum lt_input_format {
  *	buffer if it has events, else the first instance that has
  * @detect_scan: events to scan for the lazy bit when auto-detecting the
  *	ABI (0: a default of 200000)
- * @isolate: parse trace.dat headers in a child process first: libtraceevent
- *	can crash on corrupt event formats, and a file from a bug report
- *	should give an error, not a crash. Costs one fork. Also turns a fault
- *	inside libtracecmd while it reads records (corrupt data pages) into
- *	an error: the reader handles SIGSEGV and SIGBUS while it is open.
+ * @isolate: no effect, kept for source and binary compatibility. It once
+ *	parsed trace.dat headers in a child process and handled SIGSEGV
+ *	while records were read; every trace.dat is now validated before
+ *	libtracecmd sees it (see lt_reader_open()), with no fork and no
+ *	signal handler.
  */
 struct lt_open_opts {
 	enum lt_abi abi;
@@ -316,7 +316,25 @@ struct lt_open_opts {
  *
  * The format is detected from the content.
  *
- * Return: a reader or NULL.
+ * Untrusted input: any file may be passed, however crafted. The library
+ * installs no signal handler, forks no process and changes no
+ * process-wide state. A trace.dat is walked completely before libtracecmd
+ * and libtraceevent see it: every size, offset and count against the
+ * file's real size, every compressed section and chunk (zstd, zlib)
+ * decompressed and checked, every event format and print format, every
+ * ring-buffer page and every record against its event's format. What
+ * does not add up is refused here, with a message naming the file and the
+ * offset; a text trace is checked line by line as it is read. Memory and
+ * time are bounded by the file's real size (no allocation of a claimed
+ * size, no decompression beyond 1024 times the compressed size or 64 MiB
+ * per piece, no unbounded loop); 8192 CPUs at most. What cannot be
+ * promised: freedom from bugs in libtracecmd and libtraceevent that a
+ * file passing these checks still reaches (the fuzz harnesses in
+ * tests/fuzz/ look for them), and a file changed while it is open. Files
+ * are mapped read-only: truncating one while it is read may raise
+ * SIGBUS, as with any mapping.
+ *
+ * Return: a reader, or NULL with @err set.
  */
 struct lt_reader *lt_reader_open(const char *path,
 				 const struct lt_open_opts *opts,
