@@ -53,6 +53,18 @@ enum lt_event_kind lt_event_kind_of(const char *system, const char *name);
 const char *lt_event_system_of(const char *name);
 enum lt_prev_state lt_prev_state_of(const char *str);
 
+/*
+ * A kernel symbol table, for kernel_stack frames: the function that
+ * contains @ip, with its start and size; -1 if none does.
+ */
+struct lt_symbols {
+	int (*lookup)(const struct lt_symbols *s, uint64_t ip,
+		      const char **name, uint64_t *start, uint64_t *size);
+};
+
+/* A kernel_stack event's payload as the kernel prints it (lt-reader.c). */
+size_t lt_stack_payload(const struct lt_event *ev, char *buf, size_t len);
+
 int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts);
 int lt_text_open(struct lt_reader *r, FILE *fp, const struct lt_open_opts *opts);
 
