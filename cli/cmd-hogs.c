@@ -11,7 +11,7 @@
 #include "output-sites.h"
 
 enum {
-	OPT_STACKS = OPT_PRIVATE,
+	OPT_SHOW_STACKS = OPT_PRIVATE,
 	OPT_FOLDED,
 	OPT_SITES,
 };
@@ -252,7 +252,7 @@ int cmd_hogs(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		ANALYSIS_LONG_OPTS,
-		{ "stacks", no_argument, NULL, OPT_STACKS },
+		{ "stacks", no_argument, NULL, OPT_SHOW_STACKS },
 		{ "folded", optional_argument, NULL, OPT_FOLDED },
 		{ "sites", required_argument, NULL, OPT_SITES },
 		{ "help", no_argument, NULL, 'h' },
@@ -271,7 +271,7 @@ int cmd_hogs(int argc, char **argv)
 		if (analysis_opt(&o, c, optarg))
 			continue;
 		switch (c) {
-		case OPT_STACKS:
+		case OPT_SHOW_STACKS:
 			hc.stacks = true;
 			break;
 		case OPT_FOLDED:

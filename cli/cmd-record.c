@@ -19,7 +19,8 @@
 
 static const char record_usage[] =
 "usage: lazytrace record [-o FILE] [-d SECONDS] [--cpu LIST] [--syscalls]\n"
-"                        [--buffer-size KB] [--no-functions] [-- COMMAND ARGS...]\n"
+"                        [--buffer-size KB] [--no-functions] [--stacks WHEN]\n"
+"                        [-- COMMAND ARGS...]\n"
 "\n"
 "Record sched_switch, the wakeups, the tick, reschedule IPIs, softirqs and,\n"
 "where the kernel allows, function tracing of resched_curr*, into a\n"
@@ -34,7 +35,8 @@ static const char record_usage[] =
 "  --cpu LIST            only these CPUs (e.g. 0,2-3)\n"
 "  --syscalls            also raw_syscalls:sys_enter/sys_exit\n"
 "  --buffer-size KB      ring buffer per CPU (default 4096)\n"
-"  --no-functions        do not try function tracing of resched_curr*\n";
+"  --no-functions        do not try function tracing of resched_curr*\n"
+STACKS_USAGE;
 
 enum {
 	OPT_SYSCALLS = OPT_PRIVATE,
@@ -49,6 +51,7 @@ struct record_opts {
 	bool syscalls;
 	bool functions;
 	size_t buffer_kb;
+	enum lt_stacks stacks;
 	char **command;
 };
 
@@ -295,7 +298,7 @@ static int record(struct record_opts *o)
 	struct lt_tracefs_opts to = {
 		.cpus = o->cpus.v, .nr_cpus = o->cpus.nr, .syscalls = o->syscalls,
 		.functions = o->functions, .buffer_kb = o->buffer_kb,
-		.note = note,
+		.stacks = o->stacks, .note = note,
 	};
 	struct spool sp = { 0 };
 	bool child_done = false;
@@ -395,6 +398,7 @@ int cmd_record(int argc, char **argv)
 		{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 		{ "no-functions", no_argument, NULL, OPT_NO_FUNCTIONS },
+		STACKS_LONG_OPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -405,6 +409,8 @@ int cmd_record(int argc, char **argv)
 
 	/* "+": options end at the command, whose own options are its own. */
 	while ((c = getopt_long(argc, argv, "+o:d:h", longopts, NULL)) != -1) {
+		if (stacks_opt(&o.stacks, c, optarg))
+			continue;
 		switch (c) {
 		case 'o':
 			o.output = optarg;

@@ -126,7 +126,7 @@ struct lt_analysis {
 	const struct lt_task_stats **hogs;
 	size_t nr_hogs;
 	bool oom;
-	struct lt_stacks *stacks;	/* lt-stack.c */
+	struct lt_stack_table *stacks;	/* lt-stack.c */
 };
 
 /* lt-stats.c */

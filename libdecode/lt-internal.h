@@ -87,4 +87,13 @@ bool lt_tracefs_functions(const struct lt_tracefs *s);
 bool lt_tracefs_needs_symbols(const struct lt_tracefs *s);
 const char *lt_tracefs_comms(const struct lt_tracefs *s);
 
+/* The stacktrace trigger on the tick (lt-tracefs-stack.c). */
+struct lt_stack_trigger;
+
+struct lt_stack_trigger *lt_tracefs_stacks_on(struct tracefs_instance *inst,
+					      enum lt_stacks mode,
+					      void (*note)(const char *msg));
+int lt_tracefs_stacks_off(struct tracefs_instance *inst,
+			  struct lt_stack_trigger *t);
+
 #endif /* _LT_INTERNAL_H */

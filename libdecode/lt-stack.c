@@ -61,7 +61,7 @@ struct lt_task_sites {
 	size_t nr_sites;
 };
 
-struct lt_stacks {
+struct lt_stack_table {
 	char **str;			/* open addressing, power of two */
 	size_t nr_str, size_str;
 	struct lt_stk **stk;		/* chained, power of two */
@@ -111,11 +111,11 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-static const char *intern(struct lt_stacks *s, const char *name);
+static const char *intern(struct lt_stack_table *s, const char *name);
 
-static struct lt_stacks *stacks_get(struct lt_analysis *a)
+static struct lt_stack_table *stacks_get(struct lt_analysis *a)
 {
-	struct lt_stacks *s = a->stacks;
+	struct lt_stack_table *s = a->stacks;
 
 	if (s)
 		return s;
@@ -133,7 +133,7 @@ static struct lt_stacks *stacks_get(struct lt_analysis *a)
 	return s;
 }
 
-static int str_grow(struct lt_stacks *s)
+static int str_grow(struct lt_stack_table *s)
 {
 	size_t size = s->size_str ? s->size_str * 2 : 1024, i, j;
 	char **n = calloc(size, sizeof(*n));
@@ -155,7 +155,7 @@ static int str_grow(struct lt_stacks *s)
 }
 
 /* The one copy of @name; NULL if out of memory or past the cap. */
-static const char *intern(struct lt_stacks *s, const char *name)
+static const char *intern(struct lt_stack_table *s, const char *name)
 {
 	size_t j;
 
@@ -175,7 +175,7 @@ static const char *intern(struct lt_stacks *s, const char *name)
 }
 
 /* The site: the innermost frame that is not entry or tracing. */
-static const char *site_of(struct lt_stacks *s, const char *const *frame,
+static const char *site_of(struct lt_stack_table *s, const char *const *frame,
 			   unsigned int nr)
 {
 	unsigned int i;
@@ -186,7 +186,7 @@ static const char *site_of(struct lt_stacks *s, const char *const *frame,
 	return s->unknown;
 }
 
-static int stk_grow(struct lt_stacks *s)
+static int stk_grow(struct lt_stack_table *s)
 {
 	size_t size = s->size_stk ? s->size_stk * 2 : 256, i;
 	struct lt_stk **n = calloc(size, sizeof(*n)), *k, *next;
@@ -207,7 +207,7 @@ static int stk_grow(struct lt_stacks *s)
 }
 
 /* The one copy of a stack of interned names. */
-static const struct lt_stk *intern_stack(struct lt_stacks *s,
+static const struct lt_stk *intern_stack(struct lt_stack_table *s,
 					 const char *const *frame,
 					 unsigned int nr, bool truncated)
 {
@@ -252,7 +252,7 @@ void lt_stack_feed(struct lt_analysis *a, struct lt_cpu *c,
 		   const struct lt_event *ev)
 {
 	const char *frame[LT_STACK_MAX_FRAMES];
-	struct lt_stacks *s;
+	struct lt_stack_table *s;
 	char name[256];
 	unsigned int i;
 
@@ -396,7 +396,7 @@ static int by_weight(const void *pa, const void *pb)
 	return strcmp(x->function, y->function);
 }
 
-static void site_from(struct lt_stacks *s, struct lt_site *out,
+static void site_from(struct lt_stack_table *s, struct lt_site *out,
 		      const struct lt_stk *stk)
 {
 	out->function = stk ? stk->site : s->no_stack;
@@ -405,7 +405,7 @@ static void site_from(struct lt_stacks *s, struct lt_site *out,
 	out->truncated = stk && stk->truncated;
 }
 
-static int task_finish(struct lt_stacks *s, struct lt_task_sites *ts,
+static int task_finish(struct lt_stack_table *s, struct lt_task_sites *ts,
 		       uint64_t ep_ns)
 {
 	size_t i, j, n = 0;
@@ -455,7 +455,7 @@ static int task_finish(struct lt_stacks *s, struct lt_task_sites *ts,
 
 int lt_stack_finish(struct lt_analysis *a, uint64_t ep_ns)
 {
-	struct lt_stacks *s = a->stacks;
+	struct lt_stack_table *s = a->stacks;
 	int ret = 0;
 	size_t i;
 
@@ -486,7 +486,7 @@ static void task_free(struct lt_task *t)
 
 void lt_stack_free(struct lt_analysis *a)
 {
-	struct lt_stacks *s = a->stacks;
+	struct lt_stack_table *s = a->stacks;
 	struct lt_stk *k, *next;
 	size_t i;
 

@@ -38,6 +38,7 @@ struct lt_tracefs {
 	char *page;
 	bool tick_hrtimer;
 	bool functions;
+	struct lt_stack_trigger *stacks;
 	char *comms;		/* "pid comm\n" lines seen in /proc */
 	size_t comms_len;
 	size_t comms_size;
@@ -453,6 +454,7 @@ struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
 		goto fail;
 	if (enable_events(s, o, err, len) || open_cpus(s, err, len))
 		goto fail;
+	s->stacks = lt_tracefs_stacks_on(s->inst, o->stacks, o->note);
 	return s;
 fail:
 	lt_tracefs_destroy(s);
@@ -486,7 +488,7 @@ bool lt_tracefs_functions(const struct lt_tracefs *s)
 
 bool lt_tracefs_needs_symbols(const struct lt_tracefs *s)
 {
-	return s->functions || s->tick_hrtimer;
+	return s->functions || s->tick_hrtimer || s->stacks;
 }
 
 int lt_tracefs_start(struct lt_tracefs *s)
@@ -557,6 +559,7 @@ void lt_tracefs_destroy(struct lt_tracefs *s)
 		if (s->fd[cpu] >= 0)
 			close(s->fd[cpu]);
 	if (s->inst) {
+		lt_tracefs_stacks_off(s->inst, s->stacks);
 		destroy_instance(s->inst);
 		tracefs_instance_free(s->inst);
 	}

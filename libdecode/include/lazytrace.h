@@ -887,12 +887,27 @@ void lt_analysis_free(struct lt_analysis *a);
 struct lt_tracefs;
 
 /**
+ * enum lt_stacks - when a recording asks the kernel for a stack
+ * @LT_STACKS_LAZY: at a tick that finds a lazy request pending (a
+ *	stacktrace trigger filtered on the lazy bit of common_flags)
+ * @LT_STACKS_NONE: never
+ * @LT_STACKS_TICK: at every tick (also the fallback where the kernel
+ *	refuses the filter)
+ */
+enum lt_stacks {
+	LT_STACKS_LAZY = 0,
+	LT_STACKS_NONE,
+	LT_STACKS_TICK,
+};
+
+/**
  * struct lt_tracefs_opts - what a recording session enables
  * @cpus: trace only these CPUs ...
  * @nr_cpus: ... if this is not 0
  * @syscalls: raw_syscalls:sys_enter/exit too
  * @functions: try function tracing of resched_curr*
  * @buffer_kb: ring buffer per CPU; 0 for a default
+ * @stacks: kernel stacks at ticks, for the hogs' call sites
  * @note: told what was left out, and why
  */
 struct lt_tracefs_opts {
@@ -901,6 +916,7 @@ struct lt_tracefs_opts {
 	bool syscalls;
 	bool functions;
 	size_t buffer_kb;
+	enum lt_stacks stacks;
 	void (*note)(const char *msg);
 };
 
