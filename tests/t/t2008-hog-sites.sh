@@ -99,4 +99,39 @@ lt hogs -i "$DATA/lazy612-hogs.dat" --json | grep -q '"sites":\[\]' ||
 lt hogs -i "$DATA/lazy612-hogs.dat" --stacks | grep -q 'no kernel stacks' ||
 	fail "--stacks without stacks"
 expect_exit 2 lt hogs -i "$dat" --folded=bogus 2>/dev/null
+
+# Memory grows with tasks and distinct stacks, not with events: the same
+# trace ten times over has ten times the dd episodes at the same sites,
+# and a peak RSS within 25 % (each copy's dd are new task records: they
+# exec from sh, which mk-long-text.py cannot undo).
+python3 "$TOP/bench/mk-long-text.py" 10 < "$txt" > "$TMPDIR/x10.txt" ||
+	fail "mk-long-text.py"
+rss() {	# file -> peak RSS in KB, hogs --json in $TMPDIR/rss.json
+	/usr/bin/time -f "%M" -o "$TMPDIR/rss" "$LAZYTRACE" hogs -i "$1" \
+		--json > "$TMPDIR/rss.json" || fail "hogs $1"
+	cat "$TMPDIR/rss"
+}
+small=$(rss "$txt")
+cp "$TMPDIR/rss.json" "$TMPDIR/x1.json"
+large=$(rss "$TMPDIR/x10.txt")
+python3 - "$TMPDIR/x1.json" "$TMPDIR/rss.json" <<'PY' || fail "10x trace"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert b["kernel_stacks"] == 10 * a["kernel_stacks"]
+def sites(d):
+    out = {}
+    for h in d["hogs"]:
+        if h["comm"] == "dd":
+            for s in h["sites"]:
+                out[s["function"]] = out.get(s["function"], 0) + s["episodes"]
+    return out
+x1, x10 = sites(a), sites(b)
+assert x1 and {k: 10 * v for k, v in x1.items()} == x10, (x1, x10)
+PY
+echo "peak RSS of hogs: 1x $small KB, 10x $large KB"
+if [ -x /usr/bin/time ] && [ -z "${LAZYTRACE_WRAP:-}" ] &&
+   ! ldd "$LAZYTRACE" 2> /dev/null | grep -q libasan; then
+	[ $((large * 4)) -le $((small * 5)) ] ||
+		fail "peak RSS grew from $small KB to $large KB on a 10x longer trace"
+fi
 exit 0
