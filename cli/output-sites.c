@@ -25,10 +25,10 @@ static unsigned int site_index(const struct lt_site *s)
 /* The system call entry every syscall stack ends with: said once, not shown. */
 static bool syscall_entry(const char *f)
 {
-	return !strncmp(f, "entry_SYSCALL", 13) || !strcmp(f, "do_syscall_64") ||
-	       !strcmp(f, "x64_sys_call") || !strncmp(f, "el0_svc", 7) ||
-	       !strcmp(f, "do_el0_svc") || !strcmp(f, "invoke_syscall") ||
-	       !strncmp(f, "el0t_64_sync", 12);
+	return !strncmp(f, "entry_SYSCALL", 13) ||
+	       !strcmp(f, "do_syscall_64") || !strcmp(f, "x64_sys_call") ||
+	       !strncmp(f, "el0_svc", 7) || !strcmp(f, "do_el0_svc") ||
+	       !strcmp(f, "invoke_syscall") || !strncmp(f, "el0t_64_sync", 12);
 }
 
 void site_abbrev(const struct lt_site *s, unsigned int head,

@@ -14,8 +14,9 @@
  * task's.
  *
  * Memory grows with distinct frame names and stacks, never with events:
- * frame names and stacks are interned once per analysis, up to a cap of
- * distinct stacks, past which a stack is reduced to its site frame; each
+ * frame names and stacks are interned once per analysis, up to caps:
+ * past LT_STR_MAX names a new name is "[other]", past LT_STACKS_MAX
+ * stacks a new stack is reduced to its site frame; each
  * task keeps up to LT_STACKS_PER_TASK distinct stacks, past which a new
  * one counts under the first stack of its site (or its site alone).
  */
@@ -24,7 +25,7 @@
 
 #include "lt-analysis.h"
 
-#define LT_STACKS_MAX		16384	/* distinct stacks per analysis */
+#define LT_STACKS_MAX		16384	/* distinct stacks in all */
 #define LT_STACKS_PER_TASK	256
 #define LT_STR_MAX		65536	/* distinct frame names */
 
@@ -67,7 +68,7 @@ struct lt_stack_table {
 	struct lt_stk **stk;		/* chained, power of two */
 	size_t nr_stk, size_stk;
 	uint64_t seen, used;
-	const char *no_stack, *unknown;
+	const char *no_stack, *unknown, *other;
 };
 
 static const char *const entry_prefix[] = {
@@ -124,7 +125,12 @@ static struct lt_stack_table *stacks_get(struct lt_analysis *a)
 		return NULL;
 	s->no_stack = intern(s, "[no stack]");
 	s->unknown = intern(s, "[unknown]");
-	if (!s->no_stack || !s->unknown) {
+	s->other = intern(s, "[other]");
+	if (!s->no_stack || !s->unknown || !s->other) {
+		size_t i;
+
+		for (i = 0; i < s->size_str; i++)
+			free(s->str[i]);
 		free(s->str);
 		free(s);
 		return NULL;
@@ -154,7 +160,7 @@ static int str_grow(struct lt_stack_table *s)
 	return 0;
 }
 
-/* The one copy of @name; NULL if out of memory or past the cap. */
+/* The one copy of @name, "[other]" past the cap; NULL if out of memory. */
 static const char *intern(struct lt_stack_table *s, const char *name)
 {
 	size_t j;
@@ -166,7 +172,7 @@ static const char *intern(struct lt_stack_table *s, const char *name)
 		if (!strcmp(s->str[j], name))
 			return s->str[j];
 	if (s->nr_str >= LT_STR_MAX)
-		return NULL;
+		return s->other;
 	s->str[j] = strdup(name);
 	if (!s->str[j])
 		return NULL;
