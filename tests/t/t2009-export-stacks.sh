@@ -8,7 +8,8 @@
 
 dat=$DATA/stock/stock72-lazy-nohrtick-stacks.dat
 lt export -i "$dat" --perfetto "$TMPDIR/p.json" || fail "export"
-n=$(lt timeline -i "$dat" --kind tick-upgrade | wc -l)
+# the first line of the text timeline is its header
+n=$(lt timeline -i "$dat" --kind tick-upgrade | tail -n +2 | wc -l)
 dd=$(lt hogs -i "$dat" --csv | awk -F, '$3 == "dd" { printf "%s ", $2 }')
 [ -n "$dd" ] || fail "no dd hogs"
 python3 - "$TMPDIR/p.json" "$n" $dd <<'PY' || fail "stacks in the export"
