@@ -615,6 +615,7 @@ bool lt_transition_is_served(enum lt_transition_kind kind);
  * @LT_UPG_TIMER: any other hrtimer
  * @LT_UPG_IRQ: another interrupt (hard or soft irq context)
  * @LT_UPG_DIRECT: outside interrupt context, e.g. an RT wakeup
+ * @LT_UPG_SOURCE_MAX: the number of sources
  */
 enum lt_upgrade_source {
 	LT_UPG_TICK = 0,
