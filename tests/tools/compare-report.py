@@ -95,7 +95,16 @@ def trace_cmd_events(path):
 
 
 def compare_trace_cmd(kernel_text, trace_cmd_text):
-    kern, ours = list(events(kernel_text)), list(trace_cmd_events(trace_cmd_text))
+    # Only an event's first line has a flag field: a kernel stack's
+    # " => frame" lines and text an event prints after a newline (a
+    # syscall's user buffer) are continuation lines on both sides.
+    kall = list(events(kernel_text))
+    oall = list(trace_cmd_events(trace_cmd_text))
+    kern = [l for l in kall if LATENCY.match(l)]
+    ours = [l for l in oall if TRACE_CMD.match(l)]
+    if len(kall) != len(kern) or len(oall) != len(ours):
+        print('%s: continuation lines set aside: kernel %d, trace-cmd %d'
+              % (kernel_text, len(kall) - len(kern), len(oall) - len(ours)))
     if len(kern) != len(ours):
         print('%s: event count differs: kernel %d, trace-cmd %d'
               % (kernel_text, len(kern), len(ours)))
