@@ -17,6 +17,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "lt-internal.h"
+#include "lt-print-known.h"
 
 /* Exported by libtracecmd but missing from Debian's public header. */
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
@@ -40,6 +41,7 @@ struct event_info {
 	unsigned long long preempt_marker;
 	char ptr_key[MAX_PTR_KEYS][32];
 	int nr_ptr_keys;
+	struct lt_known_print print;	/* printed by hand if known */
 };
 
 /*
@@ -217,6 +219,7 @@ static struct event_info *event_info(struct dat *d, int type)
 		return NULL;
 	ei->kind = lt_event_kind_of(ei->event->system, ei->event->name);
 	find_pointer_keys(ei);
+	lt_known_print_init(&ei->print, ei->event);
 	for (i = 0; i < 8 && ei->kind < LT_EV_KIND_MAX; i++) {
 		const char *fn = field_names[ei->kind][i];
 
@@ -683,6 +686,7 @@ static size_t dat_payload(struct lt_reader *r, const struct lt_event *ev,
 {
 	struct dat *d = r->priv;
 	struct event_info *ei;
+	ssize_t k;
 	int n;
 
 	if (ev->kind == LT_EV_FUNCTION) {
@@ -690,6 +694,10 @@ static size_t dat_payload(struct lt_reader *r, const struct lt_event *ev,
 			     ev->u.function.parent);
 		return n < 0 ? 0 : (size_t)n;
 	}
+	ei = event_info(d, rec_type(d, d->rec));
+	k = ei ? lt_known_print(&ei->print, d->tep, d->rec, buf, len) : -1;
+	if (k >= 0)
+		return k;
 	trace_seq_reset(&d->seq);
 	tep_print_event(d->tep, &d->seq, d->rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&d->seq);
