@@ -116,6 +116,13 @@ FUZZ_SECONDS	?= 60
 fuzz:
 	sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ)
 
+# CPU, wall time and memory against trace-cmd and a bare libtracecmd
+# iteration (bench/README.md); BENCH_RECORD / BENCH_TRACE pick the large
+# trace. Fails when a goal is missed.
+bench: all
+	LAZYTRACE=$(CURDIR)/$(BIN) sh bench/bench.sh
+	LAZYTRACE=$(CURDIR)/$(BIN) sh bench/bench-tui.sh $(BENCH_TUI_TRACE)
+
 demo: all
 	sh tests/demo.sh ./$(BIN)
 
@@ -150,5 +157,5 @@ vm-test: all
 clean:
 	rm -rf build build-asan $(BIN)
 
-.PHONY: all check asan valgrind fuzz demo deps install patches-check vm-test clean
+.PHONY: all check asan valgrind fuzz bench demo deps install patches-check vm-test clean
 .DELETE_ON_ERROR:
