@@ -88,6 +88,7 @@ struct dat {
 	 * each one up by name again on every call.
 	 */
 	struct tep_format_field *c_type, *c_pid, *c_flags, *c_pc;
+	bool native;		/* the file is in the host's byte order */
 };
 
 static const char *const field_names[][8] = {
@@ -254,6 +255,39 @@ static long long num(struct tep_format_field *f, struct tep_record *rec)
 	return (long long)v;
 }
 
+/*
+ * num() for the hot fields: a file in the host's byte order is read with
+ * a plain load instead of two calls into libtraceevent.
+ */
+static inline long long fnum(struct dat *d, struct tep_format_field *f,
+			     struct tep_record *rec)
+{
+	const char *p;
+
+	if (!d->native || !f || f->offset < 0 ||
+	    f->offset + f->size > rec->size)
+		return num(f, rec);
+	p = (const char *)rec->data + f->offset;
+	switch (f->size) {
+	case 4: {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		if (f->flags & TEP_FIELD_IS_SIGNED)
+			return (int32_t)v;
+		return v;
+	}
+	case 8: {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		return (long long)v;
+	}
+	default:
+		return num(f, rec);
+	}
+}
+
 static void str(struct tep_format_field *f, struct tep_record *rec, char *dst,
 		size_t size)
 {
@@ -316,26 +350,26 @@ static void fill_fields(struct dat *d, struct event_info *ei,
 
 	switch (ei->kind) {
 	case LT_EV_SCHED_SWITCH: {
-		unsigned long long st = num(f[3], rec);
+		unsigned long long st = fnum(d, f[3], rec);
 
 		str(f[0], rec, ev->u.sched_switch.prev_comm, LT_COMM_LEN);
-		ev->u.sched_switch.prev_pid = num(f[1], rec);
-		ev->u.sched_switch.prev_prio = num(f[2], rec);
+		ev->u.sched_switch.prev_pid = fnum(d, f[1], rec);
+		ev->u.sched_switch.prev_prio = fnum(d, f[2], rec);
 		prev_state_str(ei, st, ev->u.sched_switch.prev_state_str);
 		ev->u.sched_switch.prev_state =
 			lt_prev_state_of(ev->u.sched_switch.prev_state_str);
 		str(f[4], rec, ev->u.sched_switch.next_comm, LT_COMM_LEN);
-		ev->u.sched_switch.next_pid = num(f[5], rec);
-		ev->u.sched_switch.next_prio = num(f[6], rec);
+		ev->u.sched_switch.next_pid = fnum(d, f[5], rec);
+		ev->u.sched_switch.next_prio = fnum(d, f[6], rec);
 		break;
 	}
 	case LT_EV_SCHED_WAKING:
 	case LT_EV_SCHED_WAKEUP:
 	case LT_EV_SCHED_WAKEUP_NEW:
 		str(f[0], rec, ev->u.wakeup.comm, LT_COMM_LEN);
-		ev->u.wakeup.pid = num(f[1], rec);
-		ev->u.wakeup.prio = num(f[2], rec);
-		ev->u.wakeup.target_cpu = num(f[3], rec);
+		ev->u.wakeup.pid = fnum(d, f[1], rec);
+		ev->u.wakeup.prio = fnum(d, f[2], rec);
+		ev->u.wakeup.target_cpu = fnum(d, f[3], rec);
 		break;
 	case LT_EV_SCHED_PROCESS_EXIT:
 	case LT_EV_SCHED_PROCESS_FORK:
@@ -418,7 +452,23 @@ static void find_common_fields(struct dat *d)
 static inline long long common(struct dat *d, struct tep_format_field *f,
 			       struct tep_record *rec)
 {
-	return tep_read_number(d->tep, (char *)rec->data + f->offset, f->size);
+	const unsigned char *p = (const unsigned char *)rec->data + f->offset;
+
+	if (d->native && f->size == 1)
+		return *p;
+	if (d->native && f->size == 2) {
+		uint16_t v;
+
+		memcpy(&v, p, 2);
+		return v;
+	}
+	if (d->native && f->size == 4) {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		return v;
+	}
+	return tep_read_number(d->tep, p, f->size);
 }
 
 static int rec_type(struct dat *d, struct tep_record *rec)
@@ -1093,6 +1143,8 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	r->nr_cpus = tep_get_cpus(d->tep);
 	d->ptr_width = tep_get_long_size(d->tep) == 4 ? 8 : 16;
 	find_common_fields(d);
+	d->native = tep_is_file_bigendian(d->tep) ==
+		    tep_is_local_bigendian(d->tep);
 	d->page_size = sysconf(_SC_PAGESIZE);
 	if (r->nr_cpus <= 0 || r->nr_cpus > 8192) {
 		lt_reader_fail(r, "corrupt trace.dat: %d CPUs", r->nr_cpus);
