@@ -120,8 +120,9 @@ fuzz:
 # iteration (bench/README.md); BENCH_RECORD / BENCH_TRACE pick the large
 # trace. Fails when a goal is missed.
 bench: all
-	LAZYTRACE=$(CURDIR)/$(BIN) sh bench/bench.sh
-	LAZYTRACE=$(CURDIR)/$(BIN) sh bench/bench-tui.sh $(BENCH_TUI_TRACE)
+	@LAZYTRACE=$(CURDIR)/$(BIN) sh bench/bench.sh; a=$$?; \
+	LAZYTRACE=$(CURDIR)/$(BIN) sh bench/bench-tui.sh $(BENCH_TUI_TRACE); \
+	b=$$?; [ $$a = 0 ] && [ $$b = 0 ]
 
 demo: all
 	sh tests/demo.sh ./$(BIN)
