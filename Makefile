@@ -58,6 +58,10 @@ DEB_PKGS	:= build-essential pkg-config libtraceevent-dev libtracefs-dev \
 		   libtracecmd-dev trace-cmd libncurses-dev libcmocka-dev \
 		   xz-utils tmux python3 man-db git
 
+# What the stock-kernel VM test needs on top (qemu, the guest's tools).
+VM_DEB_PKGS	:= qemu-system-x86 qemu-system-arm busybox-static rt-tests \
+		   cpio binutils
+
 all: $(BIN) $(SHARED_LIB) $(SAMPLE_BIN)
 
 $(B)/%.o: %.c $(wildcard libdecode/include/*.h libdecode/*.h cli/*.h tui/*.h)
@@ -155,8 +159,20 @@ patches-check:
 vm-test: all
 	$(MAKE) -C patches vm-test
 
+vm-deps:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(VM_DEB_PKGS)"
+
+# Debian's stock 7.x kernel under qemu: lazytrace record, live, tui in it.
+vm-test-stock: all vm-deps
+	BUILD=$(CURDIR)/$(B) LAZYTRACE=$(CURDIR)/$(BIN) tests/vm/vm-test-stock.sh
+
+# Remake the recordings of tests/data/stock (see its README.md).
+vm-record-stock: vm-deps
+	BUILD=$(CURDIR)/$(B) tests/vm/record-stock.sh $(CURDIR)/$(B)/stock-recordings
+
 clean:
 	rm -rf build build-asan $(BIN)
 
-.PHONY: all check asan valgrind fuzz bench demo deps install patches-check vm-test clean
+.PHONY: all check asan valgrind fuzz bench demo deps install patches-check \
+	vm-test vm-deps vm-test-stock vm-record-stock clean
 .DELETE_ON_ERROR:

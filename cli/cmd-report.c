@@ -91,7 +91,7 @@ struct line {
 /* Strings go out with fputs: printf's format parsing is a hot spot here. */
 static void print_payload(const struct lt_event *ev, const char *payload)
 {
-	if (ev->kind != LT_EV_FUNCTION) {
+	if (lt_event_named(ev)) {
 		fputs(ev->name, stdout);
 		fputs(": ", stdout);
 	}

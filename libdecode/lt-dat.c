@@ -17,6 +17,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "lt-internal.h"
+#include "lt-print.h"
 #include "lt-print-known.h"
 
 /* Exported by libtracecmd but missing from Debian's public header. */
@@ -25,8 +26,6 @@ int tracecmd_set_cpu_to_timestamp(struct tracecmd_input *handle, int cpu,
 				  unsigned long long ts);
 
 #define DEFAULT_DETECT_SCAN 200000UL
-
-#define MAX_PTR_KEYS 4
 
 /* What we need to know about one event type, looked up once. */
 struct event_info {
@@ -39,8 +38,6 @@ struct event_info {
 	char state_letter[16];
 	int nr_state_letters;
 	unsigned long long preempt_marker;
-	char ptr_key[MAX_PTR_KEYS][32];
-	int nr_ptr_keys;
 	struct lt_known_print print;	/* printed by hand if known */
 };
 
@@ -67,8 +64,8 @@ struct dat {
 	struct event_info *info;
 	int nr_info;
 	struct trace_seq seq;
+	struct lt_printer *printer;	/* formats what we read */
 	char comm[LT_COMM_LEN];
-	int ptr_width;
 	struct consumed *consumed;	/* per CPU: pages read, still mapped */
 	uintptr_t page_size;
 	bool guard;		/* turn faults while reading into errors */
@@ -140,59 +137,6 @@ static void find_state_letters(struct event_info *ei, struct tep_print_arg *arg)
 	}
 }
 
-/*
- * A plain %p is hashed by the kernel's text output with a per-boot key we
- * cannot know. Print the raw value as the kernel does with
- * no_hash_pointers ("%016lx"), where libtraceevent prints "0x...": note
- * the text before each plain %p ("hrtimer=") to find it in the output.
- */
-static void find_pointer_keys(struct event_info *ei)
-{
-	const char *fmt = ei->event->print_fmt.format;
-	const char *p, *k;
-	size_t n;
-
-	for (p = fmt; p && (p = strstr(p, "%p")); p += 2) {
-		if (isalnum((unsigned char)p[2]) || (p > fmt && p[-1] == '%'))
-			continue;
-		for (k = p; k > fmt && !isspace((unsigned char)k[-1]); k--)
-			;
-		n = p - k;
-		if (!n || n >= sizeof(ei->ptr_key[0]) ||
-		    ei->nr_ptr_keys >= MAX_PTR_KEYS)
-			continue;
-		memcpy(ei->ptr_key[ei->nr_ptr_keys], k, n);
-		ei->ptr_key[ei->nr_ptr_keys++][n] = '\0';
-	}
-}
-
-static size_t unhash_pointers(const struct event_info *ei, int width,
-			      struct trace_seq *in, char *buf, size_t len)
-{
-	const char *s = in->buffer, *hit, *hex;
-	unsigned long long v;
-	char *end;
-	size_t n = 0;
-	int i;
-
-	for (i = 0; i < ei->nr_ptr_keys && s; i++) {
-		hit = strstr(s, ei->ptr_key[i]);
-		if (!hit)
-			continue;
-		hex = hit + strlen(ei->ptr_key[i]);
-		if (strncmp(hex, "0x", 2) && strncmp(hex, "(nil)", 5))
-			continue;
-		v = strtoull(hex + (hex[0] == '0' ? 2 : 0), &end, 16);
-		if (hex[0] == '(')
-			end = (char *)hex + 5;
-		n += snprintf(buf + n, n < len ? len - n : 0, "%.*s%0*llx",
-			      (int)(hex - s), s, width, v);
-		s = end;
-	}
-	n += snprintf(buf + n, n < len ? len - n : 0, "%s", s ? s : "");
-	return n;
-}
-
 static struct event_info *event_info(struct dat *d, int type)
 {
 	struct event_info *ei, *n;
@@ -219,7 +163,6 @@ static struct event_info *event_info(struct dat *d, int type)
 	if (!ei->event)
 		return NULL;
 	ei->kind = lt_event_kind_of(ei->event->system, ei->event->name);
-	find_pointer_keys(ei);
 	lt_known_print_init(&ei->print, ei->event);
 	for (i = 0; i < 8 && ei->kind < LT_EV_KIND_MAX; i++) {
 		const char *fn = field_names[ei->kind][i];
@@ -730,7 +673,10 @@ static int dat_next(struct lt_reader *r)
 	return dat_fill(r, d->rec, cpu);
 }
 
-/* Raw pointers, as the kernel prints %p with no_hash_pointers. */
+/*
+ * The reader hands its current record to the printing module, which
+ * formats it; only the reader can reach the record.
+ */
 static size_t dat_payload(struct lt_reader *r, const struct lt_event *ev,
 			  char *buf, size_t len)
 {
@@ -749,16 +695,16 @@ static size_t dat_payload(struct lt_reader *r, const struct lt_event *ev,
 	if (k >= 0)
 		return k;
 	trace_seq_reset(&d->seq);
-	tep_print_event(d->tep, &d->seq, d->rec, "%s", TEP_PRINT_INFO);
+	if (d->printer)
+		lt_print_info(d->printer, d->rec, ev->kind != LT_EV_OTHER,
+			      &d->seq);
+	else
+		tep_print_event(d->tep, &d->seq, d->rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&d->seq);
 	if (!d->seq.buffer) {
 		if (len)
 			buf[0] = '\0';
 		return 0;
-	}
-	ei = event_info(d, tep_data_type(d->tep, d->rec));
-	if (ei && ei->nr_ptr_keys) {
-		return unhash_pointers(ei, d->ptr_width, &d->seq, buf, len);
 	}
 	if (len)
 		lt_strlcpy(buf, d->seq.buffer, len);
@@ -805,6 +751,7 @@ leave_handle:
 	free(d->pending);
 	free(d->consumed);
 	trace_seq_destroy(&d->seq);
+	lt_printer_free(d->printer);
 	free(d->info);
 	free(d);
 	r->priv = NULL;
@@ -1141,7 +1088,7 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	d->tep = tracecmd_get_tep(d->handle);
 	tep_set_loglevel(TEP_LOG_NONE);
 	r->nr_cpus = tep_get_cpus(d->tep);
-	d->ptr_width = tep_get_long_size(d->tep) == 4 ? 8 : 16;
+	d->printer = lt_printer_new(d->tep);
 	find_common_fields(d);
 	d->native = tep_is_file_bigendian(d->tep) ==
 		    tep_is_local_bigendian(d->tep);

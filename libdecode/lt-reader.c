@@ -282,6 +282,17 @@ uint64_t lt_reader_size(const struct lt_reader *r)
 	return r->size;
 }
 
+bool lt_event_named(const struct lt_event *ev)
+{
+	if (ev->kind == LT_EV_FUNCTION || !ev->system)
+		return ev->kind != LT_EV_FUNCTION;
+	if (ev->system[0] == 's' && !strcmp(ev->system, "syscalls"))
+		return false;
+	/* trace_marker writes print as "tracing_mark_write: text" */
+	return !(ev->system[0] == 'f' && !strcmp(ev->system, "ftrace") &&
+		 !strcmp(ev->name, "print"));
+}
+
 size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
 			char *buf, size_t len)
 {

@@ -420,6 +420,21 @@ static int parse_rest(struct text *t, const char *rest, struct lt_event *ev)
 		parse_fields(t->payload, ev);
 		return 0;
 	}
+	/*
+	 * Syscall events print no name either: "sys_read(fd: 3, ...)" is
+	 * syscalls:sys_enter_read, "sys_read -> 0x2" syscalls:sys_exit_read.
+	 */
+	if (n > 4 && !strncmp(rest, "sys_", 4) && n + 6 < sizeof(t->name) &&
+	    (rest[n] == '(' || !strncmp(rest + n, " -> ", 4))) {
+		snprintf(t->name, sizeof(t->name), "sys_%s_%.*s",
+			 rest[n] == '(' ? "enter" : "exit", (int)(n - 4),
+			 rest + 4);
+		t->payload = rest;
+		ev->name = t->name;
+		ev->system = "syscalls";
+		ev->kind = LT_EV_OTHER;
+		return 0;
+	}
 	/* The function tracer prints no event name. */
 	t->payload = rest;
 	ev->name = "function";

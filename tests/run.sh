@@ -15,6 +15,11 @@ export LAZYTRACE DATA BUILD LAZYTRACE_WRAP
 pass=0 fail=0 skip=0 failed=""
 out=$top/tests/out
 mkdir -p "$out"
+# Tests may leave tables for the summary here (what still differs).
+LT_TABLES=$out/tables
+rm -rf "$LT_TABLES"
+mkdir -p "$LT_TABLES"
+export LT_TABLES
 
 record() {	# name status
 	case $2 in
@@ -39,6 +44,10 @@ for t in $top/tests/t/${T:-t*.sh}; do
 	# what a test leaves in its own directory is gone with it
 	rm -rf "$tmp"
 	record "$name" $st
+done
+
+for f in "$LT_TABLES"/*.table; do
+	[ -f "$f" ] && cat "$f"
 done
 
 for f in $failed; do

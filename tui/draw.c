@@ -451,8 +451,8 @@ static void draw_task(struct view *v, int x, int w)
 static void ev_text(const struct ev_line *l, int w, char *buf, size_t len)
 {
 	uint64_t us = (l->ts + 500) / 1000;	/* the kernel's ns2usecs() */
-	const char *sep = l->kind == LT_EV_FUNCTION ? "" : ": ";
-	const char *name = l->kind == LT_EV_FUNCTION ? "" : l->name;
+	const char *sep = l->named ? ": " : "";
+	const char *name = l->named ? l->name : "";
 
 	if (w >= 100)
 		snprintf(buf, len, "%16s-%-7d [%03d] %s %5llu.%06llu: %s%s%s",

@@ -732,6 +732,7 @@ static void keep(struct summary *s, struct lt_reader *sr,
 	l->flags = ev->flags;
 	l->preempt_count = ev->preempt_count;
 	l->kind = ev->kind;
+	l->named = lt_event_named(ev);
 	snprintf(l->comm, sizeof(l->comm), "%s", ev->comm ? ev->comm : "<...>");
 	snprintf(l->name, sizeof(l->name), "%s", ev->name ? ev->name : "?");
 	lt_flags_latency(s->abi, ev->flags, ev->preempt_count, l->lat);

@@ -167,6 +167,7 @@ struct ev_line {
 	unsigned int flags;
 	unsigned int preempt_count;
 	enum lt_event_kind kind;
+	bool named;	/* "name: " before the payload */
 	char comm[LT_COMM_LEN];
 	char name[48];
 	char lat[6];

@@ -365,20 +365,33 @@ uint64_t lt_reader_size(const struct lt_reader *r);
 int lt_reader_seek(struct lt_reader *r, uint64_t ts, uint64_t pos);
 
 /**
- * lt_event_payload - the event's text after "name: ", as the kernel
- *	prints it
+ * lt_event_payload - the event's info as the kernel prints it, after
+ *	"name: " for the events lt_event_named() says are named
  * @r: the reader that returned @ev
  * @ev: the current event
  * @buf: output buffer
  * @len: size of @buf
  *
- * trace.dat events are printed from their print format with libtraceevent
- * (no plugins); pointers the kernel would hash are printed raw, as with
- * no_hash_pointers. Text events return the text as read. Function events
- * print as "func <-parent". Returns the length that the full text needs.
+ * trace.dat events are printed from their print format with the kernel's
+ * own printf semantics (%pS with offset and size from the recorded
+ * symbols, flags and symbols by name, bitmasks in 32-bit groups), syscall
+ * events in the kernel's own layout; pointers the kernel would hash are
+ * printed raw, as with no_hash_pointers. Text events return the text as
+ * read. Function events print as "func <-parent". Returns the length that
+ * the full text needs.
  */
 size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
 			char *buf, size_t len);
+
+/**
+ * lt_event_named - whether the kernel prints "name: " before the payload
+ * @ev: an event
+ *
+ * The function tracer's events ("func <-parent"), the syscall events
+ * ("sys_read(fd: 3, ...)", "sys_read -> 0x2") and trace_marker writes
+ * ("tracing_mark_write: text") print no event name.
+ */
+bool lt_event_named(const struct lt_event *ev);
 
 /**
  * lt_event_field - a numeric field of the current event by name

@@ -5,7 +5,8 @@
 #   kernel.sh bisect            fresh tree, apply patch by patch, build after each
 #   kernel.sh build             tree with the whole series (reused if current), build
 #
-# Environment: BUILD (scratch dir), TARBALL, SERIES_DIR, CONFIG_DIR, JOBS.
+# Environment: BUILD (scratch dir), TARBALL, SERIES_DIR, CONFIG_DIR, JOBS,
+# EXTRA_CONFIG (config fragments applied last).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$here/build}
@@ -90,6 +91,8 @@ cmd_checkpatch() {
 configure() {
 	local out=$1 frags=("$CONFIG_DIR/kernel.config")
 	grep -q '^config PREEMPT_LAZY' "$SRC/kernel/Kconfig.preempt" && frags+=("$CONFIG_DIR/lazy.config")
+	# EXTRA_CONFIG: more fragments, last (vm-test VM_DEBUG=1: debug.config)
+	[ -n "${EXTRA_CONFIG:-}" ] && frags+=($EXTRA_CONFIG)
 	mkdir -p "$out"
 	make -s -C "$SRC" O="$out" tinyconfig > /dev/null
 	(cd "$SRC" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}") > /dev/null
@@ -102,8 +105,11 @@ configure() {
 }
 
 build() {
-	local out=$1 rc
-	make -s -C "$SRC" O="$out" -j"$JOBS" bzImage KCFLAGS=-Werror > "$out/build.log" 2>&1
+	local out=$1 rc targets=bzImage
+	# modules too where the config has them: Module.symvers, for the
+	# VM test's out-of-tree lazyhog module
+	grep -q '^CONFIG_MODULES=y' "$out/.config" && targets="bzImage modules"
+	make -s -C "$SRC" O="$out" -j"$JOBS" $targets KCFLAGS=-Werror > "$out/build.log" 2>&1
 	rc=$?
 	grep -v '^$' "$out/build.log" | tail -n 40
 	[ $rc = 0 ] && [ -f "$out/arch/x86/boot/bzImage" ]

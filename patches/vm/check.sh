@@ -1,15 +1,20 @@
 #!/bin/bash
-# check.sh DIR [LAZYTRACE]
+# check.sh DIR LAZYTRACE HZ
 # Checks the recordings that guest.sh left in DIR (NAME.txt, NAME.lat.txt,
-# NAME.dat for NAME in hogs, hogs-eager, msg-lazy, msg-eager) with plain
-# text tools,
-# and against `lazytrace` when that binary is there.
+# NAME.dat for NAME in hogs, hogs-eager, msg-lazy, msg-eager; guest.log;
+# boot-full/guest.log) with plain text tools, and against the lazytrace
+# binary LAZYTRACE (its absence is a failure; LAZYTRACE=skip skips those
+# checks and says so). Every time threshold derives from the kernel's HZ.
 set -u
 dir=$1
 lt=${2:-}
+hz=${3:-}
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 ok() { echo "ok:   $*"; }
+case $hz in ''|*[!0-9]*) echo "usage: check.sh DIR LAZYTRACE HZ" >&2; exit 2 ;; esac
+tick=$((1000000 / hz))	# us
+echo "HZ=$hz: tick $tick us; lazy requests wait for it, eager ones must not"
 
 # One line per event of the kernel's default text output:
 # cpu timestamp flags pid event rest...
@@ -147,8 +152,8 @@ fi
 # pending before it) to the hog's sched_switch out with prev_state R+,
 # for the requests whose first letter is one of LETTERS: l L (lazy) in the
 # lazy hogs run, n N (eager) in hogs-eager. Lazy requests wait for the
-# tick (HZ=250: 4 ms) to upgrade them; eager ones are served on the next
-# return from interrupt. Prints "pid count median_us" per hog.
+# tick to upgrade them; eager ones are served on the next return from
+# interrupt. Prints "pid count median_us" per hog.
 req_to_switch() { # events-file "hogpids" LETTERS
 	awk -v hogs="$2" -v letters="$3" '
 	BEGIN { n = split(hogs, h, " "); for (i = 1; i <= n; i++) ishog[h[i]] = 1 }
@@ -178,32 +183,210 @@ req_to_switch() { # events-file "hogpids" LETTERS
 eagerpids=$(sed -n 's/^eager hog pid //p' "$dir/guest.log" | tr '\n' ' ')
 echo
 echo "hogs-eager pids: $eagerpids"
-echo "request first seen -> preempted (R+) switch, median per hog (HZ=250, tick 4000 us):"
+echo "request first seen -> preempted (R+) switch, median per hog (tick $tick us):"
 if [ -n "$hogpids" ] && [ -s "$dir/hogs.events" ]; then
 	req_to_switch "$dir/hogs.events" "$hogpids" lL > "$dir/hogs.req"
 	while read -r p m med; do
 		echo "      hogs (lazy):  hog $p: $m lazy requests -> R+, median ${med} us"
-		[ "$m" -ge 10 ] && [ "$med" -ge 2000 ] && ok "hogs (lazy): hog $p waits for the tick (median $med us >= 2000)" ||
-			bad "hogs (lazy): hog $p: $m preempted requests, median $med us (want >= 10 and >= 2000 us)"
+		[ "$m" -ge 10 ] && [ "$med" -ge $((tick / 2)) ] && [ "$med" -le $((tick * 5 / 4)) ] &&
+			ok "hogs (lazy): hog $p waits for the tick (median $med us, tick/2 .. 5/4 tick)" ||
+			bad "hogs (lazy): hog $p: $m preempted requests, median $med us (want >= 10 and $((tick / 2)) .. $((tick * 5 / 4)) us)"
 	done < "$dir/hogs.req"
 fi
 if [ -n "$eagerpids" ] && [ -s "$dir/hogs-eager.events" ]; then
 	req_to_switch "$dir/hogs-eager.events" "$eagerpids" nN > "$dir/hogs-eager.req"
 	while read -r p m med; do
 		echo "      hogs-eager:   hog $p: $m eager requests -> R+, median ${med} us"
-		[ "$m" -ge 10 ] && [ "$med" -le 1000 ] && ok "hogs-eager: hog $p preempted without waiting for the tick (median $med us <= 1000)" ||
-			bad "hogs-eager: hog $p: $m preempted requests, median $med us (want >= 10 and <= 1000 us)"
+		[ "$m" -ge 10 ] && [ "$med" -le $((tick / 4)) ] &&
+			ok "hogs-eager: hog $p preempted without waiting for the tick (median $med us <= tick/4)" ||
+			bad "hogs-eager: hog $p: $m preempted requests, median $med us (want >= 10 and <= $((tick / 4)) us)"
 	done < "$dir/hogs-eager.req"
 else
 	bad "hogs-eager: no recording or no eager hog pids in guest.log"
 fi
 
+
+# The tick the thresholds assume: CPU 1 is busy for the whole hogs run,
+# so its tick timer (tick_nohz_handler) expires once per tick.
+if [ -s "$dir/hogs.events" ]; then
+	mt=$(awk '$1 == 1 && $5 == "hrtimer_expire_entry" && /function=tick_nohz_handler/ {
+		if (last) printf "%.0f\n", ($2 - last) * 1e6; last = $2 }' \
+		"$dir/hogs.events" | sort -n | awk '{ d[++n] = $1 } END { print n ? d[int((n + 1) / 2)] : 0 }')
+	[ "$mt" -ge $((tick * 9 / 10)) ] && [ "$mt" -le $((tick * 11 / 10)) ] &&
+		ok "hogs: CPU 1 ticks every $mt us (median), HZ=$hz says $tick" ||
+		bad "hogs: CPU 1 ticks every $mt us (median), HZ=$hz says $tick"
+fi
+
+# Return to user space honours a lazy request (patch "entry"): for each
+# lazy request the user-space spinner gets (first letter l or L seen in
+# its context on CPU 1, nothing pending before), it must call
+# schedule() on its way out to user mode (the function tracer records the
+# call with its caller; schedule() may pick the spinner again, and then
+# there is no switch), within tick/4 not counting time spent inside
+# interrupt handlers (where it cannot return; user-space time counts).
+# Every episode is checked; none may end in a preemption (R+) or without
+# schedule(), unless a tick upgraded the request first. Without the entry
+# patch every request would wait for the tick upgrade: here at most 1 in
+# 10 may be upgraded first (a tick in the same interrupt that made the
+# request, or before the task got back from a syscall). An episode that a
+# reschedule IPI joins got an eager request too (the RT task's wake-up):
+# it may be preempted (R+) on the way out, and is counted apart.
+spinner=$(sed -n 's/^spinner pid //p' "$dir/guest.log")
+echo
+if [ -n "$spinner" ] && [ -s "$dir/hogs.events" ]; then
+	awk -v pid="$spinner" -v tick="$tick" '
+	function done(c, t, how, l, caller) {
+		if (kind[c] == "lazy") {
+			if (ipi[c]) {
+				joined++
+			} else {
+				d = (t - since[c] - inirq[c]) * 1e6
+				n++; sum += d; if (d > max) max = d
+				if (how == "switch R+" && upg[c]) upgraded++
+				else if (how != "schedule") bad_end++
+				else if (caller !~ /exit_to_user_mode/) notuser++
+				else if (l != "l" && l != "L") upgraded++
+				if (d > tick / 4) slow++
+			}
+		}
+		delete since[c]; delete kind[c]; delete ipi[c]; delete upg[c]
+	}
+	{
+		c = $1
+		l = substr($3, 2, 1)
+		# time inside interrupt handlers is not time the task could
+		# have returned to user space in
+		if (depth[c] > 0 && (c in kind)) inirq[c] += $2 - last[c]
+		last[c] = $2
+		if ($5 ~ /^(local_timer|reschedule)_entry$/) depth[c]++
+		if ($5 ~ /^(local_timer|reschedule)_exit$/ && depth[c] > 0) depth[c]--
+		if ($5 == "sched_switch") {
+			match($0, /prev_pid=[0-9]+/); pp = substr($0, RSTART + 9, RLENGTH - 9)
+			match($0, /prev_state=[^ ]+/); s = substr($0, RSTART + 11, RLENGTH - 11)
+			if (c in kind) done(c, $2, pp == pid ? "switch " s : "gone", l, "")
+			delete insched[c]
+			next
+		}
+		if ($4 != pid) next
+		if ($5 == "schedule") {
+			if (c in kind) done(c, $2, "schedule", l, $6)
+			# until it switches or comes back, the bits it still
+			# shows inside schedule() are not new requests
+			insched[c] = 1
+			next
+		}
+		if (l == "." || l == "p") delete insched[c]
+		if (c in insched) next
+		if ((c in kind) && $5 == "reschedule_entry") ipi[c] = 1
+		if ((c in kind) && $5 == "resched_curr" && $6 == "<-sched_tick") upg[c] = 1
+		if (!(c in kind) && index("lLbBnN", l)) {
+			since[c] = $2
+			# lazy only: b, B already carry an eager request; only on
+			# CPU 1, where it spins (not while it starts up)
+			kind[c] = (index("lL", l) && c + 0 == 1) ? "lazy" : "eager"
+			ipi[c] = 0
+			inirq[c] = 0
+		} else if ((c in kind) && (l == "." || l == "p")) {
+			done(c, $2, "cleared", l, "")
+		}
+	}
+	END { printf "%d %d %d %d %d %d %.0f %.0f\n", n, bad_end, notuser, upgraded, slow, joined, n ? sum / n : 0, max }' \
+		"$dir/hogs.events" > "$dir/hogs.spinner"
+	read -r n bend notuser upg slow joined avg max < "$dir/hogs.spinner"
+	echo "      spinner $spinner: $n lazy requests -> schedule() at exit to user mode, time outside interrupts: mean $avg us, max $max us; ended otherwise (R+, no schedule()): $bend; schedule() from elsewhere: $notuser; upgraded first: $upg; over tick/4: $slow; joined by an eager IPI (not counted): $joined"
+	[ "$n" -ge 10 ] && [ "$bend" = 0 ] && [ "$notuser" = 0 ] && [ $((10 * upg)) -le "$n" ] && [ "$slow" = 0 ] &&
+		ok "hogs: user-space spinner $spinner honours each of its $n lazy requests in schedule() at exit to user mode, within tick/4 outside interrupts (max $max us; $upg upgraded first), none by R+" ||
+		bad "hogs: spinner $spinner: $n lazy requests: $bend not ended by schedule() (R+ or none), $notuser not at exit to user mode, $upg upgraded first, $slow over tick/4 (want >= 10, 0, 0, <= n/10, 0)"
+else
+	bad "hogs: no spinner pid in guest.log or no recording"
+fi
+
+# RT wake-ups stay eager in lazy mode: the SCHED_FIFO task, woken from
+# CPU 0 while a kernel hog runs on its CPU, runs within tick/4.
+rt=$(sed -n 's/^rt pid //p' "$dir/guest.log")
+if [ -n "$rt" ] && [ -n "$hogpids" ] && [ -s "$dir/hogs.events" ]; then
+	awk -v rt="$rt" -v hogs="$hogpids" -v tick="$tick" '
+	BEGIN { k = split(hogs, h, " "); for (i = 1; i <= k; i++) ishog[h[i]] = 1 }
+	$5 == "sched_switch" {
+		match($0, /next_pid=[0-9]+/); np = substr($0, RSTART + 9, RLENGTH - 9)
+		cur[$1 + 0] = np
+		if (np == rt && w) {
+			d = ($2 - w) * 1e6; w = 0
+			if (onhog) { n++; sum += d; if (d > max) max = d; if (d > tick / 4) slow++ }
+		}
+		next
+	}
+	$5 == "sched_waking" && $0 ~ ("pid=" rt " ") {
+		match($0, /target_cpu=[0-9]+/); tc = substr($0, RSTART + 11, RLENGTH - 11) + 0
+		w = $2; onhog = ishog[cur[tc]]
+	}
+	END { printf "%d %d %.0f %.0f\n", n, slow, n ? sum / n : 0, max }' "$dir/hogs.events" > "$dir/hogs.rt"
+	read -r n slow avg max < "$dir/hogs.rt"
+	echo "      rt $rt: $n wake-ups onto a CPU running a hog -> running: mean $avg us, max $max us"
+	[ "$n" -ge 20 ] && [ "$slow" = 0 ] &&
+		ok "hogs: RT task $rt runs within tick/4 ($((tick / 4)) us) of each of $n wake-ups onto a hog (max $max us)" ||
+		bad "hogs: RT task $rt: $n wake-ups onto a hog, $slow over $((tick / 4)) us (want >= 20 and 0)"
+else
+	bad "hogs: no rt pid in guest.log or no recording"
+fi
+
+# Modes: boot default, run-time switching, preempt= at boot, the hog's
+# refusal, and the four modes compared.
+echo
+g=$dir/guest.log
+grep -q '^preempt: .*(lazy)' "$g" && ok "boots in lazy mode: $(sed -n 's/^preempt: //p' "$g")" ||
+	bad "boot mode: $(grep '^preempt:' "$g")"
+grep -q '^boot-check: .*(full)' "$dir/boot-full/guest.log" 2>/dev/null &&
+	ok "preempt=full at boot: $(sed -n 's/^boot-check: //p' "$dir/boot-full/guest.log")" ||
+	bad "preempt=full at boot: $(grep '^boot-check:' "$dir/boot-full/guest.log" 2>/dev/null)"
+for m in none voluntary full lazy; do
+	grep -q "^=== .* mode .*($m)" "$g" || bad "never switched to $m at run time"
+done
+grep -q '^lazyhog refused in mode none: ok' "$g" && ok "lazyhog refuses to run in mode none" ||
+	bad "lazyhog did not refuse mode none"
+if grep -q '^FAIL' "$g"; then
+	bad "guest: $(grep '^FAIL' "$g" | head -3 | tr '\n' ' ')"
+fi
+rm -f "$dir/modes.tab"
+echo "modes at run time (hackbench -p -g 2, cyclictest -S -p 90 -i 1000 alongside;"
+echo "preempted: R+ switches of hackbench tasks to anything but cyclictest):"
+printf "  %-10s %10s %10s %10s %12s %12s\n" mode hackbench_s switches preempted ct_avg_us ct_max_us
+for m in none voluntary full lazy; do
+	line=$(grep "^modes $m: hackbench" "$g")
+	hb=$(echo "$line" | sed -n 's/.*Time: *\([0-9.]*\).*/\1/p')
+	sw=$(echo "$line" | sed -n 's/.*switches \([0-9]*\).*/\1/p')
+	pr=$(echo "$line" | sed -n 's/.*preempted \([0-9]*\).*/\1/p')
+	en=$(echo "$line" | sed -n 's/.*(entries \([0-9]*\/[0-9]*\)).*/\1/p')
+	ct=$(grep "^modes $m: cyclictest" "$g" | awk '{ for (i = 1; i < NF; i++) { if ($i == "Avg:") a += $(i + 1); if ($i == "Max:" && $(i + 1) > x) x = $(i + 1) } n++ }
+		END { if (n) printf "%.0f %d\n", a / n, x }')
+	printf "  %-10s %10s %10s %10s %12s %12s\n" $m "${hb:-?}" "${sw:-?}" "${pr:-?}" ${ct:-? ?}
+	echo "$m ${hb:-0} ${sw:-0} ${pr:-0} ${ct:-0 0}" >> "$dir/modes.tab"
+	[ -n "$sw" ] && [ -n "$ct" ] && [ "${en%/*}" = "${en#*/}" ] || bad "modes $m: missing or lost data ($line; entries ${en:-?})"
+done
+if [ -s "$dir/modes.tab" ]; then
+	pf=$(awk '$1 == "full" { print $4 }' "$dir/modes.tab")
+	pl=$(awk '$1 == "lazy" { print $4 }' "$dir/modes.tab")
+	[ "$pf" -ge $((2 * pl)) ] && [ "$pf" -gt 0 ] &&
+		ok "hackbench: full mode preempts hackbench at least twice as often as lazy ($pf vs $pl)" ||
+		bad "hackbench: full $pf vs lazy $pl preempted switches (want >= 2x)"
+	# RT wake-ups are eager in lazy mode as in full: the same mean
+	# latency. (Maxima under TCG include non-preemptible kernel sections
+	# that run ~25x slower than on hardware; they are reported only.)
+	af=$(awk '$1 == "full" { print $5 }' "$dir/modes.tab")
+	al=$(awk '$1 == "lazy" { print $5 }' "$dir/modes.tab")
+	[ "$al" -le $((af * 5 / 4 + tick / 100)) ] &&
+		ok "cyclictest: lazy mode's mean wake-up latency ($al us) is full mode's ($af us) within 25 % + tick/100" ||
+		bad "cyclictest: lazy mean $al us vs full $af us (want <= 5/4 full + tick/100)"
+fi
+
 # lazytrace: the same flags as the kernel, on every event
 echo
-if [ -z "$lt" ] || ! [ -x "$lt" ]; then
-	echo "SKIP: lazytrace binary not found (${lt:-none given}); build it with the top-level make to compare"
-elif ! "$lt" report -i "$dir/hogs.dat" > /dev/null 2>&1; then
-	echo "SKIP: '$lt report' does not work yet; comparison with the kernel text skipped"
+if [ "$lt" = skip ]; then
+	echo "SKIP (asked for with LAZYTRACE=skip): lazytrace checks not run"
+elif [ -z "$lt" ] || ! [ -x "$lt" ]; then
+	bad "lazytrace binary not found (${lt:-none given}); build it with the top-level make, or LAZYTRACE=skip"
+elif ! "$lt" report -i "$dir/hogs.dat" > /dev/null 2>"$dir/lt.err"; then
+	bad "'$lt report -i hogs.dat' failed: $(head -1 "$dir/lt.err")"
 else
 	for name in hogs hogs-eager msg-lazy msg-eager; do
 		"$lt" report -i "$dir/$name.dat" > "$dir/$name.lt.txt" 2> "$dir/$name.lt.err"
@@ -231,23 +414,24 @@ else
 			grep -q "\"pid\": *$p\b" "$dir/hogs.hogs.json" && ok "lazytrace hogs names pid $p" || bad "lazytrace hogs misses hog pid $p"
 		done
 	else
-		echo "SKIP: lazytrace hogs failed"
+		bad "lazytrace hogs -i hogs.dat failed"
 	fi
 	"$lt" hogs -i "$dir/hogs-eager.dat" > "$dir/hogs-eager.hogs.txt" 2>&1
 	rc=$?
 	[ $rc = 1 ] && ok "lazytrace hogs finds no hog in eager mode (exit 1)" ||
 		bad "lazytrace hogs -i hogs-eager.dat: exit $rc, want 1 (no hog)"
 	if "$lt" stats --json -i "$dir/hogs-eager.dat" > "$dir/hogs-eager.stats.json" 2>/dev/null; then
-		python3 - "$dir/hogs-eager.stats.json" $eagerpids <<'PY' && ok "lazytrace stats: eager hogs' eager_latency_ns p50 < 1 ms" ||
+		python3 - "$dir/hogs-eager.stats.json" "$tick" $eagerpids <<'PY' && ok "lazytrace stats: eager hogs' eager_latency_ns p50 < tick/4" ||
 import json, sys
 tasks = json.load(open(sys.argv[1]))["tasks"]
+limit = int(sys.argv[2]) * 1000 // 4
 bad = 0
-for p in map(int, sys.argv[2:]):
+for p in map(int, sys.argv[3:]):
     t = [x for x in tasks if x["pid"] == p]
     e = t[0]["eager_latency_ns"] if t else {"count": 0, "p50": 0}
     print("      lazytrace stats: eager hog %d: eager requests %d, p50 %d ns, lazy %d" %
           (p, e["count"], e["p50"], t[0]["lazy"] if t else -1))
-    if not t or e["count"] < 10 or e["p50"] >= 1000000 or t[0]["lazy"] != 0:
+    if not t or e["count"] < 10 or e["p50"] >= limit or t[0]["lazy"] != 0:
         bad = 1
 sys.exit(bad)
 PY

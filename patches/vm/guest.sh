@@ -2,23 +2,39 @@
 # Runs inside the test VM. Records each scenario into its own tracefs
 # instance, then writes the kernel's own text output of that buffer
 # (latency-format off, then on) and, last because it consumes the
-# buffer, trace-cmd extract of the same buffer.
+# buffer, trace-cmd extract of the same buffer. Preemption modes are
+# switched through /sys/kernel/debug/sched/preempt while the guest is
+# quiet (PREEMPT_DYNAMIC; the kernel boots in lazy mode).
+#
+# With lt_boot_check=1 on the kernel command line (it reaches us as an
+# environment variable) it only reports the mode the kernel booted in.
 OUT=${1:-/out}
 T=/sys/kernel/tracing
+P=/sys/kernel/debug/sched/preempt
+HOG=/sys/kernel/debug/lazyhog
 INST=lazyvm
 I=$T/instances/$INST
 BUF_KB=${BUF_KB:-24576}
-HOG_SECS=${HOG_SECS:-4}
-EAGER_HOG_SECS=${EAGER_HOG_SECS:-2}
+HOG_MS=${HOG_MS:-4000}
+EAGER_HOG_MS=${EAGER_HOG_MS:-2000}
 MSG_SECS=${MSG_SECS:-20}
 MSG_LOOPS=${MSG_LOOPS:-600}
+HB_GROUPS=${HB_GROUPS:-2}
+HB_LOOPS=${HB_LOOPS:-50}
 EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new
 irq_vectors/local_timer_entry irq_vectors/local_timer_exit
 irq_vectors/reschedule_entry irq_vectors/reschedule_exit
 timer/hrtimer_expire_entry timer/hrtimer_expire_exit
 irq/softirq_entry irq/softirq_exit"
 
-stamp() { echo "=== $(cat /proc/uptime | cut -d' ' -f1) $*"; }
+stamp() { echo "=== $(cut -d' ' -f1 /proc/uptime) $*"; }
+
+# mode NAME: switch the preemption mode and check that it took
+mode() {
+	echo "$1" > $P || echo "FAIL: cannot write $1 to $P"
+	grep -q "($1)" $P || echo "FAIL: $P says '$(cat $P)' after writing $1"
+	stamp "mode $(cat $P)"
+}
 
 setup() {
 	rmdir $I 2>/dev/null
@@ -28,7 +44,7 @@ setup() {
 	for e in $EVENTS; do
 		echo 1 > $I/events/$e/enable || echo "cannot enable $e"
 	done
-	if echo 'resched_curr resched_curr_lazy' > $I/set_ftrace_filter; then
+	if echo 'resched_curr resched_curr_lazy schedule' > $I/set_ftrace_filter; then
 		echo function > $I/current_tracer
 	fi
 }
@@ -53,80 +69,110 @@ save() {
 	stamp "saved $name"
 }
 
-mode() {
-	if [ "$1" = eager ]; then
-		echo FORCE_NEED_RESCHED > /sys/kernel/debug/sched/features
-	else
-		echo NO_FORCE_NEED_RESCHED > /sys/kernel/debug/sched/features
-	fi
+# hogs PREFIX MS: three lazyhog writers pinned to CPU 1, with a periodic
+# sleeper, a user-space busy loop and an RT task woken from CPU 0.
+hogs() {
+	pfx=$1
+	ms=$2
+	secs=$((ms / 1000 + 1))
+	lazyload -c 1 sleep $secs 10 &
+	echo "${pfx}sleeper pid $!"
+	lazyload -c 1 spin $secs &
+	echo "${pfx}spinner pid $!"
+	lazyload -c 1 rt $secs 20 0 &
+	echo "${pfx}rt pid $!"
+	sleep 0.3
+	for n in 1 2 3; do
+		taskset 2 sh -c "echo $ms > $HOG" &
+		echo "${pfx}hog pid $!"
+	done
+	wait
 }
 
 stamp "start"
 uname -a
 cat /proc/cmdline
-cat /sys/kernel/debug/sched/features
+echo "preempt: $(cat $P)"
+if [ -n "${lt_boot_check:-}" ]; then
+	echo "boot-check: $(cat $P)"
+	stamp "done"
+	exit 0
+fi
+insmod /lib/modules/lazyhog.ko || echo "FAIL: insmod lazyhog.ko"
+# The hog refuses to run where nothing would preempt it.
+mode none
+if echo 10 > $HOG 2>/dev/null; then
+	echo "FAIL: lazyhog ran in mode none"
+else
+	echo "lazyhog refused in mode none: ok"
+fi
+mode lazy
 echo
 
-# a. hogs: three sched/hog writers pinned to CPU 1, with a periodic
-#    sleeper, a user busy loop and an RT task woken from CPU 0.
-mode lazy
+# a. hogs, lazy mode
 setup
 echo 1 > $I/tracing_on
 stamp "hogs start"
-lazyload -c 1 sleep $((HOG_SECS + 1)) 10 &
-echo "sleeper pid $!"
-lazyload -c 1 spin $((HOG_SECS + 1)) &
-echo "spinner pid $!"
-lazyload -c 1 rt $((HOG_SECS + 1)) 20 0 &
-echo "rt pid $!"
-sleep 0.3
-for n in 1 2 3; do
-	taskset 2 sh -c "echo $HOG_SECS > /sys/kernel/debug/sched/hog" &
-	echo "hog pid $!"
-done
-wait
+hogs "" $HOG_MS
 echo 0 > $I/tracing_on
 stamp "hogs end"
 save hogs
 teardown
 
-# b. hogs-eager: the same hogs setup in eager mode (FORCE_NEED_RESCHED):
-#    the hogs must be preempted at once, not at the next tick. Shorter.
-#    Pids are logged as "eager ..." so check.sh keeps the lazy ones apart.
-mode eager
+# b. hogs-eager: the same in full mode, shorter. The hogs must be
+#    preempted at once, not at the next tick. Pids are logged as
+#    "eager ..." so that check.sh keeps them apart.
+mode full
 setup
 echo 1 > $I/tracing_on
 stamp "hogs-eager start"
-lazyload -c 1 sleep $((EAGER_HOG_SECS + 1)) 10 &
-echo "eager sleeper pid $!"
-lazyload -c 1 spin $((EAGER_HOG_SECS + 1)) &
-echo "eager spinner pid $!"
-lazyload -c 1 rt $((EAGER_HOG_SECS + 1)) 20 0 &
-echo "eager rt pid $!"
-sleep 0.3
-for n in 1 2 3; do
-	taskset 2 sh -c "echo $EAGER_HOG_SECS > /sys/kernel/debug/sched/hog" &
-	echo "eager hog pid $!"
-done
-wait
+hogs "eager " $EAGER_HOG_MS
 echo 0 > $I/tracing_on
 stamp "hogs-eager end"
 save hogs-eager
 teardown
-mode lazy
 
-# c. the messaging load, lazy then eager: the same amount of work in both
+# c. the messaging load, lazy then full: the same amount of work in both
 #    (MSG_LOOPS rounds per sender; MSG_SECS is only a cap).
-for m in lazy eager; do
+for m in lazy full; do
 	mode $m
+	name=msg-$m
+	[ $m = full ] && name=msg-eager
 	setup
 	echo 1 > $I/tracing_on
-	stamp "msg-$m start"
+	stamp "$name start"
 	lazyload msg $MSG_SECS 2 $MSG_LOOPS
 	echo 0 > $I/tracing_on
-	stamp "msg-$m end"
-	save msg-$m
+	stamp "$name end"
+	save $name
 	teardown
+done
+
+# d. the four modes at run time: hackbench (pipes) with cyclictest
+#    measuring wake-up latency at the same time; sched_switch only, to
+#    count preempted (R+) switches.
+MI=$T/instances/lazymodes
+for m in none voluntary full lazy; do
+	mode $m
+	rmdir $MI 2>/dev/null
+	mkdir $MI && echo 8192 > $MI/buffer_size_kb &&
+		echo 1 > $MI/events/sched/sched_switch/enable || echo "FAIL: modes instance"
+	cyclictest -q -m -S -p 90 -i 1000 -D 600 > /tmp/ct.$m 2>&1 &
+	ct=$!
+	sleep 1
+	echo 1 > $MI/tracing_on
+	hackbench -p -g $HB_GROUPS -l $HB_LOOPS > /tmp/hb.$m 2>&1
+	echo 0 > $MI/tracing_on
+	kill -INT $ct
+	wait $ct
+	hdr=$(grep -m1 'entries-in-buffer' $MI/trace | sed 's/.*written: //; s/ .*//')
+	sw=$(grep -c 'sched_switch:' $MI/trace)
+	# cyclictest's own wake-ups preempt whatever runs: not counted
+	pre=$(grep 'prev_state=R+ ' $MI/trace | grep -vc 'next_comm=cyclictest')
+	prt=$(grep -c 'prev_state=R+ ' $MI/trace)
+	echo "modes $m: hackbench $(grep -m1 '^Time' /tmp/hb.$m); switches $sw preempted $pre (by cyclictest too: $prt) (entries $hdr)"
+	grep '^T:' /tmp/ct.$m | sed "s/^/modes $m: cyclictest /"
+	rmdir $MI
 done
 mode lazy
 stamp "done"

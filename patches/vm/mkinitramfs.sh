@@ -1,10 +1,12 @@
 #!/bin/bash
-# mkinitramfs.sh OUT.cpio.gz LAZYLOAD_BINARY
-# Initramfs for the test VM: busybox-static, trace-cmd with the shared
-# libraries it needs (copied from the host), our lazyload, init, guest.sh.
+# mkinitramfs.sh OUT.cpio.gz LAZYLOAD_BINARY LAZYHOG_MODULE
+# Initramfs for the test VM: busybox-static; trace-cmd, and hackbench and
+# cyclictest from rt-tests, with the shared libraries they need (copied
+# from the host); our lazyload, the lazyhog module, init, guest.sh.
 set -euo pipefail
 out=$1
 lazyload=$2
+module=$3
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -18,16 +20,21 @@ for c in /bin/busybox /usr/bin/busybox; do
 done
 [ -n "$bb" ] || { echo "need a static busybox (apt-get install busybox-static)" >&2; exit 1; }
 tc=$(command -v trace-cmd) || { echo "need trace-cmd" >&2; exit 1; }
+hb=$(command -v hackbench) || { echo "need hackbench (apt-get install rt-tests)" >&2; exit 1; }
+ct=$(command -v cyclictest) || { echo "need cyclictest (apt-get install rt-tests)" >&2; exit 1; }
 
-mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,out,etc,lib64}
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,out,etc,lib64,lib/modules}
 cp "$bb" "$root/bin/busybox"
 cp "$tc" "$root/bin/trace-cmd"
+cp "$hb" "$root/bin/hackbench"
+cp "$ct" "$root/bin/cyclictest"
+cp "$module" "$root/lib/modules/lazyhog.ko"
 cp "$lazyload" "$root/bin/lazyload"
 cp "$here/init" "$root/init"
 cp "$here/guest.sh" "$root/guest.sh"
 chmod 755 "$root/init" "$root/guest.sh"
-# shared libraries of trace-cmd, at the paths the loader expects
-ldd "$tc" | awk '/=>/ { print $3 } $1 ~ /^\// { print $1 }' | while read -r lib; do
+# shared libraries of the host binaries, at the paths the loader expects
+ldd "$tc" "$hb" "$ct" | awk '/=>/ { print $3 } $1 ~ /^\// { print $1 }' | while read -r lib; do
 	[ -f "$lib" ] || continue
 	mkdir -p "$root$(dirname "$lib")"
 	cp -L "$lib" "$root$lib"

@@ -12,6 +12,14 @@ LAZYTRACE=${LAZYTRACE:-$top/../lazytrace}
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-1200}
 out=$BUILD/out-vm
 vmout=$BUILD/vm-out
+# VM_DEBUG=1: the debug build (vm/debug.config: lockdep, DEBUG_PREEMPT,
+# DEBUG_ATOMIC_SLEEP, soft-lockup detector, RCU stall warnings) in its own
+# build and output directories
+if [ "${VM_DEBUG:-0}" = 1 ]; then
+	out=$BUILD/out-vm-debug
+	vmout=$BUILD/vm-out-debug
+	export EXTRA_CONFIG="${EXTRA_CONFIG:-} $here/debug.config"
+fi
 export BUILD
 
 declare -a stages
@@ -42,11 +50,25 @@ else
 fi
 stage "kernel (extract+patch+build)" "$t"
 
+# HZ of the kernel under test: every time threshold of check.sh derives
+# from its tick
+kconfig=${KERNEL_CONFIG:-$(dirname "$kernel")/../../../.config}
+hz=$(sed -n 's/^CONFIG_HZ=//p' "$kconfig" 2>/dev/null)
+[ -n "$hz" ] || { echo "vm-test: no CONFIG_HZ in $kconfig (set KERNEL_CONFIG)" >&2; exit 1; }
+echo "[vm] kernel HZ=$hz (tick $((1000000 / hz)) us)"
+
 t=$(now)
 mkdir -p "$BUILD"
 gcc -O2 -Wall -Wextra -static -o "$BUILD/lazyload" "$here/lazyload.c" || exit 1
-"$here/mkinitramfs.sh" "$BUILD/initramfs.cpio.gz" "$BUILD/lazyload" || exit 1
-stage "initramfs" "$t"
+# the kernel hog is a test module, not part of the series
+rm -rf "$BUILD/lazyhog"
+cp -r "$here/lazyhog" "$BUILD/lazyhog"
+ksrc=${KERNEL_SRC:-$BUILD/linux-6.12}
+kout=$(cd "$(dirname "$kconfig")" && pwd)
+make -s -C "$ksrc" O="$kout" M="$BUILD/lazyhog" KCFLAGS=-Werror modules > "$BUILD/lazyhog/build.log" 2>&1 ||
+	{ cat "$BUILD/lazyhog/build.log" >&2; echo "vm-test: lazyhog module build failed" >&2; exit 1; }
+"$here/mkinitramfs.sh" "$BUILD/initramfs.cpio.gz" "$BUILD/lazyload" "$BUILD/lazyhog/lazyhog.ko" || exit 1
+stage "initramfs + lazyhog.ko" "$t"
 
 t=$(now)
 rm -rf "$vmout"
@@ -59,24 +81,45 @@ echo "[vm] booting under qemu TCG ${icount:-(MTTCG)}, 2 CPUs (serial log: $vmout
 # kernel code that would be short on real hardware (without it, the lazy
 # run's preempted switches vary 10x with the host load). sleep=off lets
 # idle time pass instantly.
-timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -M pc -accel tcg $icount -cpu max \
-	-smp 2 -m 1024 -net none -nographic -no-reboot \
-	-kernel "$kernel" -initrd "$BUILD/initramfs.cpio.gz" \
-	-append "console=ttyS0 panic=-1 loglevel=4 ${GUEST_ENV:-}" \
-	-virtfs local,path="$vmout",mount_tag=out,security_model=none,id=out \
-	> "$vmout/console.log" 2>&1 < /dev/null
-rc=$?
+# vm DIR EXTRA_CMDLINE: boot the guest once, guest.sh writes into DIR
+vm() {
+	timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -M pc -accel tcg $icount -cpu max \
+		-smp 2 -m 1024 -net none -nographic -no-reboot \
+		-kernel "$kernel" -initrd "$BUILD/initramfs.cpio.gz" \
+		-append "console=ttyS0 panic=-1 loglevel=4 $2 ${GUEST_ENV:-}" \
+		-virtfs local,path="$1",mount_tag=out,security_model=none,id=out \
+		> "$1/console.log" 2>&1 < /dev/null
+	rc=$?
+	if [ $rc != 0 ] || ! grep -q 'guest.sh exit 0' "$1/console.log"; then
+		echo "vm-test: the VM failed (qemu rc $rc); last console lines:" >&2
+		tail -n 30 "$1/console.log" >&2
+		exit 1
+	fi
+}
+vm "$vmout" ""
 stage "boot + record (qemu)" "$t"
-if [ $rc != 0 ] || ! grep -q 'guest.sh exit 0' "$vmout/console.log"; then
-	echo "vm-test: the VM failed (qemu rc $rc); last console lines:" >&2
-	tail -n 30 "$vmout/console.log" >&2
-	exit 1
-fi
 grep '^===' "$vmout/guest.log" | sed 's/^/[vm] /'
 
+# the mode can also be chosen at boot
 t=$(now)
-"$here/check.sh" "$vmout" "$LAZYTRACE" 2>&1 | tee "$vmout/check.log"
+mkdir -p "$vmout/boot-full"
+vm "$vmout/boot-full" "preempt=full lt_boot_check=1"
+stage "boot with preempt=full" "$t"
+
+# Any kernel complaint on either boot fails the test (with the debug
+# build these are lockdep, DEBUG_PREEMPT, might_sleep, soft lockup, RCU
+# stall reports).
+splat='BUG:|WARNING:|Oops|Kernel panic|lockdep|possible (recursive|circular|irq)|inconsistent lock state|suspicious RCU|soft lockup|rcu_preempt detected stall|rcu: INFO|self-detected stall|hung_task|blocked for more than|Call Trace'
+t=$(now)
+"$here/check.sh" "$vmout" "$LAZYTRACE" "$hz" 2>&1 | tee "$vmout/check.log"
 rc=${PIPESTATUS[0]}
+if grep -Eq "$splat" "$vmout/console.log" "$vmout/boot-full/console.log"; then
+	echo "FAIL: the kernel complained on the console:" | tee -a "$vmout/check.log"
+	grep -EnA3 "$splat" "$vmout/console.log" "$vmout/boot-full/console.log" | head -40 | tee -a "$vmout/check.log"
+	rc=1
+else
+	echo "ok:   no BUG, WARNING, lockdep report or stall on either console" | tee -a "$vmout/check.log"
+fi
 stage "checks" "$t"
 stage "total" "$t0"
 exit $rc

@@ -1,0 +1,1454 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Event printing: each event's info as the kernel's own trace file prints
+ * it. libtraceevent parses the print formats into argument trees; this
+ * file evaluates those trees with the kernel's printf semantics (vsprintf
+ * and the trace_print_*_seq helpers), which libtraceevent's own printing
+ * does not follow everywhere: %pS offset/size, %p and %px as 16 raw hex
+ * digits (no_hash_pointers), %#x of 0 as 0x0, flag sets left empty for 0,
+ * bitmasks as 32-bit groups. The syscall events print in their own
+ * layout, as the kernel's trace_syscalls.c does. The events the analysis
+ * reads go straight to libtraceevent, which is exact and fast for them.
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt-internal.h"
+#include "lt-print.h"
+
+enum print_mode {
+	PM_UNKNOWN = 0,
+	PM_TEP,		/* libtraceevent's own printing */
+	PM_OWN,		/* our evaluation of the print format */
+	PM_SYS_ENTER,
+	PM_SYS_EXIT,
+	PM_REPARSED,	/* libtraceevent on our fixed copy of the format */
+};
+
+#define MAX_PTR_KEYS 4
+
+struct ev_print {
+	enum print_mode mode;
+	struct tep_event *event;	/* the one to evaluate (maybe re-parsed) */
+	char sys_name[64];		/* "sys_read" */
+	/* PM_TEP: text before each plain %p, to print it raw */
+	char ptr_key[MAX_PTR_KEYS][32];
+	int nr_ptr_keys;
+};
+
+struct lt_printer {
+	struct tep_handle *tep;
+	int long_size;
+	bool big_endian;
+	struct ev_print *ev;
+	int nr_ev;
+	struct trace_seq tmp;
+	int next_fake_id;
+	void *copy;		/* a record, retyped to a re-parsed event */
+	int copy_size;
+	struct tep_event *str_probe;	/* "%s" of a kernel string address */
+};
+
+/* A value of the expression evaluator. */
+struct val {
+	unsigned long long n;
+	const unsigned char *ptr;	/* array or string data in the record */
+	int len;
+	const char *str;		/* a string literal */
+};
+
+struct ctx {
+	struct lt_printer *p;
+	struct tep_event *event;
+	struct tep_record *rec;
+	bool bad;			/* a construct we do not know */
+};
+
+/*
+ * Constants some kernels leave by name in their formats (no eval map
+ * entry): values from the kernel's uapi/linux/ioprio.h and
+ * linux/hrtimer_types.h, stable across the kernels we read.
+ */
+static const struct {
+	const char *name;
+	unsigned long long v;
+} named_constants[] = {
+	{ "HRTIMER_MODE_ABS", 0 }, { "HRTIMER_MODE_REL", 1 },
+	{ "HRTIMER_MODE_PINNED", 2 }, { "HRTIMER_MODE_SOFT", 4 },
+	{ "HRTIMER_MODE_HARD", 8 },
+	{ "HRTIMER_MODE_ABS_PINNED", 2 }, { "HRTIMER_MODE_REL_PINNED", 3 },
+	{ "HRTIMER_MODE_ABS_SOFT", 4 }, { "HRTIMER_MODE_REL_SOFT", 5 },
+	{ "HRTIMER_MODE_ABS_PINNED_SOFT", 6 },
+	{ "HRTIMER_MODE_REL_PINNED_SOFT", 7 },
+	{ "HRTIMER_MODE_ABS_HARD", 8 }, { "HRTIMER_MODE_REL_HARD", 9 },
+	{ "HRTIMER_MODE_ABS_PINNED_HARD", 10 },
+	{ "HRTIMER_MODE_REL_PINNED_HARD", 11 },
+	{ "IOPRIO_CLASS_NONE", 0 }, { "IOPRIO_CLASS_RT", 1 },
+	{ "IOPRIO_CLASS_BE", 2 }, { "IOPRIO_CLASS_IDLE", 3 },
+	{ "IOPRIO_CLASS_INVALID", 7 },
+};
+
+/*
+ * Formats libtraceevent 1.7 cannot parse (a literal tab in the format
+ * string ends it early), as the kernel's include/trace/events/maple_tree.h
+ * defines them, with the plain %p as the raw 16 digits no_hash_pointers
+ * prints (64-bit kernels); the fields are the recorded ones.
+ */
+static const struct {
+	const char *system, *name, *fmt;
+} reparse[] = {
+	{ "maple_tree", "ma_op",
+	  "\"%s\\tNode: %016lx (%lu %lu) range: %lu-%lu\", REC->fn, "
+	  "(unsigned long) REC->node, (unsigned long) REC->min, "
+	  "(unsigned long) REC->max, (unsigned long) REC->index, "
+	  "(unsigned long) REC->last" },
+	{ "maple_tree", "ma_read",
+	  "\"%s\\tNode: %016lx (%lu %lu) range: %lu-%lu\", REC->fn, "
+	  "(unsigned long) REC->node, (unsigned long) REC->min, "
+	  "(unsigned long) REC->max, (unsigned long) REC->index, "
+	  "(unsigned long) REC->last" },
+	{ "maple_tree", "ma_write",
+	  "\"%s\\tNode %016lx (%lu %lu) range:%lu-%lu piv (%lu) val %016lx\", "
+	  "REC->fn, (unsigned long) REC->node, (unsigned long) REC->min, "
+	  "(unsigned long) REC->max, (unsigned long) REC->index, "
+	  "(unsigned long) REC->last, (unsigned long) REC->piv, "
+	  "(unsigned long) REC->val" },
+};
+
+/* ------------------------------------------------------------------ */
+/* Per-construct printers                                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A flag or symbol value: a number, or a constant known by name; false
+ * for a name whose value the trace does not tell.
+ */
+static bool sym_value(const char *s, unsigned long long *v)
+{
+	size_t i;
+
+	if (isdigit((unsigned char)s[0]) || s[0] == '-') {
+		*v = strtoull(s, NULL, 0);
+		return true;
+	}
+	for (i = 0; i < ARRAY_SIZE(named_constants); i++) {
+		if (!strcmp(s, named_constants[i].name)) {
+			*v = named_constants[i].v;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* __print_flags: names in table order, what is left in hex; 0 prints "". */
+void lt_print_flags(struct trace_seq *s, unsigned long long v,
+		    const char *delim, struct tep_print_flag_sym *flags)
+{
+	struct tep_print_flag_sym *f;
+	unsigned long long mask;
+	bool first = true;
+
+	for (f = flags; f && v; f = f->next) {
+		if (!sym_value(f->value, &mask) || (v & mask) != mask)
+			continue;
+		v &= ~mask;
+		if (!first && delim)
+			trace_seq_puts(s, delim);
+		first = false;
+		trace_seq_puts(s, f->str);
+	}
+	if (v) {
+		if (!first && delim)
+			trace_seq_puts(s, delim);
+		trace_seq_printf(s, "0x%llx", v);
+	}
+}
+
+/* __print_symbolic: the first name with that value, else the hex value. */
+void lt_print_symbolic(struct trace_seq *s, unsigned long long v,
+		       struct tep_print_flag_sym *syms)
+{
+	unsigned long long sv;
+
+	for (; syms; syms = syms->next) {
+		if (sym_value(syms->value, &sv) && sv == v) {
+			trace_seq_puts(s, syms->str);
+			return;
+		}
+	}
+	trace_seq_printf(s, "0x%llx", v);
+}
+
+/*
+ * A bitmask or cpumask as the kernel's "%*pb": 32-bit groups, the most
+ * significant first, comma-separated, each in 8 hex digits. @data holds
+ * native unsigned longs (little-endian here).
+ */
+void lt_print_bitmask(struct trace_seq *s, const void *data, int size)
+{
+	const unsigned char *b = data;
+	int g, i;
+	uint32_t w;
+
+	for (g = size / 4 - 1; g >= 0; g--) {
+		w = 0;
+		for (i = 3; i >= 0; i--)
+			w = w << 8 | b[g * 4 + i];
+		trace_seq_printf(s, "%s%08x", g == size / 4 - 1 ? "" : ",", w);
+	}
+}
+
+/* __print_hex (bytes separated by spaces) and __print_hex_str. */
+void lt_print_hex(struct trace_seq *s, const unsigned char *buf, int len,
+		  bool concatenate)
+{
+	int i;
+
+	for (i = 0; i < len; i++)
+		trace_seq_printf(s, "%s%2.2x", concatenate || !i ? "" : " ",
+				 buf[i]);
+}
+
+/* __print_array: {0x1,0x2} */
+void lt_print_array(struct trace_seq *s, const void *data, int count,
+		    int el_size, bool big_endian)
+{
+	const unsigned char *b = data;
+	unsigned long long v;
+	int i, j;
+
+	trace_seq_putc(s, '{');
+	for (i = 0; i < count; i++) {
+		v = 0;
+		for (j = 0; j < el_size; j++) {
+			int k = big_endian ? j : el_size - 1 - j;
+
+			v = v << 8 | b[i * el_size + k];
+		}
+		trace_seq_printf(s, "%s0x%llx", i ? "," : "", v);
+	}
+	trace_seq_putc(s, '}');
+}
+
+/*
+ * %pS/%pB ("sym+0xoff/0xsize", the size being the distance to the next
+ * symbol) and %ps ("sym"); an address with no symbol prints as 0x...
+ */
+void lt_print_symbol(struct tep_handle *tep, struct trace_seq *s,
+		     unsigned long long addr, bool offset)
+{
+	unsigned long long start;
+	unsigned long size;
+	const char *name;
+
+	/* It returns 1 when it found a symbol. */
+	if (!addr || !tep_find_function_info(tep, addr, &name, &start, &size) ||
+	    !name) {
+		trace_seq_printf(s, "0x%llx", addr);
+		return;
+	}
+	if (!offset)
+		trace_seq_puts(s, name);
+	else
+		trace_seq_printf(s, "%s+0x%llx/0x%lx", name, addr - start, size);
+}
+
+/* %p with no_hash_pointers: the raw value in 2 * sizeof(long) digits. */
+void lt_print_pointer(struct trace_seq *s, unsigned long long v,
+		      int long_size)
+{
+	trace_seq_printf(s, "%0*llx", long_size * 2, v);
+}
+
+/* One syscall argument: decimal below 10, hex from there. */
+void lt_print_syscall_arg(struct trace_seq *s, const char *name,
+			  unsigned long long v, bool last)
+{
+	trace_seq_printf(s, v < 10 ? "%s: %llu%s" : "%s: 0x%llx%s", name, v,
+			 last ? "" : ", ");
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading the record                                                  */
+/* ------------------------------------------------------------------ */
+
+static unsigned long long rd(struct ctx *c, const void *ptr, int size)
+{
+	return tep_read_number(c->p->tep, ptr, size);
+}
+
+static bool in_rec(struct ctx *c, int off, int len)
+{
+	return off >= 0 && len >= 0 && off + len <= c->rec->size;
+}
+
+/* A dynamic field's data: __data_loc (absolute) or __rel_loc. */
+static const unsigned char *dyn_data(struct ctx *c, struct tep_format_field *f,
+				     int *len)
+{
+	unsigned int loc;
+	int off;
+
+	if (!in_rec(c, f->offset, 4)) {
+		*len = 0;
+		return NULL;
+	}
+	loc = rd(c, (char *)c->rec->data + f->offset, 4);
+	off = loc & 0xffff;
+	*len = loc >> 16;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += f->offset + f->size;
+	if (!in_rec(c, off, *len)) {
+		*len = 0;
+		return NULL;
+	}
+	return (const unsigned char *)c->rec->data + off;
+}
+
+static struct tep_format_field *field_of(struct ctx *c,
+					 struct tep_format_field *f,
+					 const char *name)
+{
+	if (f)
+		return f;
+	return name ? tep_find_any_field(c->event, name) : NULL;
+}
+
+static struct val read_field(struct ctx *c, struct tep_format_field *f)
+{
+	struct val v = { 0 };
+	unsigned long long n;
+
+	if (!f) {
+		c->bad = true;
+		return v;
+	}
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		v.ptr = dyn_data(c, f, &v.len);
+		return v;
+	}
+	if (!in_rec(c, f->offset, f->size)) {
+		c->bad = true;
+		return v;
+	}
+	if (f->flags & TEP_FIELD_IS_ARRAY) {
+		v.ptr = (const unsigned char *)c->rec->data + f->offset;
+		v.len = f->size;
+		/* a flexible array (ftrace's print buf[]) ends with the record */
+		if (!f->size)
+			v.len = c->rec->size - f->offset;
+		return v;
+	}
+	n = rd(c, (char *)c->rec->data + f->offset, f->size);
+	if (f->flags & TEP_FIELD_IS_SIGNED) {
+		if (f->size == 1)
+			n = (long long)(signed char)n;
+		else if (f->size == 2)
+			n = (long long)(short)n;
+		else if (f->size == 4)
+			n = (long long)(int)n;
+	}
+	v.n = n;
+	return v;
+}
+
+/* ------------------------------------------------------------------ */
+/* Expressions                                                         */
+/* ------------------------------------------------------------------ */
+
+static unsigned long long num(struct ctx *c, struct tep_print_arg *a);
+
+/* The size and signedness a C type name stands for. */
+static void type_of(struct ctx *c, const char *t, int *size, bool *sign)
+{
+	int ls = c->p->long_size;
+
+	*sign = !strstr(t, "unsigned") && t[0] != 'u' && !strstr(t, "size_t") &&
+		!strstr(t, "gfp_t") && !strchr(t, '*') && strcmp(t, "bool");
+	if (strchr(t, '*'))
+		*size = ls;
+	else if (strstr(t, "long long") || strstr(t, "64") ||
+		 strstr(t, "loff_t"))
+		*size = 8;
+	else if (strstr(t, "long") || strstr(t, "size_t"))
+		*size = ls;
+	else if (strstr(t, "short") || strstr(t, "16"))
+		*size = 2;
+	else if (strstr(t, "char") || strstr(t, "8") || !strcmp(t, "bool"))
+		*size = 1;
+	else if (strstr(t, "int") || strstr(t, "32") || strstr(t, "gfp_t") ||
+		 strstr(t, "pid_t") || !strcmp(t, "unsigned"))
+		*size = 4;
+	else
+		*size = 0;	/* struct or unknown: leave the value alone */
+}
+
+static unsigned long long cast(unsigned long long v, int size, bool sign)
+{
+	switch (size) {
+	case 1:
+		return sign ? (unsigned long long)(signed char)v : (unsigned char)v;
+	case 2:
+		return sign ? (unsigned long long)(short)v : (unsigned short)v;
+	case 4:
+		return sign ? (unsigned long long)(int)v : (unsigned int)v;
+	default:
+		return v;
+	}
+}
+
+static unsigned long long atom_num(struct ctx *c, const char *s)
+{
+	unsigned long long v;
+	size_t i;
+	char *end;
+
+	if (isdigit((unsigned char)s[0])) {
+		v = strtoull(s, &end, 0);
+		while (*end == 'U' || *end == 'L' || *end == 'u' || *end == 'l')
+			end++;
+		if (*end)
+			c->bad = true;
+		return v;
+	}
+	for (i = 0; i < ARRAY_SIZE(named_constants); i++)
+		if (!strcmp(s, named_constants[i].name))
+			return named_constants[i].v;
+	c->bad = true;
+	return 0;
+}
+
+static bool is_signed_arg(struct tep_print_arg *a)
+{
+	while (a && a->type == TEP_PRINT_TYPE)
+		a = a->typecast.item;
+	return a && a->type == TEP_PRINT_FIELD && a->field.field &&
+	       (a->field.field->flags & TEP_FIELD_IS_SIGNED);
+}
+
+/* A constant, or constants joined by '|'. */
+static bool const_or(struct tep_print_arg *a)
+{
+	if (a && a->type == TEP_PRINT_ATOM)
+		return isdigit((unsigned char)a->atom.atom[0]);
+	return a && a->type == TEP_PRINT_OP && !strcmp(a->op.op, "|") &&
+	       const_or(a->op.left) && const_or(a->op.right);
+}
+
+/*
+ * libtraceevent 1.7 drops the parentheses of "x & (A | B | C)" and
+ * gives (x & A) | (B | C), a constant OR'ed into a mask that C code never
+ * means (gcc asks for parentheses there): read it as the kernel wrote it.
+ */
+static bool lost_parens(struct tep_print_arg *a)
+{
+	struct tep_print_arg *l = a->op.left;
+
+	return !strcmp(a->op.op, "|") && l && l->type == TEP_PRINT_OP &&
+	       !strcmp(l->op.op, "&") && const_or(l->op.right) &&
+	       const_or(a->op.right);
+}
+
+static unsigned long long op_num(struct ctx *c, struct tep_print_arg *a)
+{
+	const char *op = a->op.op;
+	unsigned long long l, r;
+	bool sign;
+
+	if (!strcmp(op, "?")) {
+		struct tep_print_arg *alt = a->op.right;
+
+		if (!alt || alt->type != TEP_PRINT_OP || strcmp(alt->op.op, ":")) {
+			c->bad = true;
+			return 0;
+		}
+		return num(c, a->op.left) ? num(c, alt->op.left) :
+					    num(c, alt->op.right);
+	}
+	if (!a->op.left || a->op.left->type == TEP_PRINT_NULL) {
+		r = num(c, a->op.right);
+		switch (op[0]) {
+		case '!':
+			return !r;
+		case '~':
+			return ~r;
+		case '-':
+			return -r;
+		case '+':
+			return r;
+		}
+		c->bad = true;
+		return 0;
+	}
+	if (lost_parens(a))
+		return num(c, a->op.left->op.left) &
+		       (num(c, a->op.left->op.right) | num(c, a->op.right));
+	l = num(c, a->op.left);
+	if (!strcmp(op, "&&"))
+		return l && num(c, a->op.right);
+	if (!strcmp(op, "||"))
+		return l || num(c, a->op.right);
+	r = num(c, a->op.right);
+	sign = is_signed_arg(a->op.left) || is_signed_arg(a->op.right);
+	switch (op[0]) {
+	case '+':
+		return l + r;
+	case '-':
+		return l - r;
+	case '*':
+		return l * r;
+	case '/':
+		if (!r)
+			return 0;
+		return sign ? (unsigned long long)((long long)l / (long long)r) :
+			      l / r;
+	case '%':
+		if (!r)
+			return 0;
+		return sign ? (unsigned long long)((long long)l % (long long)r) :
+			      l % r;
+	case '^':
+		return l ^ r;
+	case '&':
+		return l & r;
+	case '|':
+		return l | r;
+	case '<':
+		if (op[1] == '<')
+			return l << (r & 63);
+		if (op[1] == '=')
+			return sign ? (long long)l <= (long long)r : l <= r;
+		return sign ? (long long)l < (long long)r : l < r;
+	case '>':
+		if (op[1] == '>')
+			return sign ? (unsigned long long)((long long)l >> (r & 63)) :
+				      l >> (r & 63);
+		if (op[1] == '=')
+			return sign ? (long long)l >= (long long)r : l >= r;
+		return sign ? (long long)l > (long long)r : l > r;
+	case '=':
+		return l == r;
+	case '!':
+		return l != r;
+	}
+	c->bad = true;
+	return 0;
+}
+
+static unsigned long long num(struct ctx *c, struct tep_print_arg *a)
+{
+	struct tep_format_field *f;
+	struct val v;
+	int size;
+	bool sign;
+
+	if (!a) {
+		c->bad = true;
+		return 0;
+	}
+	switch (a->type) {
+	case TEP_PRINT_ATOM:
+		return atom_num(c, a->atom.atom);
+	case TEP_PRINT_FIELD:
+		f = a->field.field = field_of(c, a->field.field, a->field.name);
+		v = read_field(c, f);
+		if (v.ptr)	/* an array's address: only its truth counts */
+			return 1;
+		return v.n;
+	case TEP_PRINT_TYPE:
+		type_of(c, a->typecast.type, &size, &sign);
+		return cast(num(c, a->typecast.item), size, sign);
+	case TEP_PRINT_OP:
+		return op_num(c, a);
+	case TEP_PRINT_DYNAMIC_ARRAY_LEN:
+		f = field_of(c, a->dynarray.field, NULL);
+		if (!f) {
+			c->bad = true;
+			return 0;
+		}
+		dyn_data(c, f, &size);
+		return size;
+	default:
+		c->bad = true;
+		return 0;
+	}
+}
+
+/* Data an argument points to: an array, a dynamic array or a string. */
+static const unsigned char *data_of(struct ctx *c, struct tep_print_arg *a,
+				    int *len)
+{
+	struct tep_format_field *f = NULL;
+	struct val v;
+
+	*len = 0;
+	while (a && a->type == TEP_PRINT_TYPE)
+		a = a->typecast.item;
+	if (!a) {
+		c->bad = true;
+		return NULL;
+	}
+	switch (a->type) {
+	case TEP_PRINT_FIELD:
+		f = a->field.field = field_of(c, a->field.field, a->field.name);
+		break;
+	case TEP_PRINT_DYNAMIC_ARRAY:
+		f = a->dynarray.field;
+		break;
+	case TEP_PRINT_STRING:
+		f = a->string.field = field_of(c, a->string.field,
+					       a->string.string);
+		break;
+	case TEP_PRINT_BITMASK:
+	case TEP_PRINT_CPUMASK:
+		f = a->bitmask.field = field_of(c, a->bitmask.field,
+						a->bitmask.bitmask);
+		break;
+	default:
+		break;
+	}
+	if (!f) {
+		c->bad = true;
+		return NULL;
+	}
+	v = read_field(c, f);
+	if (!v.ptr) {
+		if (!(f->flags & TEP_FIELD_IS_DYNAMIC))
+			c->bad = true;	/* a pointer into the kernel */
+		return NULL;
+	}
+	*len = v.len;
+	return v.ptr;
+}
+
+/*
+ * A kernel string by its address (a tracepoint_string or __func__ the
+ * trace's printk formats list): libtraceevent knows them but only prints
+ * them, so it prints a one-field probe event holding the address.
+ */
+static void kernel_string(struct lt_printer *p, struct trace_seq *s,
+			  unsigned long long addr)
+{
+	unsigned char data[16] = { 0 };
+	struct tep_record r = { .data = data, .size = sizeof(data) };
+	int id = p->str_probe->id, i;
+
+	for (i = 0; i < 8; i++) {
+		int k = p->big_endian ? 7 - i : i;
+
+		data[8 + k] = addr >> (8 * i);
+	}
+	data[p->big_endian ? 1 : 0] = id & 0xff;
+	data[p->big_endian ? 0 : 1] = id >> 8;
+	tep_print_event(p->tep, s, &r, "%s", TEP_PRINT_INFO);
+}
+
+/* The text an argument prints for %s. */
+static void str_arg(struct ctx *c, struct trace_seq *s, struct tep_print_arg *a)
+{
+	const unsigned char *d;
+	int len, n;
+
+	while (a && a->type == TEP_PRINT_TYPE)
+		a = a->typecast.item;
+	if (!a) {
+		c->bad = true;
+		return;
+	}
+	switch (a->type) {
+	case TEP_PRINT_ATOM:
+		trace_seq_puts(s, a->atom.atom);
+		return;
+	case TEP_PRINT_OP:
+		if (!strcmp(a->op.op, "?") && a->op.right &&
+		    a->op.right->type == TEP_PRINT_OP &&
+		    !strcmp(a->op.right->op.op, ":")) {
+			str_arg(c, s, num(c, a->op.left) ?
+				a->op.right->op.left : a->op.right->op.right);
+			return;
+		}
+		c->bad = true;
+		return;
+	case TEP_PRINT_FLAGS:
+		lt_print_flags(s, num(c, a->flags.field), a->flags.delim,
+			       a->flags.flags);
+		return;
+	case TEP_PRINT_SYMBOL:
+		lt_print_symbolic(s, num(c, a->symbol.field),
+				  a->symbol.symbols);
+		return;
+	case TEP_PRINT_BITMASK:
+	case TEP_PRINT_CPUMASK:
+		d = data_of(c, a, &len);
+		if (d)
+			lt_print_bitmask(s, d, len);
+		return;
+	case TEP_PRINT_HEX:
+	case TEP_PRINT_HEX_STR:
+		d = data_of(c, a->hex.field, &len);
+		n = num(c, a->hex.size);
+		if (d)
+			lt_print_hex(s, d, n < len ? n : len,
+				     a->type == TEP_PRINT_HEX_STR);
+		return;
+	case TEP_PRINT_INT_ARRAY: {
+		int count = num(c, a->int_array.count);
+		int el = num(c, a->int_array.el_size);
+
+		d = data_of(c, a->int_array.field, &len);
+		if (!d || el <= 0 || el > 8 || count < 0)
+			return;
+		if (count * el > len)
+			count = len / el;
+		lt_print_array(s, d, count, el, c->p->big_endian);
+		return;
+	}
+	case TEP_PRINT_FIELD:
+		a->field.field = field_of(c, a->field.field, a->field.name);
+		if (a->field.field && c->p->str_probe &&
+		    !(a->field.field->flags & (TEP_FIELD_IS_ARRAY |
+					       TEP_FIELD_IS_DYNAMIC)) &&
+		    a->field.field->size == c->p->long_size) {
+			kernel_string(c->p, s, read_field(c, a->field.field).n);
+			return;
+		}
+		/* fall through */
+	case TEP_PRINT_STRING:
+	case TEP_PRINT_DYNAMIC_ARRAY:
+		d = data_of(c, a, &len);
+		if (d)
+			trace_seq_printf(s, "%.*s", (int)strnlen((const char *)d, len),
+					 d);
+		return;
+	default:
+		c->bad = true;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The format string                                                   */
+/* ------------------------------------------------------------------ */
+
+struct spec {
+	char flags[8];
+	int width;		/* -1: none */
+	int prec;		/* -1: none */
+	int size;		/* bytes of the integer */
+	char conv;
+};
+
+static void put_padded(struct trace_seq *s, const struct spec *sp,
+		       const char *txt)
+{
+	int w = sp->width < 0 ? 0 : sp->width;
+
+	trace_seq_printf(s, strchr(sp->flags, '-') ? "%-*s" : "%*s", w, txt);
+}
+
+static void put_int(struct ctx *c, struct trace_seq *s, const struct spec *sp,
+		    unsigned long long v)
+{
+	bool sign = sp->conv == 'd' || sp->conv == 'i';
+	char fmt[32], *p = fmt;
+
+	v = cast(v, sp->size, sign);
+	/* The kernel's %#x of 0 prints 0x0, glibc's prints 0. */
+	if (!v && strchr(sp->flags, '#') && (sp->conv == 'x' || sp->conv == 'X')) {
+		put_padded(s, sp, sp->conv == 'x' ? "0x0" : "0X0");
+		return;
+	}
+	*p++ = '%';
+	p = stpcpy(p, sp->flags);
+	if (sp->width >= 0)
+		p += sprintf(p, "%d", sp->width);
+	if (sp->prec >= 0)
+		p += sprintf(p, ".%d", sp->prec);
+	*p++ = 'l';
+	*p++ = 'l';
+	*p++ = sp->conv;
+	*p = '\0';
+	if (sign)
+		trace_seq_printf(s, fmt, (long long)v);
+	else
+		trace_seq_printf(s, fmt, v);
+}
+
+static void put_str(struct ctx *c, struct trace_seq *s, const struct spec *sp,
+		    struct tep_print_arg *a)
+{
+	struct trace_seq *t = &c->p->tmp;
+	char fmt[32], *p = fmt;
+
+	if (sp->width < 0 && sp->prec < 0) {
+		str_arg(c, s, a);
+		return;
+	}
+	trace_seq_reset(t);
+	str_arg(c, t, a);
+	trace_seq_terminate(t);
+	*p++ = '%';
+	if (strchr(sp->flags, '-'))
+		*p++ = '-';
+	if (sp->width >= 0)
+		p += sprintf(p, "%d", sp->width);
+	if (sp->prec >= 0)
+		p += sprintf(p, ".%d", sp->prec);
+	strcpy(p, "s");
+	trace_seq_printf(s, fmt, t->buffer ? t->buffer : "");
+}
+
+static void put_ip4(struct trace_seq *s, const unsigned char *d)
+{
+	trace_seq_printf(s, "%u.%u.%u.%u", d[0], d[1], d[2], d[3]);
+}
+
+/* %pI6c: the compressed form (the longest zero run as ::). */
+static void put_ip6c(struct trace_seq *s, const unsigned char *d)
+{
+	int best = -1, bestlen = 1, i, j;
+	unsigned int w[8];
+
+	for (i = 0; i < 8; i++)
+		w[i] = d[2 * i] << 8 | d[2 * i + 1];
+	for (i = 0; i < 8; i = j + 1) {
+		for (j = i; j < 8 && !w[j]; j++)
+			;
+		if (j - i > bestlen) {
+			best = i;
+			bestlen = j - i;
+		}
+	}
+	if (!memcmp(d, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12)) {
+		trace_seq_puts(s, "::ffff:");
+		put_ip4(s, d + 12);
+		return;
+	}
+	for (i = 0; i < 8; i++) {
+		if (i == best) {
+			trace_seq_puts(s, "::");
+			i += bestlen - 1;
+			continue;
+		}
+		if (i && i != best + bestlen)
+			trace_seq_putc(s, ':');
+		trace_seq_printf(s, "%x", w[i]);
+	}
+}
+
+/* %p and its extensions; @ext is what follows "%p" (alnum). */
+static void put_ptr(struct ctx *c, struct trace_seq *s, const char *ext,
+		    int extlen, struct tep_print_arg *a, int star)
+{
+	const unsigned char *d;
+	int len;
+
+	switch (extlen ? ext[0] : 0) {
+	case 'S':
+	case 'B':
+	case 'F':
+		lt_print_symbol(c->p->tep, s, num(c, a), true);
+		return;
+	case 's':
+	case 'f':
+		lt_print_symbol(c->p->tep, s, num(c, a), false);
+		return;
+	case 'M':
+	case 'm':
+		d = data_of(c, a, &len);
+		if (d && len >= 6)
+			trace_seq_printf(s, ext[0] == 'M' ?
+					 "%02x:%02x:%02x:%02x:%02x:%02x" :
+					 "%02x%02x%02x%02x%02x%02x",
+					 d[0], d[1], d[2], d[3], d[4], d[5]);
+		else
+			c->bad = true;
+		return;
+	case 'I':
+	case 'i':
+		d = data_of(c, a, &len);
+		if (!d) {
+			c->bad = true;
+			return;
+		}
+		if (extlen >= 2 && ext[1] == '4' && len >= 4) {
+			put_ip4(s, d);
+		} else if (extlen >= 3 && ext[1] == '6' && ext[2] == 'c' &&
+			   len >= 16) {
+			put_ip6c(s, d);
+		} else if (extlen >= 2 && ext[1] == 'S' && len >= 8) {
+			/* struct sockaddr: family, port (big endian), address */
+			unsigned int fam = d[0] | d[1] << 8;
+			unsigned int port = d[2] << 8 | d[3];
+			bool want_port = memchr(ext, 'p', extlen);
+
+			if (fam == 2) {
+				put_ip4(s, d + 4);
+				if (want_port)
+					trace_seq_printf(s, ":%u", port);
+			} else if (fam == 10 && len >= 24) {
+				trace_seq_putc(s, '[');
+				put_ip6c(s, d + 8);
+				trace_seq_putc(s, ']');
+				if (want_port)
+					trace_seq_printf(s, ":%u", port);
+			} else {
+				c->bad = true;
+			}
+		} else {
+			c->bad = true;
+		}
+		return;
+	case 'h':
+		d = data_of(c, a, &len);
+		if (d) {
+			int n = star < len ? star : len, i;
+			char sep = extlen > 1 ? (ext[1] == 'C' ? ':' :
+				    ext[1] == 'D' ? '-' : ext[1] == 'N' ? 0 : ' ') : ' ';
+
+			for (i = 0; i < n; i++) {
+				if (i && sep)
+					trace_seq_putc(s, sep);
+				trace_seq_printf(s, "%02x", d[i]);
+			}
+		}
+		return;
+	case 'b':
+		d = data_of(c, a, &len);
+		if (d && extlen == 1)
+			lt_print_bitmask(s, d, (star + 7) / 8 < len ?
+					 ((star + 31) / 32) * 4 : len);
+		else
+			c->bad = true;
+		return;
+	case 0:
+	case 'K':
+	case 'x':
+		lt_print_pointer(s, num(c, a), c->p->long_size);
+		return;
+	default:
+		c->bad = true;
+	}
+}
+
+static int int_size(struct ctx *c, const char *len)
+{
+	if (!strcmp(len, "hh"))
+		return 1;
+	if (!strcmp(len, "h"))
+		return 2;
+	if (!strcmp(len, "ll") || !strcmp(len, "L") || !strcmp(len, "q") ||
+	    !strcmp(len, "j"))
+		return 8;
+	if (len[0] == 'l' || len[0] == 'z' || len[0] == 't' || len[0] == 'Z')
+		return c->p->long_size;
+	return 4;
+}
+
+/* Evaluate @event's print format on @rec; false if a construct is unknown. */
+static bool print_own(struct ctx *c, struct trace_seq *s)
+{
+	const char *f = c->event->print_fmt.format;
+	struct tep_print_arg *a = c->event->print_fmt.args;
+	struct spec sp;
+	char lenmod[4];
+	int n, star;
+
+	if (!f)
+		return false;
+	while (*f && !c->bad) {
+		const char *pct = strchr(f, '%');
+
+		if (!pct) {
+			trace_seq_puts(s, f);
+			break;
+		}
+		if (pct > f)
+			trace_seq_printf(s, "%.*s", (int)(pct - f), f);
+		f = pct + 1;
+		if (*f == '%') {
+			trace_seq_putc(s, '%');
+			f++;
+			continue;
+		}
+		memset(&sp, 0, sizeof(sp));
+		sp.width = sp.prec = -1;
+		star = -1;
+		n = 0;
+		while (strchr("-+ #0", *f) && *f && n < 7)
+			sp.flags[n++] = *f++;
+		if (*f == '*') {
+			star = num(c, a);
+			a = a ? a->next : NULL;
+			sp.width = star;
+			f++;
+		} else if (isdigit((unsigned char)*f)) {
+			sp.width = strtol(f, (char **)&f, 10);
+		}
+		if (*f == '.') {
+			f++;
+			if (*f == '*') {
+				sp.prec = num(c, a);
+				a = a ? a->next : NULL;
+				f++;
+			} else {
+				sp.prec = strtol(f, (char **)&f, 10);
+			}
+		}
+		n = 0;
+		while (strchr("hlLqjzZt", *f) && *f && n < 3)
+			lenmod[n++] = *f++;
+		lenmod[n] = '\0';
+		sp.conv = *f ? *f++ : 0;
+		sp.size = int_size(c, lenmod);
+		if (!a) {
+			c->bad = true;
+			break;
+		}
+		switch (sp.conv) {
+		case 'd':
+		case 'i':
+		case 'u':
+		case 'x':
+		case 'X':
+		case 'o':
+			put_int(c, s, &sp, num(c, a));
+			break;
+		case 'c':
+			trace_seq_putc(s, (char)num(c, a));
+			break;
+		case 's':
+			put_str(c, s, &sp, a);
+			break;
+		case 'p': {
+			const char *ext = f;
+
+			while (isalnum((unsigned char)*f))
+				f++;
+			if (sp.width >= 0 && star < 0 && f == ext) {
+				c->bad = true;	/* a width on a plain %p */
+				break;
+			}
+			put_ptr(c, s, ext, f - ext, a, star);
+			break;
+		}
+		default:
+			c->bad = true;
+		}
+		a = a->next;
+	}
+	return !c->bad;
+}
+
+/* ------------------------------------------------------------------ */
+/* Syscall events                                                      */
+/* ------------------------------------------------------------------ */
+
+static bool is_printable(unsigned char ch)
+{
+	return ch >= 0x20 && ch < 0x7f;
+}
+
+/*
+ * The user-space data a 7.x kernel records with an argument (a
+ * "__ARG_val" dynamic field): a string prints quoted; a buffer first as
+ * colon-separated hex bytes, then quoted with dots for the unprintable,
+ * both marked when the buffer was longer than what was recorded.
+ */
+static void syscall_user_data(struct ctx *c, struct trace_seq *s,
+			      struct tep_format_field *val, bool buffer,
+			      unsigned long long count)
+{
+	const unsigned char *d;
+	int len, i;
+	bool more;
+
+	d = dyn_data(c, val, &len);
+	if (!d)
+		return;
+	if (!buffer) {
+		trace_seq_printf(s, " \"%.*s\"", (int)strnlen((const char *)d, len),
+				 d);
+		return;
+	}
+	more = count > (unsigned long long)len;
+	trace_seq_puts(s, " (");
+	for (i = 0; i < len; i++)
+		trace_seq_printf(s, "%s%02x", i ? ":" : "", d[i]);
+	if (more)
+		trace_seq_puts(s, ", ...");
+	trace_seq_putc(s, ')');
+	/* binary data (a NUL in it) shows as bytes only */
+	if (memchr(d, 0, len)) {
+		return;
+	}
+	trace_seq_puts(s, " \"");
+	for (i = 0; i < len; i++)
+		trace_seq_putc(s, is_printable(d[i]) ? d[i] : '.');
+	trace_seq_putc(s, '"');
+	if (more)
+		trace_seq_puts(s, "...");
+}
+
+static struct tep_format_field *user_val_field(struct ctx *c,
+					       const char *name)
+{
+	char buf[80];
+
+	snprintf(buf, sizeof(buf), "__%s_val", name);
+	return tep_find_field(c->event, buf);
+}
+
+/* openat on 7.x: decimal dfd and filename, flags and mode by name. */
+static bool print_openat(struct ctx *c, struct trace_seq *s,
+			 struct tep_format_field *fl)
+{
+	struct tep_print_arg *a = c->event->print_fmt.args;
+	struct tep_format_field *fn = tep_find_field(c->event, "filename");
+	struct tep_format_field *fv = user_val_field(c, "filename");
+	struct tep_format_field *ff = tep_find_field(c->event, "flags");
+	struct tep_format_field *fm = tep_find_field(c->event, "mode");
+	unsigned long long flags;
+	int i;
+
+	if (!fn || !fv || !ff || !fm || !fl)
+		return false;
+	for (i = 0; i < 3 && a; i++)
+		a = a->next;
+	if (!a || !a->next)
+		return false;
+	trace_seq_printf(s, "dfd: %llu, filename: %llu", read_field(c, fl).n,
+			 read_field(c, fn).n);
+	syscall_user_data(c, s, fv, false, 0);
+	trace_seq_puts(s, ", flags: ");
+	str_arg(c, s, a);
+	str_arg(c, s, a->next);
+	flags = read_field(c, ff).n;
+	if (flags & 0x40)	/* O_CREAT, the same on x86 and arm64 */
+		trace_seq_printf(s, ", mode: 0%03llo", read_field(c, fm).n);
+	return !c->bad;
+}
+
+static void print_sys_enter(struct ctx *c, struct ev_print *ep,
+			    struct trace_seq *s)
+{
+	struct tep_format_field *f, *next, *val;
+	unsigned long long v;
+
+	trace_seq_printf(s, "%s(", ep->sys_name);
+	f = c->event->format.fields;
+	if (f && !strcmp(f->name, "__syscall_nr"))
+		f = f->next;
+	if (!strcmp(ep->sys_name, "sys_openat") && user_val_field(c, "filename")) {
+		unsigned int len = s->len;
+
+		if (print_openat(c, s, f)) {
+			trace_seq_putc(s, ')');
+			return;
+		}
+		s->len = len;
+		c->bad = false;
+	}
+	for (; f; f = next) {
+		next = f->next;
+		while (next && (next->flags & TEP_FIELD_IS_DYNAMIC))
+			next = next->next;
+		if (f->flags & TEP_FIELD_IS_DYNAMIC)
+			continue;
+		v = in_rec(c, f->offset, f->size) ?
+		    rd(c, (char *)c->rec->data + f->offset, f->size) : 0;
+		val = user_val_field(c, f->name);
+		if (!val) {
+			lt_print_syscall_arg(s, f->name, v, !next);
+			continue;
+		}
+		trace_seq_printf(s, v < 10 ? "%s: %llu" : "%s: 0x%llx",
+				 f->name, v);
+		syscall_user_data(c, s, val, strstr(val->type, "char[]") &&
+				  !strcmp(f->name, "buf"),
+				  next && in_rec(c, next->offset, next->size) ?
+				  rd(c, (char *)c->rec->data + next->offset,
+				     next->size) : ~0ULL);
+		if (next)
+			trace_seq_puts(s, ", ");
+	}
+	trace_seq_putc(s, ')');
+}
+
+static void print_sys_exit(struct ctx *c, struct ev_print *ep,
+			   struct trace_seq *s)
+{
+	struct tep_format_field *f = tep_find_field(c->event, "ret");
+	unsigned long long v = 0;
+
+	if (f && in_rec(c, f->offset, f->size))
+		v = cast(rd(c, (char *)c->rec->data + f->offset, f->size),
+			 f->size, true);
+	trace_seq_printf(s, "%s -> 0x%llx", ep->sys_name, v);
+}
+
+/* ------------------------------------------------------------------ */
+/* libtraceevent's printing, for the analysis' events                  */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A plain %p is hashed by the kernel's text output with a per-boot key we
+ * cannot know. Print the raw value as the kernel does with
+ * no_hash_pointers, where libtraceevent prints "0x...": note the text
+ * before each plain %p ("hrtimer=") to find it in the output.
+ */
+static void find_pointer_keys(struct ev_print *ep)
+{
+	const char *fmt = ep->event->print_fmt.format;
+	const char *p, *k;
+	size_t n;
+
+	for (p = fmt; p && (p = strstr(p, "%p")); p += 2) {
+		if (isalnum((unsigned char)p[2]) || (p > fmt && p[-1] == '%'))
+			continue;
+		for (k = p; k > fmt && !isspace((unsigned char)k[-1]); k--)
+			;
+		n = p - k;
+		if (!n || n >= sizeof(ep->ptr_key[0]) ||
+		    ep->nr_ptr_keys >= MAX_PTR_KEYS)
+			continue;
+		memcpy(ep->ptr_key[ep->nr_ptr_keys], k, n);
+		ep->ptr_key[ep->nr_ptr_keys++][n] = '\0';
+	}
+}
+
+static void unhash_pointers(const struct ev_print *ep, int width,
+			    const char *s, struct trace_seq *out)
+{
+	const char *hit, *hex;
+	unsigned long long v;
+	char *end;
+	int i;
+
+	for (i = 0; i < ep->nr_ptr_keys && s; i++) {
+		hit = strstr(s, ep->ptr_key[i]);
+		if (!hit)
+			continue;
+		hex = hit + strlen(ep->ptr_key[i]);
+		if (strncmp(hex, "0x", 2) && strncmp(hex, "(nil)", 5))
+			continue;
+		v = strtoull(hex + (hex[0] == '0' ? 2 : 0), &end, 16);
+		if (hex[0] == '(')
+			end = (char *)hex + 5;
+		trace_seq_printf(out, "%.*s%0*llx", (int)(hex - s), s, width, v);
+		s = end;
+	}
+	trace_seq_puts(out, s ? s : "");
+}
+
+static void print_tep(struct lt_printer *p, struct ev_print *ep,
+		      struct tep_record *rec, struct trace_seq *s)
+{
+	struct trace_seq *t = &p->tmp;
+
+	if (!ep->nr_ptr_keys) {
+		tep_print_event(p->tep, s, rec, "%s", TEP_PRINT_INFO);
+		return;
+	}
+	trace_seq_reset(t);
+	tep_print_event(p->tep, t, rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(t);
+	unhash_pointers(ep, p->long_size * 2, t->buffer, s);
+}
+
+/* The record as an event of the re-parsed type, for libtraceevent. */
+static void print_reparsed(struct lt_printer *p, struct ev_print *ep,
+			   struct tep_record *rec, struct trace_seq *s)
+{
+	struct tep_record r = *rec;
+	unsigned char *b;
+
+	if (rec->size < 2)
+		return;
+	if (rec->size > p->copy_size) {
+		b = realloc(p->copy, rec->size);
+		if (!b)
+			return;
+		p->copy = b;
+		p->copy_size = rec->size;
+	}
+	memcpy(p->copy, rec->data, rec->size);
+	b = p->copy;
+	/* common_type: the first two bytes, in the file's byte order */
+	if (p->big_endian) {
+		b[0] = ep->event->id >> 8;
+		b[1] = ep->event->id & 0xff;
+	} else {
+		b[0] = ep->event->id & 0xff;
+		b[1] = ep->event->id >> 8;
+	}
+	r.data = p->copy;
+	tep_print_event(p->tep, s, &r, "%s", TEP_PRINT_INFO);
+}
+
+/* ------------------------------------------------------------------ */
+/* Dispatch                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Parse a known format again, fixed, as a new event with a free id. */
+static struct tep_event *reparse_event(struct lt_printer *p,
+				       struct tep_event *e, const char *fmt)
+{
+	struct tep_format_field *f;
+	struct tep_event *ne = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	fprintf(m, "name: %s\nID: %d\nformat:\n", e->name, p->next_fake_id--);
+	for (f = e->format.common_fields; f; f = f->next)
+		fprintf(m, "\tfield:%s %s;\toffset:%d;\tsize:%d;\tsigned:%d;\n",
+			f->type, f->name, f->offset, f->size,
+			!!(f->flags & TEP_FIELD_IS_SIGNED));
+	fputc('\n', m);
+	for (f = e->format.fields; f; f = f->next)
+		fprintf(m, "\tfield:%s %s;\toffset:%d;\tsize:%d;\tsigned:%d;\n",
+			f->type, f->name, f->offset, f->size,
+			!!(f->flags & TEP_FIELD_IS_SIGNED));
+	fprintf(m, "\nprint fmt: %s\n", fmt);
+	fclose(m);
+	if (tep_parse_format(p->tep, &ne, buf, len, e->system) || !ne ||
+	    (ne->flags & TEP_EVENT_FL_FAILED))
+		ne = NULL;
+	free(buf);
+	return ne;
+}
+
+static struct ev_print *ev_print_of(struct lt_printer *p, int type,
+				    bool fast)
+{
+	struct ev_print *ep, *n;
+	struct tep_event *e;
+	size_t i;
+
+	if (type < 0 || type > 1 << 16)
+		return NULL;
+	if (type >= p->nr_ev) {
+		n = realloc(p->ev, (type + 64) * sizeof(*n));
+		if (!n)
+			return NULL;
+		memset(n + p->nr_ev, 0, (type + 64 - p->nr_ev) * sizeof(*n));
+		p->ev = n;
+		p->nr_ev = type + 64;
+	}
+	ep = &p->ev[type];
+	if (ep->mode != PM_UNKNOWN)
+		return ep;
+	e = tep_find_event(p->tep, type);
+	ep->event = e;
+	ep->mode = PM_TEP;
+	if (!e)
+		return ep;
+	if (!strcmp(e->system, "syscalls") &&
+	    (!strncmp(e->name, "sys_enter_", 10) ||
+	     !strncmp(e->name, "sys_exit_", 9))) {
+		bool enter = e->name[4] == 'e' && e->name[5] == 'n';
+
+		ep->mode = enter ? PM_SYS_ENTER : PM_SYS_EXIT;
+		snprintf(ep->sys_name, sizeof(ep->sys_name), "sys_%s",
+			 e->name + (enter ? 10 : 9));
+		return ep;
+	}
+	if ((e->flags & TEP_EVENT_FL_FAILED) && p->long_size == 8) {
+		for (i = 0; i < ARRAY_SIZE(reparse); i++) {
+			if (strcmp(e->system, reparse[i].system) ||
+			    strcmp(e->name, reparse[i].name))
+				continue;
+			ep->event = reparse_event(p, e, reparse[i].fmt);
+			if (ep->event) {
+				ep->mode = PM_REPARSED;
+				return ep;
+			}
+			ep->event = e;
+		}
+		return ep;
+	}
+	if (fast)
+		find_pointer_keys(ep);
+	else
+		ep->mode = PM_OWN;
+	return ep;
+}
+
+void lt_print_info(struct lt_printer *p, struct tep_record *rec, bool fast,
+		   struct trace_seq *s)
+{
+	struct ev_print *ep = ev_print_of(p, tep_data_type(p->tep, rec), fast);
+	struct ctx c = { .p = p, .rec = rec };
+	unsigned int len = s->len;
+
+	if (!ep || !ep->event) {
+		tep_print_event(p->tep, s, rec, "%s", TEP_PRINT_INFO);
+		return;
+	}
+	c.event = ep->event;
+	switch (ep->mode) {
+	case PM_SYS_ENTER:
+		print_sys_enter(&c, ep, s);
+		return;
+	case PM_SYS_EXIT:
+		print_sys_exit(&c, ep, s);
+		return;
+	case PM_REPARSED:
+		print_reparsed(p, ep, rec, s);
+		return;
+	case PM_OWN:
+		if (print_own(&c, s))
+			return;
+		/* Something we cannot evaluate: libtraceevent from now on. */
+		s->len = len;
+		ep->mode = PM_TEP;
+		find_pointer_keys(ep);
+		print_tep(p, ep, rec, s);
+		return;
+	default:
+		print_tep(p, ep, rec, s);
+	}
+}
+
+struct lt_printer *lt_printer_new(struct tep_handle *tep)
+{
+	struct lt_printer *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->tep = tep;
+	p->long_size = tep_get_long_size(tep) == 4 ? 4 : 8;
+	p->big_endian = tep_is_file_bigendian(tep);
+	p->next_fake_id = 0xffff;
+	trace_seq_init(&p->tmp);
+	if (p->long_size == 8) {
+		char buf[512];
+		int n = snprintf(buf, sizeof(buf),
+			"name: lt_str_probe\nID: %d\nformat:\n"
+			"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+			"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+			"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+			"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+			"\tfield:unsigned long addr;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+			"print fmt: \"%%s\", REC->addr\n", p->next_fake_id--);
+
+		if (tep_parse_format(tep, &p->str_probe, buf, n, "lazytrace") ||
+		    (p->str_probe && (p->str_probe->flags & TEP_EVENT_FL_FAILED)))
+			p->str_probe = NULL;
+	}
+	return p;
+}
+
+void lt_printer_free(struct lt_printer *p)
+{
+	if (!p)
+		return;
+	trace_seq_destroy(&p->tmp);
+	free(p->copy);
+	free(p->ev);
+	free(p);
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Event printing: an event's info text, as the kernel's trace file shows
+ * it, from a trace.dat record. Internal to liblazytrace.
+ *
+ * The boundary with the trace.dat reader: the reader owns the records
+ * (only it can reach libtracecmd's buffers), so its payload operation
+ * hands the current record to lt_print_info() and copies the result out;
+ * it never formats an event itself.
+ */
+#ifndef _LT_PRINT_H
+#define _LT_PRINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+struct lt_printer;
+
+struct lt_printer *lt_printer_new(struct tep_handle *tep);
+void lt_printer_free(struct lt_printer *p);
+
+/*
+ * The info of @rec into @s: what follows "name: " (or, for the syscall
+ * events, the whole "sys_x(...)" / "sys_x -> 0x.." text). @fast marks the
+ * events the analysis reads (sched, irq, timer): they go straight to
+ * libtraceevent, which prints them exactly.
+ */
+void lt_print_info(struct lt_printer *p, struct tep_record *rec, bool fast,
+		   struct trace_seq *s);
+
+/* Per-construct printers, exposed for the unit tests. */
+void lt_print_flags(struct trace_seq *s, unsigned long long v,
+		    const char *delim, struct tep_print_flag_sym *flags);
+void lt_print_symbolic(struct trace_seq *s, unsigned long long v,
+		       struct tep_print_flag_sym *syms);
+void lt_print_bitmask(struct trace_seq *s, const void *data, int size);
+void lt_print_hex(struct trace_seq *s, const unsigned char *buf, int len,
+		  bool concatenate);
+void lt_print_array(struct trace_seq *s, const void *data, int count,
+		    int el_size, bool big_endian);
+void lt_print_symbol(struct tep_handle *tep, struct trace_seq *s,
+		     unsigned long long addr, bool offset);
+void lt_print_pointer(struct trace_seq *s, unsigned long long v,
+		      int long_size);
+void lt_print_syscall_arg(struct trace_seq *s, const char *name,
+			  unsigned long long v, bool last);
+
+#endif

@@ -1,0 +1,44 @@
+#!/bin/sh
+# Every event of every kind, as the kernel printed it: all-events
+# recordings (tests/data/allevents, tests/data/stock; how each was made
+# in the READMEs there) through `report`, default and latency format,
+# against the kernel's own text of the same buffer. Each recording must
+# reach its floor of identical lines (hashed %p values set aside); what
+# still differs is tabled per event type in make check's output.
+. "$(dirname "$0")/lib.sh"
+
+# name, floor in %: the issue's goal is 99.9 everywhere; the 7.2 ones
+# miss it (arm64: the mm_page_* events libtraceevent 1.7 cannot parse;
+# x86: buffers the 7.2 syscall printer shows differently), see the table.
+set -- allevents/host618-allevents 99.9 \
+	stock/stock72-allevents-x86 99.85 \
+	stock/stock72-allevents-arm64 92.5
+tables=${LT_TABLES:-$TMPDIR}
+while [ $# -ge 2 ]; do
+	n=$1 floor=$2
+	shift 2
+	b=$(basename "$n")
+	xz -dc "$DATA/$n.txt.xz" > "$TMPDIR/$b.txt" || fail "xz $n"
+	xz -dc "$DATA/$n.lat.txt.xz" > "$TMPDIR/$b.lat.txt" || fail "xz $n.lat"
+	lt report -i "$DATA/$n.dat" > "$TMPDIR/$b.out" || fail "report $n"
+	lt report -l -i "$DATA/$n.dat" > "$TMPDIR/$b.lat.out" || fail "report -l $n"
+	python3 "$TOOLS/compare-report.py" --min "$floor" \
+		--table "$tables/t0008-$b.table" \
+		"$TMPDIR/$b.txt" "$TMPDIR/$b.out" ||
+		fail "$n: default format below $floor %"
+	python3 "$TOOLS/compare-report.py" --latency --min "$floor" \
+		--table "$tables/t0008-$b.table" \
+		"$TMPDIR/$b.lat.txt" "$TMPDIR/$b.lat.out" ||
+		fail "$n: latency format below $floor %"
+	# The text reader gives the kernel's lines back unchanged.
+	lt report -i "$TMPDIR/$b.txt" > "$TMPDIR/$b.rt" || fail "report on text $n"
+	grep -v '^#' "$TMPDIR/$b.txt" | cmp - "$TMPDIR/$b.rt" ||
+		fail "$n: text round trip differs"
+done
+# Not vacuous: the constructs this is about are in the kernel's text.
+k=$TMPDIR/host618-allevents.txt
+grep -q 'call_site=[a-z_.0-9]*+0x[0-9a-f]*/0x[0-9a-f]* ' "$k" || fail "no %pS"
+grep -q ': sys_[a-z0-9_]*(.*: ' "$k" || fail "no syscall entry"
+grep -q ': sys_[a-z0-9_]* -> 0x' "$k" || fail "no syscall exit"
+grep -q 'ipi_raise: target_mask=00000000,00000002' \
+	"$TMPDIR/stock72-allevents-arm64.txt" || fail "no arm64 bitmask"

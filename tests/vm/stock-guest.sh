@@ -1,0 +1,288 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the stock-kernel VM (busybox sh). LT_RUN (kernel command
+# line, comma-separated) lists what to do, in order:
+#   info              kernel, preempt model, sched features, probe support
+#   rec:NAME          the hog workload recorded into a tracefs instance,
+#                     saved as NAME.txt, NAME.lat.txt (the kernel's text of
+#                     the buffer) and NAME.dat (trace-cmd extract of it)
+#   stacks:NAME       the same plus a stacktrace trigger on the tick,
+#                     filtered on the lazy bit of common_flags
+#   all:NAME          every event, about a second of mixed load
+#   hrtick:on|off     HRTICK / NO_HRTICK (only between scenarios: quiet)
+#   lt:TAG            lazytrace record, live --json and tui --live (tmux)
+#                     on the hog workload and on hackbench, files TAG-*
+# LT_SECS: workload seconds (default 3); LT_HZ: the kernel's CONFIG_HZ.
+OUT=${1:-/out}
+T=/sys/kernel/tracing
+F=/sys/kernel/debug/sched/features
+INST=lazyvm
+I=$T/instances/$INST
+PROBE=lazytrace/set_need_resched
+TRIGGER='stacktrace if common_flags & 2'
+SECS=${LT_SECS:-3}
+EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new
+irq_vectors/local_timer_entry irq_vectors/local_timer_exit
+irq_vectors/reschedule_entry irq_vectors/reschedule_exit
+timer/hrtimer_expire_entry timer/hrtimer_expire_exit
+irq/softirq_entry irq/softirq_exit"
+
+stamp() { echo "=== $(cut -d' ' -f1 /proc/uptime) $*"; }
+# The model in use; empty on kernels without PREEMPT_DYNAMIC (Debian's
+# arm64 7.2: lazy is built in and there is no sched/preempt file).
+preempt_model() {
+	[ -f /sys/kernel/debug/sched/preempt ] &&
+		sed -n 's/.*(\([a-z]*\)).*/\1/p' /sys/kernel/debug/sched/preempt
+}
+# The setup line of CONTRACT.md; unknown fields are left out.
+setup_line() {
+	p=$(preempt_model)
+	echo "lazytrace-setup: release=$(uname -r)${p:+ preempt=$p}${LT_HZ:+ hz=$LT_HZ}" \
+		"sched_features=$(tr ' ' ',' < $F | sed 's/,$//')"
+}
+
+# The tracepoint probe on the bare sched_set_need_resched tracepoint:
+# first with the task's pid and comm through BTF, then the raw arguments.
+probe_add() {
+	for args in "pid=tsk->pid comm=tsk->comm:string cpu=cpu tif=tif" \
+		    "pid=tsk->pid cpu=cpu tif=tif" "tsk cpu tif" ""; do
+		if echo "t:$PROBE sched_set_need_resched_tp $args" >> $T/dynamic_events 2>/dev/null; then
+			echo "probe: t:$PROBE sched_set_need_resched_tp $args"
+			return 0
+		fi
+		echo "probe rejected: '$args': $(tail -n 2 $T/error_log | tr '\n' ' ')"
+	done
+	return 1
+}
+probe_del() {
+	grep -q "$PROBE" $T/dynamic_events 2>/dev/null || return 0
+	echo "-:$PROBE" >> $T/dynamic_events || echo "cannot remove probe $PROBE"
+}
+
+resched_funcs() {
+	grep -E '^_*resched_curr[a-z_]*( |$)' $T/available_filter_functions | cut -d' ' -f1 | tr '\n' ' '
+}
+
+setup() { # what: basic|stacks|all
+	rmdir $I 2>/dev/null
+	mkdir $I || exit 1
+	echo 0 > $I/tracing_on
+	echo "${LT_BUF_KB:-32768}" > $I/buffer_size_kb
+	if [ "$1" = all ]; then
+		echo 1 > $I/events/enable
+		return
+	fi
+	for e in $EVENTS; do
+		echo 1 > $I/events/$e/enable || echo "cannot enable $e"
+	done
+	if [ -d $T/events/$PROBE ]; then
+		echo 1 > $I/events/$PROBE/enable || echo "cannot enable $PROBE"
+	fi
+	fn=$(resched_funcs)
+	if [ -n "$fn" ] && echo "$fn" > $I/set_ftrace_filter; then
+		echo function > $I/current_tracer
+		echo "function tracer on: $fn"
+	fi
+	if [ "$1" = stacks ]; then
+		if echo "$TRIGGER" > $I/events/irq_vectors/local_timer_entry/trigger; then
+			echo "trigger: $(grep -v '^#' $I/events/irq_vectors/local_timer_entry/trigger)"
+		else
+			echo "trigger rejected: $(tail -n 2 $T/error_log | tr '\n' ' ')"
+		fi
+	fi
+}
+
+teardown() {
+	if [ -d $I ]; then
+		t=$I/events/irq_vectors/local_timer_entry/trigger
+		[ -f $t ] && grep -q stacktrace $t && echo "!$TRIGGER" > $t
+		echo nop > $I/current_tracer
+		rmdir $I || echo "cannot remove instance $INST"
+	fi
+}
+
+save() {
+	stamp "save $1"
+	echo 0 > $I/options/latency-format
+	cat $I/trace > $OUT/$1.txt
+	echo 1 > $I/options/latency-format
+	cat $I/trace > $OUT/$1.lat.txt
+	echo 0 > $I/options/latency-format
+	grep -m1 'entries-in-buffer' $OUT/$1.txt
+	cat $I/per_cpu/cpu*/stats | grep -E 'overrun|dropped'
+	trace-cmd extract --compression zstd -B $INST -o $OUT/$1.dat > $OUT/$1.extract.log 2>&1 ||
+		trace-cmd extract -B $INST -o $OUT/$1.dat >> $OUT/$1.extract.log 2>&1
+	stamp "saved $1"
+}
+
+# The hog workload, all on CPU 1: three kernel hogs reading /dev/zero in
+# 64 MiB blocks (read_zero only checks the eager need-resched bit), a
+# user-space spinner, a 10 ms sleeper; SECS seconds. A script, so that
+# lazytrace record can run it as its command.
+cat > /tmp/hogs.sh <<EOS
+lazyload -c 1 sleep $((SECS + 1)) 10 &
+echo "sleeper pid \$!"
+lazyload -c 1 spin $((SECS + 1)) &
+echo "spinner pid \$!"
+p=
+for n in 1 2 3; do
+	taskset 2 dd if=/dev/zero of=/dev/null bs=64M 2>/dev/null &
+	p="\$p \$!"
+	echo "hog pid \$!"
+done
+sleep $SECS
+kill \$p
+wait
+EOS
+hogs() {
+	sh /tmp/hogs.sh
+}
+
+# Mixed load for the all-events recordings: pipe messaging, a reader of
+# /dev/zero, a sleeper.
+mixed() {
+	hackbench -p -g 2 -f 5 -l ${LT_MSG_LOOPS:-30} > /dev/null &
+	dd if=/dev/zero of=/dev/null bs=1M count=128 2>/dev/null &
+	sleep 1
+	wait
+}
+
+record() { # kind name
+	stamp "$2 start ($(preempt_model), $(grep -o '[A-Z_]*HRTICK ' $F | head -n 1))"
+	setup $1
+	echo 1 > $I/tracing_on
+	setup_line > $I/trace_marker
+	if [ "$1" = all ]; then mixed; else hogs; fi
+	echo 0 > $I/tracing_on
+	stamp "$2 end"
+	save $2
+	teardown
+}
+
+# lazytrace itself on the same workloads. tracefs must be as clean after
+# it as before.
+tracefs_state() {
+	ls $T/instances
+	cat $T/dynamic_events
+	cat $T/events/irq_vectors/local_timer_entry/trigger | grep -v '^#'
+	cat $T/set_event_notrace_pid $T/set_ftrace_notrace_pid 2>/dev/null
+}
+# tui --live in a detached tmux session under the hog load: the screen
+# is captured after SECS seconds, then q must end it within 10 s; a TUI
+# that does not is killed (and reported) so that it does not load the
+# next run.
+tui() {
+	rc=/tmp/tui-$1.rc
+	export TERM=xterm-256color LANG=C.UTF-8
+	tmux new-session -d -s lt -x 160 -y 48 "lazytrace tui --live; echo \$? > $rc"
+	hogs > /dev/null &
+	sleep $SECS
+	tmux capture-pane -p -t lt > $OUT/$1-tui.txt
+	wait
+	# under TCG the first screen can take a while: up to 16 s more
+	n=0
+	while [ $n -lt 16 ]; do
+		sleep 2
+		n=$((n + 2))
+		tmux capture-pane -p -t lt > $OUT/$1-tui-end.txt
+		grep -q 'Reading the input' $OUT/$1-tui-end.txt || break
+	done
+	echo "$1 tui screen after the load (+${n} s): $(grep -c '[^ ]' $OUT/$1-tui-end.txt) non-empty lines"
+	tmux send-keys -t lt q
+	n=0
+	while [ ! -f $rc ] && [ $n -lt 10 ]; do
+		sleep 1
+		n=$((n + 1))
+	done
+	if [ -f $rc ]; then
+		echo "$1 tui quit on q: exit $(cat $rc)"
+	else
+		echo "$1 tui did not quit on q within 10 s: killing it"
+		tmux capture-pane -p -t lt > $OUT/$1-tui-q.txt
+		pids=$(pidof lazytrace)
+		[ -n "$pids" ] && kill $pids
+		sleep 3
+		pids=$(pidof lazytrace)
+		[ -n "$pids" ] && echo "$1 tui survived SIGTERM" && kill -9 $pids
+		sleep 1
+	fi
+	tmux kill-server 2>/dev/null
+	echo "$1 tui screen: $(grep -c '[^ ]' $OUT/$1-tui.txt) non-empty lines"
+}
+
+# lazytrace and the workload write into the guest's RAM and the results
+# are copied to the 9p share afterwards: record -o on the 9p mount hung
+# the guest (its spool files are unlinked temporaries next to the
+# output), and a task waiting for 9p I/O lets the guest idle, which with
+# -icount sleep=off jumps guest time ahead and ends a -d recording early. Each run is
+# bounded by timeout so that a hang fails the step instead of the VM.
+lt() {
+	tag=$1
+	tracefs_state > /tmp/before
+	stamp "lt $tag record"
+	timeout -s KILL 300 lazytrace record -o /tmp/r.dat -d $((SECS + 2)) -- sh /tmp/hogs.sh \
+		> /tmp/r.log 2>&1
+	echo "$tag record exit $?"
+	mv /tmp/r.dat $OUT/$tag-record.dat
+	mv /tmp/r.log $OUT/$tag-record.log
+	stamp "lt $tag record hackbench"
+	timeout -s KILL 300 lazytrace record -o /tmp/m.dat -d 20 -- hackbench -p -g 2 -l 50 \
+		> /tmp/m.log 2>&1
+	echo "$tag record hackbench exit $?"
+	mv /tmp/m.dat $OUT/$tag-msg.dat
+	mv /tmp/m.log $OUT/$tag-msg.log
+	stamp "lt $tag live"
+	(sleep 1; hogs > /dev/null) &
+	timeout -s KILL 300 lazytrace live --json -d $((SECS + 2)) > /tmp/live.json 2> /tmp/live.err
+	echo "$tag live exit $?"
+	mv /tmp/live.json $OUT/$tag-live.json
+	mv /tmp/live.err $OUT/$tag-live.err
+	wait
+	stamp "lt $tag tui"
+	if command -v tmux > /dev/null; then
+		tui $tag
+	else
+		echo "$tag tui: no tmux in the guest"
+	fi
+	tracefs_state > /tmp/after
+	if cmp -s /tmp/before /tmp/after; then
+		echo "$tag tracefs clean after lazytrace"
+	else
+		echo "$tag tracefs NOT clean after lazytrace:"
+		diff /tmp/before /tmp/after
+	fi
+	stamp "lt $tag done"
+}
+info() {
+	uname -a
+	cat /proc/cmdline
+	echo "preempt: $(cat /sys/kernel/debug/sched/preempt)"
+	echo "features: $(cat $F)"
+	echo "resched functions: $(resched_funcs)"
+	grep -c . $T/available_events | sed 's/^/available events: /'
+	if probe_add; then
+		cat $T/events/$PROBE/format
+		probe_del
+	fi
+	setup_line
+}
+
+stamp start
+for step in $(echo "${LT_RUN:-info}" | tr ',' ' '); do
+	arg=${step#*:}
+	case $step in
+	info)		info ;;
+	probe:on)	probe_add ;;
+	probe:off)	probe_del ;;
+	hrtick:on)	sleep 1; echo HRTICK > $F; echo "features: $(cat $F)" ;;
+	hrtick:off)	sleep 1; echo NO_HRTICK > $F; echo "features: $(cat $F)" ;;
+	rec:*)		record basic $arg ;;
+	stacks:*)	record stacks $arg ;;
+	all:*)		record all $arg ;;
+	lt:*)		lt $arg ;;
+	*)		echo "unknown step $step" ;;
+	esac
+done
+probe_del
+stamp done

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-test-stock.sh - lazytrace's record, live --json and tui --live inside
+# Debian's stock 7.x kernel (qemu TCG, 2 CPUs), checked on the host.
+# Boots: preempt=lazy (HRTICK on, then NO_HRTICK written while quiet) and
+# preempt=full. Environment: BUILD (default ./build), LAZYTRACE (the
+# binary to test, default ./lazytrace), VMSTOCK_CACHE (downloads, default
+# /var/tmp/lazytrace-vmstock), KVER, QEMU_TIMEOUT, LT_SECS.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-$top/build}
+LAZYTRACE=${LAZYTRACE:-$top/lazytrace}
+out=$BUILD/vm-stock
+. "$here/stages.sh"
+
+for tool in qemu-system-x86_64 trace-cmd gcc cpio gzip xz strings python3 tmux hackbench; do
+	command -v $tool > /dev/null ||
+		{ echo "vm-test-stock: $tool is missing (make vm-deps)" >&2; exit 1; }
+done
+
+t=$(now)
+root=$("$here/fetch.sh" amd64) ||
+	{ echo "vm-test-stock: FAILED to download Debian's kernel packages" >&2; exit 1; }
+stage "download (cached)" "$t"
+
+t=$(now)
+mkdir -p "$BUILD"
+gcc -O2 -Wall -Wextra -static -o "$BUILD/lazyload" "$top/patches/vm/lazyload.c" || exit 1
+"$here/mkinitramfs.sh" amd64 "$root" "$BUILD/stock-amd64.cpio.gz" "$LAZYTRACE" "$BUILD/lazyload" || exit 1
+stage "initramfs" "$t"
+
+rm -rf "$out"
+mkdir -p "$out"
+t=$(now)
+echo "[vm-stock] boot preempt=lazy: HRTICK, then NO_HRTICK (console: $out/lazy/console.log)"
+"$here/boot.sh" amd64 "$root" "$BUILD/stock-amd64.cpio.gz" "$out/lazy" lazy \
+	lt:lazy-hrtick,hrtick:off,lt:lazy-nohrtick || exit 1
+stage "boot lazy + 2 runs (qemu)" "$t"
+t=$(now)
+echo "[vm-stock] boot preempt=full (console: $out/full/console.log)"
+"$here/boot.sh" amd64 "$root" "$BUILD/stock-amd64.cpio.gz" "$out/full" full lt:full || exit 1
+stage "boot full + 1 run (qemu)" "$t"
+grep -h '^===' "$out"/*/guest.log | sed 's/^/[vm-stock] guest /'
+
+t=$(now)
+# one directory for the checks: the guest logs are kept apart per boot
+mkdir -p "$out/all"
+cat "$out/lazy/guest.log" "$out/full/guest.log" > "$out/all/guest.log"
+for f in "$out"/lazy/*-* "$out"/full/*-*; do
+	ln -sf "$f" "$out/all/"
+done
+python3 "$here/check.py" "$out/all" "$LAZYTRACE" lazy-hrtick lazy-nohrtick full 2>&1 |
+	tee "$out/check.log"
+rc=${PIPESTATUS[0]}
+stage "checks" "$t"
+exit $rc
