@@ -21,12 +21,17 @@ WERROR		?= -Werror
 SAN		?=
 CFLAGS		?= $(OPT)
 LT_CFLAGS	:= -std=gnu11 -Wall -Wextra $(WERROR) -Wno-unused-parameter \
-		   -D_GNU_SOURCE -Ilibdecode/include -Ilibdecode \
+		   -D_GNU_SOURCE -Ilibdecode/include \
 		   $(shell $(PKG_CONFIG) --cflags libtracecmd libtraceevent libtracefs 2>/dev/null) \
 		   $(SAN)
+# The library's own objects: its private headers, and nothing exported
+# but what lazytrace.h declares (it sets default visibility around its
+# declarations; libdecode/liblazytrace.map versions them).
+LIB_CFLAGS	:= -Ilibdecode -fvisibility=hidden
+LIB_MAP		:= libdecode/liblazytrace.map
 TRACE_LIBS	:= $(shell $(PKG_CONFIG) --libs libtracecmd libtraceevent libtracefs 2>/dev/null || echo -ltracecmd -ltraceevent -ltracefs)
 CURSES_LIBS	:= $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
-LDLIBS		:= $(TRACE_LIBS) -lm
+LDLIBS		:= $(TRACE_LIBS) -lzstd -lz -lm
 
 B		?= build
 
@@ -56,7 +61,7 @@ BIN		:= lazytrace
 
 DEB_PKGS	:= build-essential pkg-config libtraceevent-dev libtracefs-dev \
 		   libtracecmd-dev trace-cmd libncurses-dev libcmocka-dev \
-		   xz-utils tmux python3 man-db git
+		   libzstd-dev zlib1g-dev xz-utils tmux python3 man-db git
 
 # What the stock-kernel VM test needs on top (qemu, the guest's tools).
 VM_DEB_PKGS	:= qemu-system-x86 qemu-system-arm busybox-static rt-tests \
@@ -69,34 +74,46 @@ $(B)/%.o: %.c $(wildcard libdecode/include/*.h libdecode/*.h cli/*.h tui/*.h)
 	$(say) CC $<
 	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) -c -o $@ $<
 
+$(B)/libdecode/%.o: libdecode/%.c $(wildcard libdecode/include/*.h libdecode/*.h)
+	@mkdir -p $(dir $@)
+	$(say) CC $<
+	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<
+
 $(B)/pic/%.o: %.c $(wildcard libdecode/include/*.h libdecode/*.h)
 	@mkdir -p $(dir $@)
 	$(say) CC-PIC $<
-	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) -fPIC -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) $(LIB_CFLAGS) -fPIC -c -o $@ $<
 
 $(STATIC_LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(say) AR $@
 	$(Q)ar rcs $@ $^
 
-$(SHARED_LIB): $(LIB_PIC)
+$(SHARED_LIB): $(LIB_PIC) $(LIB_MAP)
 	$(say) LD $@
-	$(Q)$(CC) $(CFLAGS) $(SAN) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(SAN) -shared -Wl,-soname,$(SONAME) \
+		-Wl,--version-script=$(LIB_MAP) -o $@ $(LIB_PIC) $(LDLIBS)
 	$(Q)ln -sf $(SONAME) $(B)/liblazytrace.so
 
 $(BIN): $(CLI_OBJ) $(STATIC_LIB)
 	$(say) LD $@
 	$(Q)$(CC) $(CFLAGS) $(SAN) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(LDLIBS) $(CURSES_LIBS)
 
-$(B)/samples/%: libdecode/samples/%.c $(STATIC_LIB)
+# The samples use the shared library, as a program outside the tree would:
+# what they need must be exported.
+$(B)/samples/%: libdecode/samples/%.c $(SHARED_LIB)
 	@mkdir -p $(dir $@)
 	$(say) LD $@
-	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) -o $@ $< -L$(B) -llazytrace \
+		-Wl,-rpath,$(abspath $(B)) $(LDLIBS)
+
+# A unit test of the CLI's helpers links their object too.
+$(B)/tests/test-cli-util: $(B)/cli/util.o
 
 $(B)/tests/%: tests/unit/%.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
 	$(say) LD $@
-	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS) -lcmocka
+	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) -o $@ $< $(filter %.o,$^) $(STATIC_LIB) $(LDLIBS) -lcmocka
 
 check: all $(UNIT_BIN)
 	@LAZYTRACE=$(CURDIR)/$(BIN) BUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
@@ -115,10 +132,15 @@ valgrind: all $(UNIT_BIN)
 		--suppressions=$(CURDIR)/tests/valgrind.supp" \
 		LAZYTRACE=$(CURDIR)/$(BIN) BUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
-# libFuzzer harnesses (clang; not part of check): tests/fuzz/run.sh.
+# libFuzzer harnesses (clang): tests/fuzz/run.sh. make check runs each for
+# a few seconds when clang is installed (t7005); make fuzz for longer.
 FUZZ_SECONDS	?= 60
-fuzz:
+FUZZ_PKGS	:= clang libclang-rt-14-dev
+fuzz: fuzz-deps
 	sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ)
+
+fuzz-deps:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(FUZZ_PKGS)"
 
 # CPU, wall time and memory against trace-cmd and a bare libtracecmd
 # iteration (bench/README.md); BENCH_RECORD / BENCH_TRACE pick the large
@@ -130,6 +152,31 @@ bench: all
 
 demo: all
 	sh tests/demo.sh ./$(BIN)
+
+# The library's kernel-doc, checked by the kernel's own scripts/kernel-doc
+# from Debian's linux-source-6.12: the tree `make -C patches checkpatch`
+# unpacks if it is there (CI), else that one file out of the tarball.
+KERNEL_TARBALL	?= /usr/src/linux-source-6.12.tar.xz
+KERNEL_DOC	?= $(firstword $(wildcard patches/build/linux-6.12/scripts/kernel-doc) \
+			   $(B)/kernel-doc)
+
+$(B)/kernel-doc:
+	@mkdir -p $(B)
+	@[ -f $(KERNEL_TARBALL) ] || { echo "doc-check: no $(KERNEL_TARBALL):" \
+		"apt-get install linux-source-6.12 (make -C patches checkpatch does)"; exit 1; }
+	$(say) TAR $@
+	$(Q)tar -xJf $(KERNEL_TARBALL) -O linux-source-6.12/scripts/kernel-doc > $@.tmp
+	$(Q)mv $@.tmp $@
+
+# -none: the structure (every parameter, member and value described, no
+# stale ones); KDOC_FLAGS=-Wall also wants every Return: section (clean
+# today).
+KDOC_FLAGS	?=
+doc-check: $(KERNEL_DOC)
+	$(say) KDOC libdecode
+	$(Q)out=$$(perl $(KERNEL_DOC) -none $(KDOC_FLAGS) \
+		libdecode/include/lazytrace.h libdecode/*.c 2>&1); \
+		[ -z "$$out" ] || { echo "$$out"; exit 1; }
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -173,6 +220,7 @@ vm-record-stock: vm-deps
 clean:
 	rm -rf build build-asan $(BIN)
 
-.PHONY: all check asan valgrind fuzz bench demo deps install patches-check \
+.PHONY: all check asan valgrind fuzz fuzz-deps bench demo doc-check deps install \
+	patches-check \
 	vm-test vm-deps vm-test-stock vm-record-stock clean
 .DELETE_ON_ERROR:

@@ -18,7 +18,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 
-/* Exit codes of every subcommand (SPEC §5). */
+/* Exit codes of every subcommand (docs/model.md §8). */
 #define EXIT_OK		0
 #define EXIT_NOTHING	1	/* nothing found where something was asked for */
 #define EXIT_BAD	2	/* bad usage or bad input */
@@ -47,6 +47,7 @@ struct input_opts {
 	bool file_given;	/* -i was on the command line */
 	const char *buffer;	/* -B NAME: trace.dat instance */
 	enum lt_abi abi;	/* --abi NAME */
+	bool abi_given;		/* --abi was on the command line */
 };
 
 #define INPUT_OPTS_INIT { .file = "trace.dat", .abi = LT_ABI_AUTO }
@@ -98,8 +99,31 @@ const char *fmt_ns(char *buf, size_t len, uint64_t ns);
 /* CLOCK_MONOTONIC in ns. */
 uint64_t now_ns(void);
 
+/* The subcommand being run ("stats"), for messages; NULL before. */
+extern const char *cli_command;
+
+/*
+ * A usage error: one line, then "try 'lazytrace CMD --help'", exit 2.
+ * usage_fail() only adds the second line, after getopt's own message.
+ */
 __attribute__((format(printf, 1, 2), noreturn))
 void die_usage(const char *fmt, ...);
+__attribute__((noreturn))
+void usage_fail(void);
+
+/* Any other fatal error (bad input, out of memory): one line, exit 2. */
+__attribute__((format(printf, 1, 2), noreturn))
+void die(const char *fmt, ...);
+
+/*
+ * A valid request that found nothing (no event, a filter that selects
+ * nothing, no hog): "lazytrace: note: ..." on stderr; returns EXIT_NOTHING.
+ */
+__attribute__((format(printf, 1, 2)))
+int nothing_found(const char *fmt, ...);
+
+/* --from after --to is a mistake, not an empty window: die_usage(). */
+void check_window(int64_t from, int64_t to);
 
 __attribute__((format(printf, 1, 2)))
 void warn(const char *fmt, ...);
@@ -111,6 +135,13 @@ struct int_set {
 };
 
 int int_set_parse(struct int_set *set, const char *list);
+/* The largest member; -1 for an empty set. */
+int int_set_max(const struct int_set *set);
+/*
+ * die_usage() if @set names a CPU at or above @nr_cpus (when known, > 0)
+ * in @file, or on this machine if @file is NULL.
+ */
+void check_cpus(const struct int_set *set, int nr_cpus, const char *file);
 bool int_set_has(const struct int_set *set, int v);
 void int_set_free(struct int_set *set);
 

@@ -17,9 +17,10 @@ static const char compare_usage[] =
 "Two traces (trace.dat or kernel text) side by side, with the ratio B/A:\n"
 "switches (every sched_switch, idle included) split into preempted (R+),\n"
 "yielded (R) and blocked; lazy, eager, upgrade and tick-upgrade counts;\n"
-"latency percentiles.\n"
+"latency percentiles. A and B are trace.dat or kernel text files ('-' for\n"
+"text on stdin, for one of them); there is no -i.\n"
 "\n"
-ANALYSIS_USAGE;
+ANALYSIS_USAGE_NO_INPUT;
 
 struct row {
 	const char *group;
@@ -228,12 +229,12 @@ int cmd_compare(int argc, char **argv)
 	if (c >= 0)
 		return c;
 	if (o.in.file_given)
-		die_usage("compare: name the two traces as A and B, not with -i");
+		die_usage("compare: name the two traces as A and B, without -i");
 	if (argc - optind != 2)
 		die_usage("compare: need two traces, A and B");
 	t = calloc(1, sizeof(*t));
 	if (!t)
-		die_usage("out of memory");
+		die("out of memory");
 	for (i = 0; i < 2; i++) {
 		f[i] = argv[optind + i];
 		a[i] = analysis_run(&o, f[i], NULL, NULL, &st);
@@ -249,8 +250,9 @@ int cmd_compare(int argc, char **argv)
 			compare_csv(t);
 		else
 			compare_text(f[0], f[1], t, s);
-		if (!s[0]->events || !s[1]->events)
-			status = EXIT_NOTHING;
+		for (i = 0; i < 2 && status == EXIT_OK; i++)
+			if (!s[i]->events)
+				status = nothing_found("%s: no events", f[i]);
 	}
 	for (i = 0; i < 2; i++)
 		lt_analysis_free(a[i]);

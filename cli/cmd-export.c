@@ -4,8 +4,9 @@
  * Perfetto UI (and chrome://tracing) opens. One track per CPU with the
  * tasks running on it; one track per task with its pending requests as
  * slices named by state (lazy, upgraded, eager); instant events for
- * tick-upgrades and folds. Written as the trace is read.
+ * upgrades (with their source) and folds. Written as the trace is read.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,8 @@ static const char export_usage[] =
 "Write Chrome trace-event JSON (open it in https://ui.perfetto.dev):\n"
 "a track per CPU with the running tasks, a track per task with its\n"
 "pending need-resched requests (lazy, upgraded, eager) as slices, and\n"
-"instant events for tick-upgrades and folds. FILE '-' is stdout.\n"
+"instant events for upgrades (args.source: tick, hrtick, timer, irq,\n"
+"direct) and folds. FILE '-' is stdout.\n"
 "\n"
 "  --perfetto FILE    output file\n"
 "  -i, --input FILE   trace.dat or kernel text trace (default trace.dat)\n"
@@ -130,13 +132,22 @@ static void slice(struct exporter *x, int pid, int tid, const char *name,
 	fputc('}', x->fp);
 }
 
-static void instant(struct exporter *x, int pid, const char *name, uint64_t ts)
+static void instant_src(struct exporter *x, int pid, const char *name,
+			uint64_t ts, const char *source)
 {
 	begin(x);
 	fprintf(x->fp, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d,"
 		"\"name\":\"%s\",\"cat\":\"transition\"", pid, pid, name);
 	us(x->fp, "ts", ts);
+	/* source names are fixed words: nothing to escape */
+	if (source)
+		fprintf(x->fp, ",\"args\":{\"source\":\"%s\"}", source);
 	fputc('}', x->fp);
+}
+
+static void instant(struct exporter *x, int pid, const char *name, uint64_t ts)
+{
+	instant_src(x, pid, name, ts, NULL);
 }
 
 static struct cpu_run *cpu_run(struct exporter *x, int cpu)
@@ -199,8 +210,9 @@ static void on_transition(const struct lt_transition *t, void *data)
 			      t->seen_ns, lt_transition_name(t->kind));
 		c->lazy = 0;
 		c->upgraded = t->seen_ns;
-		if (t->kind == LT_TR_TICK_UPGRADE)
-			instant(x, t->pid, "tick-upgrade", t->seen_ns);
+		/* every upgrade, with what made it */
+		instant_src(x, t->pid, lt_transition_name(t->kind), t->seen_ns,
+			    lt_upgrade_source_name(t->source));
 		break;
 	case LT_TR_FOLD:
 		instant(x, t->pid, "fold", t->seen_ns);
@@ -263,19 +275,21 @@ static int export(struct input_opts *in, const char *out)
 	struct lt_analysis *a;
 	struct lt_reader *r;
 	uint64_t last = 0;
-	int status, i;
+	int status, i, bad;
 
 	r = input_open(in);
 	x.fp = strcmp(out, "-") ? fopen(out, "w") : stdout;
 	if (!x.fp) {
+		int err = errno;
+
 		lt_reader_close(r);
-		die_usage("cannot write '%s'", out);
+		die("cannot write '%s': %s", out, strerror(err));
 	}
 	if (lo.abi == LT_ABI_AUTO)
 		lo.abi = lt_reader_abi(r, NULL);
 	a = lt_analysis_new(&lo);
 	if (!a)
-		die_usage("out of memory");
+		die("out of memory");
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", x.fp);
 	meta(&x, "process_name", CPU_PID, CPU_PID, "CPUs");
 	while ((ev = lt_reader_next(r))) {
@@ -293,12 +307,14 @@ static int export(struct input_opts *in, const char *out)
 		lt_analysis_summary(a)->lazy_seen ? "true" : "false");
 	if (x.oom)
 		warn("out of memory: some tasks have no name");
-	if (x.fp != stdout && fclose(x.fp)) {
-		warn("cannot write '%s'", out);
+	bad = ferror(x.fp);
+	bad |= x.fp == stdout ? fflush(x.fp) : fclose(x.fp);
+	if (bad) {
+		warn("cannot write '%s': %s", out, strerror(errno));
 		status = EXIT_BAD;
 	}
 	if (status == EXIT_OK && !lt_analysis_summary(a)->events)
-		status = EXIT_NOTHING;
+		status = nothing_found("%s: no events", in->file);
 	lt_analysis_free(a);
 	lt_reader_close(r);
 	free(x.cpus);
@@ -330,8 +346,7 @@ int cmd_export(int argc, char **argv)
 			fputs(export_usage, stdout);
 			return EXIT_OK;
 		default:
-			fputs(export_usage, stderr);
-			return EXIT_BAD;
+			usage_fail();
 		}
 	}
 	if (optind < argc)

@@ -114,8 +114,11 @@ int cmd_flags(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_ABI:
-			if (lt_abi_parse(optarg, &abi))
-				die_usage("unknown ABI '%s'", optarg);
+			if (abi != LT_ABI_AUTO)
+				die_usage("--abi given twice");
+			if (lt_abi_parse(optarg, &abi) || abi == LT_ABI_AUTO)
+				die_usage("unknown ABI '%s' (legacy, mainline, poc2023, rt-lazy)",
+					  optarg);
 			break;
 		case OPT_PREEMPT_COUNT:
 			pc = parse_byte(optarg, "preempt count");
@@ -127,14 +130,14 @@ int cmd_flags(int argc, char **argv)
 			fputs(flags_usage, stdout);
 			return EXIT_OK;
 		default:
-			fputs(flags_usage, stderr);
-			return EXIT_BAD;
+			usage_fail();
 		}
 	}
-	if (optind != argc - 1) {
-		fputs(flags_usage, stderr);
-		return EXIT_BAD;
-	}
+	if (optind == argc)
+		die_usage("flags: missing VALUE, the common_flags byte");
+	if (argc - optind > 1)
+		die_usage("flags: one VALUE at a time, not %d ('%s' is extra)",
+			  argc - optind, argv[optind + 1]);
 	val = parse_byte(argv[optind], "flag value");
 	if (as_json) {
 		json_init(&j, stdout, false);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lazytrace hogs: the tasks that keep the CPU after a lazy request until
- * the tick forces them off (SPEC §4), worst first.
+ * the tick forces them off (docs/model.md §7), worst first.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -22,14 +22,6 @@ static const char hogs_usage[] =
 "requests were pending. Exit status 1 when there is no hog.\n"
 "\n"
 ANALYSIS_USAGE;
-
-static const char *tick_source(const struct analysis_cli *o,
-			       const struct lt_analysis_summary *s)
-{
-	if (o->lo.tick_ns)
-		return "option";
-	return s->tick_from_trace ? "trace" : "hz";
-}
 
 /* Where tick-upgrades found the hog: "user", "syscall 0", "-". */
 static void where(const struct lt_task_stats *t, char *buf, size_t len)
@@ -56,8 +48,7 @@ static void hogs_json(const struct analysis_cli *o, const struct lt_analysis *a,
 	size_t i;
 
 	json_document_start(&j, o, s);
-	json_uint(&j, "tick_ns", s->tick_ns);
-	json_str(&j, "tick_source", tick_source(o, s));
+	json_tick_setup(&j, s);
 	json_uint(&j, "ticks", s->ticks);
 	json_lost(&j, a);
 	json_begin_array(&j, "hogs");
@@ -76,9 +67,11 @@ static void hogs_json(const struct analysis_cli *o, const struct lt_analysis *a,
 		json_uint(&j, "median_lazy_latency_ns", lz->p50);
 		json_uint(&j, "max_pending_ns", t->max_pending_ns);
 		json_uint(&j, "pending_ns", t->pending_ns);
-		json_double(&j, "cpu_share", t->cpu_share);
+		json_double(&j, "trace_share", t->trace_share);
+		json_double(&j, "lifetime_share", t->cpu_share);
 		json_uint(&j, "upgrades_in_user", t->upgrades_user);
 		json_uint(&j, "upgrades_in_syscall", t->upgrades_syscall);
+		json_upgrades_by_source(&j, t->upgrades_by_source);
 		if (t->upgrades_syscall)
 			json_int(&j, "top_syscall", t->top_syscall);
 		else
@@ -93,7 +86,8 @@ static void hogs_json(const struct analysis_cli *o, const struct lt_analysis *a,
 static const char *const csv_cols[] = {
 	"rank", "pid", "comm", "cpus", "episodes", "tick_upgrades", "lazy",
 	"max_lazy_latency_ns", "median_lazy_latency_ns", "pending_ns",
-	"cpu_share", "upgrades_in_user", "upgrades_in_syscall", "top_syscall",
+	"trace_share", "lifetime_share", "upgrades_in_user",
+	"upgrades_in_syscall", "top_syscall",
 };
 
 #define NR_CSV_COLS (sizeof(csv_cols) / sizeof(csv_cols[0]))
@@ -120,6 +114,7 @@ static void hogs_csv(const struct lt_task_stats *const *h, size_t nr)
 		csv_u64(stdout, lz->max, false);
 		csv_u64(stdout, lz->p50, false);
 		csv_u64(stdout, t->pending_ns, false);
+		csv_dbl(stdout, t->trace_share, false);
 		csv_dbl(stdout, t->cpu_share, false);
 		csv_u64(stdout, t->upgrades_user, false);
 		csv_u64(stdout, t->upgrades_syscall, false);
@@ -135,35 +130,39 @@ static void hogs_text(const struct analysis_cli *o, const struct lt_analysis *a,
 		      const struct lt_task_stats *const *h, size_t nr)
 {
 	const struct lt_analysis_summary *s = lt_analysis_summary(a);
-	char b[4][24], w[64];
+	char b[4][24], w[64], src[96];
 	size_t i;
 
 	printf("%s: ABI %s, tick %s (%s)\n", o->in.file, lt_abi_name(s->abi),
 	       fmt_ns(b[0], 24, s->tick_ns),
-	       s->tick_from_trace ? "median tick spacing in the trace" :
-	       o->lo.tick_ns ? "--tick" : "from --hz, no ticks in the trace");
+	       s->tick_source == LT_TICK_TIMER_FUNCTION ?
+	       "median spacing of the tick's hrtimer function" :
+	       s->tick_from_trace ? "median timer interrupt spacing, an estimate" :
+	       o->lo.tick_ns ? "--tick" : "from HZ, no ticks in the trace");
+	print_setup(stdout, s);
 	print_lazy_note(stdout, s);
 	if (s->lost_events || s->lost_unknown)
 		print_lost(stdout, a);
-	if (!nr) {
-		printf("no hogs: no task ignored a lazy request until the tick\n");
+	if (!nr)
 		return;
-	}
-	printf("\n%4s %7s %-16s %5s %8s %8s %6s %10s %10s %10s %5s %s\n",
+	printf("\n%4s %7s %-16s %5s %8s %8s %6s %10s %10s %10s %6s %5s %-16s %s\n",
 	       "RANK", "PID", "COMM", "CPUS", "EPISODES", "TICK-UPG", "LAZY",
-	       "MAX-LAT", "P50-LAT", "PENDING", "CPU%", "UPGRADED-IN");
+	       "MAX-LAT", "P50-LAT", "PENDING", "TRACE%", "LIFE%",
+	       "UPGRADED-IN", "UPGRADED-BY");
 	for (i = 0; i < nr; i++) {
 		const struct lt_task_stats *t = h[i];
 		const struct lt_latency *lz = &t->latency[LT_LAT_LAZY_SERVED];
 
 		where(t, w, sizeof(w));
-		printf("%4zu %7d %-16.16s %5s %8llu %8llu %6llu %10s %10s %10s %5.1f %s\n",
+		fmt_upgrade_sources(src, sizeof(src), t->upgrades_by_source);
+		printf("%4zu %7d %-16.16s %5s %8llu %8llu %6llu %10s %10s %10s %6.1f %5.1f %-16s %s\n",
 		       i + 1, t->pid, t->comm, t->cpus,
 		       (unsigned long long)t->episodes,
 		       (unsigned long long)t->count[LT_TR_TICK_UPGRADE],
 		       (unsigned long long)t->count[LT_TR_LAZY],
 		       fmt_ns(b[0], 24, lz->max), fmt_ns(b[1], 24, lz->p50),
-		       fmt_ns(b[2], 24, t->pending_ns), 100 * t->cpu_share, w);
+		       fmt_ns(b[2], 24, t->pending_ns), 100 * t->trace_share,
+		       100 * t->cpu_share, w, src);
 	}
 }
 
@@ -177,6 +176,7 @@ int cmd_hogs(int argc, char **argv)
 	const struct lt_task_stats *const *h;
 	struct analysis_cli o;
 	struct lt_analysis *a;
+	uint64_t events;
 	int c, status;
 	size_t nr;
 
@@ -197,6 +197,11 @@ int cmd_hogs(int argc, char **argv)
 		hogs_csv(h, nr);
 	else
 		hogs_text(&o, a, h, nr);
+	events = lt_analysis_summary(a)->events;
 	lt_analysis_free(a);
-	return nr ? EXIT_OK : EXIT_NOTHING;
+	if (!events)
+		return nothing_found("%s: no events", o.in.file);
+	if (!nr)
+		return nothing_found("no hogs: no task ignored a lazy request until the tick");
+	return EXIT_OK;
 }

@@ -13,10 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "output-analysis.h"
 
 static const char live_usage[] =
 "usage: lazytrace live [-d SECONDS] [--interval MS] [--json] [--cpu LIST]\n"
@@ -35,11 +36,14 @@ static const char live_usage[] =
 "  --rows N           tasks shown per interval (default: fit the terminal, or 20)\n"
 "\n"
 "JSON (schema \"lazytrace-live/1\"), one object per interval: interval,\n"
-"first_ns, last_ns, events, lost_events, abi, tick_ns, switches{preempted,\n"
-"yielded,blocked}, transitions{lazy,...,truncated}, pending[{pid,comm,cpu,\n"
+"first_ns, last_ns, events, lost_events, abi, tick_ns, tick_source,\n"
+"requests, upgrades_by_source{tick,hrtick,timer,irq,direct}, setup{release,\n"
+"preempt,hz,sched_features}, switches{preempted,\n"
+"yielded,blocked}, transitions{lazy,...,truncated,upgrades}, pending[{pid,comm,cpu,\n"
 "request,since_ns,pending_ns}], hogs[task], tasks[task]; a task is {pid,comm,\n"
 "runtime_ns,cpu_share,lazy,eager,upgrade,tick_upgrade,episodes,\n"
-"max_pending_ns,hog,pending,total_tick_upgrades,total_hog_intervals}.\n"
+"max_pending_ns,upgrades_by_source,hog,pending,total_tick_upgrades,\n"
+"total_hog_intervals}.\n"
 "Each interval is analysed on its own: a request open at its end is pending.\n";
 
 enum {
@@ -89,7 +93,19 @@ struct live_state {
 	uint64_t more_pending;
 	struct total *totals[TOTAL_BUCKETS];
 	unsigned long interval;
+	struct lt_setup setup;	/* from the first interval: written once */
 };
+
+/* The interval's summary with the setup line the run began with. */
+static struct lt_analysis_summary with_setup(const struct live_state *st,
+					     const struct lt_analysis *a)
+{
+	struct lt_analysis_summary s = *lt_analysis_summary(a);
+
+	if (!s.setup.found)
+		s.setup = st->setup;
+	return s;
+}
 
 static void note(const char *msg)
 {
@@ -103,16 +119,15 @@ static void note(const char *msg)
  * Until @when (monotonic ns) or a signal, move the buffers' pages into
  * the interval every 100 ms, so that a busy second cannot wrap them.
  */
-static int poll_until(struct lt_reader *r, uint64_t when)
+static int poll_until(struct lt_tracefs *s, struct lt_reader *r,
+		      uint64_t when)
 {
-	struct timespec ts;
 	uint64_t now, ns;
 
 	while (!stop_signal && (now = now_ns()) < when) {
 		ns = when - now < POLL_NS ? when - now : POLL_NS;
-		ts.tv_sec = ns / 1000000000ULL;
-		ts.tv_nsec = ns % 1000000000ULL;
-		nanosleep(&ts, NULL);
+		/* wakes early when a buffer is half full (buffer_percent) */
+		lt_tracefs_wait(s, ns / 1000000 + 1);
 		if (lt_live_poll(r) < 0)
 			return -1;
 	}
@@ -256,8 +271,9 @@ static void print_table(struct live_state *st, struct lt_analysis *a,
 {
 	const struct lt_analysis_summary *sum = lt_analysis_summary(a);
 	int limit = screen_rows(st->o);
+	struct lt_analysis_summary full;
 	const struct total *tot;
-	char pend[32];
+	char pend[32], src[96];
 	size_t i;
 
 	if (isatty(STDOUT_FILENO))
@@ -277,6 +293,10 @@ static void print_table(struct live_state *st, struct lt_analysis *a,
 	       (unsigned long long)sum->count[LT_TR_EAGER],
 	       (unsigned long long)sum->count[LT_TR_TICK_UPGRADE],
 	       st->nr_pending, sum->nr_hogs);
+	full = with_setup(st, a);
+	fmt_upgrade_sources(src, sizeof(src), sum->upgrades_by_source);
+	printf("upgrades by source: %s\n", src);
+	print_setup(stdout, &full);
 	printf("%7s %-16s %6s %6s %6s %8s %5s %9s %-14s %3s | %8s %6s\n", "PID",
 	       "COMM", "CPU%", "LAZY", "EAGER", "TICK-UPG", "EPIS", "MAXPEND", "PENDING",
 	       "HOG", "ALL-TUPG", "HOG-IV");
@@ -315,6 +335,9 @@ static void json_counts(struct json *j, const struct lt_analysis_summary *sum)
 	json_begin_object(j, "transitions");
 	for (k = 0; k < LT_TR_KIND_MAX; k++)
 		json_uint(j, lt_transition_name(k), sum->count[k]);
+	/* all upgrades, as in stats: what upgrades_by_source adds up to */
+	json_uint(j, "upgrades", sum->count[LT_TR_UPGRADE] +
+		  sum->count[LT_TR_TICK_UPGRADE]);
 	json_end_object(j);
 }
 
@@ -335,6 +358,7 @@ static void json_task(struct json *j, struct live_state *st,
 	json_uint(j, "tick_upgrade", t->count[LT_TR_TICK_UPGRADE]);
 	json_uint(j, "episodes", t->episodes);
 	json_uint(j, "max_pending_ns", t->max_pending_ns);
+	json_upgrades_by_source(j, t->upgrades_by_source);
 	json_bool(j, "hog", t->hog);
 	if (r->p) {
 		json_begin_object(j, "pending");
@@ -355,6 +379,7 @@ static void print_json(struct live_state *st, struct lt_analysis *a,
 		       struct row *rows, size_t nr, uint64_t end_ns)
 {
 	const struct lt_analysis_summary *sum = lt_analysis_summary(a);
+	struct lt_analysis_summary full;
 	int limit = st->o->rows > 0 ? st->o->rows : 20;
 	struct json j;
 	size_t i;
@@ -369,7 +394,8 @@ static void print_json(struct live_state *st, struct lt_analysis *a,
 	json_uint(&j, "events", sum->events);
 	json_uint(&j, "lost_events", sum->lost_events);
 	json_str(&j, "abi", lt_abi_name(sum->abi));
-	json_uint(&j, "tick_ns", sum->tick_ns);
+	full = with_setup(st, a);
+	json_tick_setup(&j, &full);
 	json_counts(&j, sum);
 	json_begin_array(&j, "pending");
 	for (k = 0; k < st->nr_pending; k++) {
@@ -431,6 +457,8 @@ static int one_interval(struct live_state *st, struct lt_reader *r)
 	}
 	st->finishing = true;
 	lt_analysis_finish(a);
+	if (!st->setup.found)
+		st->setup = lt_analysis_summary(a)->setup;
 	if (lt_reader_error(r)) {
 		lt_analysis_free(a);
 		return -1;
@@ -485,13 +513,15 @@ static int live(const struct live_opts *o)
 			r ? strerror(errno) : msg);
 		goto out;
 	}
+	if (lt_tracefs_mark_setup(s))
+		note("cannot write the setup line into the trace");
 	start = now_ns();
 	end = o->duration >= 0 ? start + o->duration : 0;
 	for (next = start;;) {
 		next += o->interval_ms * 1000000ULL;
 		if (end && next > end)
 			next = end;
-		if (poll_until(r, next)) {
+		if (poll_until(s, r, next)) {
 			fprintf(stderr, "lazytrace: live: %s\n", lt_reader_error(r));
 			goto out;
 		}
@@ -552,11 +582,14 @@ int cmd_live(int argc, char **argv)
 		case OPT_CPU:
 			if (int_set_parse(&o.cpus, optarg))
 				die_usage("bad CPU list '%s'", optarg);
+			check_cpus(&o.cpus, get_nprocs_conf(), NULL);
 			break;
 		case OPT_SYSCALLS:
 			o.syscalls = true;
 			break;
 		case OPT_ABI:
+			if (o.abi != LT_ABI_AUTO)
+				die_usage("--abi given twice");
 			if (lt_abi_parse(optarg, &o.abi))
 				die_usage("unknown ABI '%s' (auto, legacy, mainline, poc2023, rt-lazy)",
 					  optarg);
@@ -570,8 +603,7 @@ int cmd_live(int argc, char **argv)
 			fputs(live_usage, stdout);
 			return EXIT_OK;
 		default:
-			fputs(live_usage, stderr);
-			return EXIT_BAD;
+			usage_fail();
 		}
 	}
 	if (optind < argc)

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,27 +21,34 @@
 
 static const char record_usage[] =
 "usage: lazytrace record [-o FILE] [-d SECONDS] [--cpu LIST] [--syscalls]\n"
-"                        [--buffer-size KB] [--no-functions] [-- COMMAND ARGS...]\n"
+"                        [--buffer-size KB] [--functions|--no-functions]\n"
+"                        [-- COMMAND ARGS...]\n"
 "\n"
-"Record sched_switch, the wakeups, the tick, reschedule IPIs, softirqs and,\n"
-"where the kernel allows, function tracing of resched_curr*, into a\n"
-"trace.dat that trace-cmd and lazytrace read. Uses its own tracefs instance\n"
-"(lazytrace-PID) and removes it at the end; Ctrl-C stops the recording and\n"
-"keeps what was recorded. With a command, records from just before it\n"
-"starts until it exits (with -d, until then at most: the command is then\n"
-"sent SIGTERM).\n"
+"Record sched_switch, the wakeups, the tick and every hrtimer (the tick is\n"
+"told by its timer function), reschedule IPIs, softirqs, where the kernel\n"
+"has it a sched_set_need_resched tracepoint probe (exact request times),\n"
+"and a setup line (release, preemption mode, HZ, scheduler features) into\n"
+"a trace.dat that trace-cmd and lazytrace read. Uses its own tracefs\n"
+"instance (lazytrace-PID) and probe group (lazytrace_PID), leaves its own\n"
+"pid out of the trace, and removes both at the end; Ctrl-C stops the\n"
+"recording and keeps what was recorded. With a command, records from just\n"
+"before it starts until it exits (with -d, until then at most: the command\n"
+"is then sent SIGTERM).\n"
 "\n"
 "  -o, --output FILE     where to write (default trace.dat)\n"
 "  -d, --duration T      stop after T (seconds, or 500ms, ...)\n"
 "  --cpu LIST            only these CPUs (e.g. 0,2-3)\n"
 "  --syscalls            also raw_syscalls:sys_enter/sys_exit\n"
 "  --buffer-size KB      ring buffer per CPU (default 4096)\n"
-"  --no-functions        do not try function tracing of resched_curr*\n";
+"  --functions           function-trace resched_curr* even where hrtimer\n"
+"                        events name the tick (default: only where not)\n"
+"  --no-functions        never function-trace resched_curr*\n";
 
 enum {
 	OPT_SYSCALLS = OPT_PRIVATE,
 	OPT_BUFFER_SIZE,
 	OPT_NO_FUNCTIONS,
+	OPT_FUNCTIONS,
 };
 
 struct record_opts {
@@ -48,6 +57,7 @@ struct record_opts {
 	struct int_set cpus;
 	bool syscalls;
 	bool functions;
+	bool functions_always;
 	size_t buffer_kb;
 	char **command;
 };
@@ -195,6 +205,20 @@ static void nap_until(uint64_t end, uint64_t ns)
 	nanosleep(&ts, NULL);
 }
 
+/* How long to sleep in poll(): until the end, at most WAIT_MS. */
+#define WAIT_MS 250
+
+static int wait_ms(uint64_t end)
+{
+	uint64_t now = now_ns();
+
+	if (end && end <= now)
+		return 0;
+	if (end && (end - now) / 1000000 < WAIT_MS)
+		return (end - now) / 1000000 + 1;
+	return WAIT_MS;
+}
+
 static void nap(void)
 {
 	nap_until(0, NAP_NS);
@@ -236,8 +260,12 @@ static int record_loop(struct lt_tracefs *s, struct spool *sp,
 		}
 		if (end && now_ns() >= end)
 			break;
-		/* A flood of events: come back soon, before the buffer wraps. */
-		nap_until(end, pages >= BUSY_PAGES ? NAP_NS / 10 : NAP_NS);
+		/*
+		 * Sleep until a buffer is half full (buffer_percent), or
+		 * briefly to see the command end and the duration run out.
+		 */
+		if (pages < BUSY_PAGES)
+			lt_tracefs_wait(s, wait_ms(end));
 	}
 	return 0;
 }
@@ -278,13 +306,21 @@ static void summary(const struct spool *sp, const char *output)
 {
 	uint64_t total = 0;
 	int cpu, used = 0;
+	struct stat st;
 
 	for (cpu = 0; cpu < sp->nr_cpus; cpu++) {
 		total += sp->size[cpu];
 		used += sp->size[cpu] != 0;
 	}
-	fprintf(stderr, "lazytrace: record: wrote %s: %llu KiB of events from %d CPU%s%s%s\n",
-		output, (unsigned long long)total / 1024, used,
+	/*
+	 * The file's own size: the spooled pages are only part of it (and
+	 * may be compressed in it).
+	 */
+	if (stat(output, &st))
+		st.st_size = 0;
+	fprintf(stderr, "lazytrace: record: wrote %s: %llu bytes, from %llu KiB of ring buffer on %d CPU%s%s%s\n",
+		output, (unsigned long long)st.st_size,
+		(unsigned long long)total / 1024, used,
 		used == 1 ? "" : "s",
 		stop_signal ? ", stopped by " : "",
 		stop_signal ? strsignal(stop_signal) : "");
@@ -295,6 +331,7 @@ static int record(struct record_opts *o)
 	struct lt_tracefs_opts to = {
 		.cpus = o->cpus.v, .nr_cpus = o->cpus.nr, .syscalls = o->syscalls,
 		.functions = o->functions, .buffer_kb = o->buffer_kb,
+		.functions_always = o->functions_always,
 		.note = note,
 	};
 	struct spool sp = { 0 };
@@ -337,6 +374,9 @@ static int record(struct record_opts *o)
 			lt_tracefs_name(s), strerror(errno));
 		goto out;
 	}
+	if (lt_tracefs_mark_setup(s))
+		fprintf(stderr, "lazytrace: record: cannot write the setup line into %s: %s\n",
+			lt_tracefs_name(s), strerror(errno));
 	if (child > 0) {
 		close(go);
 		go = -1;
@@ -395,6 +435,7 @@ int cmd_record(int argc, char **argv)
 		{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 		{ "no-functions", no_argument, NULL, OPT_NO_FUNCTIONS },
+		{ "functions", no_argument, NULL, OPT_FUNCTIONS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -417,6 +458,7 @@ int cmd_record(int argc, char **argv)
 		case OPT_CPU:
 			if (int_set_parse(&o.cpus, optarg))
 				die_usage("bad CPU list '%s'", optarg);
+			check_cpus(&o.cpus, get_nprocs_conf(), NULL);
 			break;
 		case OPT_SYSCALLS:
 			o.syscalls = true;
@@ -430,12 +472,14 @@ int cmd_record(int argc, char **argv)
 		case OPT_NO_FUNCTIONS:
 			o.functions = false;
 			break;
+		case OPT_FUNCTIONS:
+			o.functions = o.functions_always = true;
+			break;
 		case 'h':
 			fputs(record_usage, stdout);
 			return EXIT_OK;
 		default:
-			fputs(record_usage, stderr);
-			return EXIT_BAD;
+			usage_fail();
 		}
 	}
 	if (optind < argc)

@@ -252,11 +252,13 @@ static int report(struct report_opts *o)
 	enum lt_abi abi = lt_reader_abi(r, NULL);
 	const struct lt_event *ev;
 	struct line cur = { 0 };
+	unsigned long long seen = 0, shown = 0;
 	struct progress pg;
 	uint64_t base = 0;
 	bool have = false;
 	int ret;
 
+	check_cpus(&o->cpus, lt_reader_nr_cpus(r), o->in.file);
 	/* Lines go to a pipe or file in big blocks; a terminal sees each. */
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
@@ -272,8 +274,10 @@ static int report(struct report_opts *o)
 		if (have && o->latency)
 			print_latency(&cur, base, ev->ts, o->color);
 		have = false;
+		seen++;
 		if (!selected(o, ev))
 			continue;
+		shown++;
 		if (keep_line(r, &cur, ev, abi)) {
 			warn("out of memory");
 			break;
@@ -288,6 +292,11 @@ static int report(struct report_opts *o)
 		print_latency(&cur, base, cur.ev.ts, o->color);
 	fflush(stdout);
 	ret = input_finish(r);
+	if (ret == EXIT_OK && !seen)
+		ret = nothing_found("%s: no events", o->in.file);
+	else if (ret == EXIT_OK && !shown)
+		ret = nothing_found("%s: no event matches the filters (%llu events)",
+				    o->in.file, seen);
 	free(cur.payload);
 	lt_reader_close(r);
 	return ret;
@@ -348,12 +357,12 @@ int cmd_report(int argc, char **argv)
 			fputs(report_usage, stdout);
 			return EXIT_OK;
 		default:
-			fputs(report_usage, stderr);
-			return EXIT_BAD;
+			usage_fail();
 		}
 	}
 	if (optind < argc)
 		die_usage("report: unexpected argument '%s'", argv[optind]);
+	check_window(o.from, o.to);
 	if (color_parse(color, stdout, &o.color))
 		die_usage("report: --color takes auto, always or never, not '%s'",
 			  color);

@@ -15,7 +15,8 @@ static const char stats_usage[] =
 "\n"
 "Switches split by how the task left the CPU (preempted R+, yielded R,\n"
 "blocked), need-resched transitions, latency percentiles, and per task:\n"
-"CPU share, transitions, how its requests were served, lazy latency.\n"
+"its share of the trace (TRACE%) and of its own lifetime (LIFE%) in % of\n"
+"one CPU, transitions, how its requests were served, lazy latency.\n"
 "\n"
 ANALYSIS_USAGE
 "  --idle             list the idle tasks (pid 0, one per CPU) too\n"
@@ -117,6 +118,7 @@ static void stats_json(const struct analysis_cli *o, const struct lt_analysis *a
 	json_int(&j, "nr_cpus", s->nr_cpus);
 	json_lost(&j, a);
 	json_switches(&j, s->switches);
+	json_tick_setup(&j, s);
 	json_begin_object(&j, "transitions");
 	json_counts(&j, s->count);
 	json_end_object(&j);
@@ -135,10 +137,13 @@ static void stats_json(const struct analysis_cli *o, const struct lt_analysis *a
 		json_uint(&j, "first_ns", t->first_ns);
 		json_uint(&j, "last_ns", t->last_ns);
 		json_uint(&j, "runtime_ns", t->runtime_ns);
-		json_double(&j, "cpu_share", t->cpu_share);
+		json_double(&j, "trace_share", t->trace_share);
+		json_double(&j, "lifetime_share", t->cpu_share);
 		json_counts(&j, t->count);
 		json_switches(&j, t->switches);
 		json_latencies(&j, t->latency);
+		json_upgrades_by_source(&j, t->upgrades_by_source);
+		json_uint(&j, "requested", t->requested);
 		json_bool(&j, "hog", t->hog);
 		json_end_object(&j);
 	}
@@ -148,7 +153,8 @@ static void stats_json(const struct analysis_cli *o, const struct lt_analysis *a
 }
 
 static const char *const csv_cols[] = {
-	"pid", "comm", "cpus", "runtime_ns", "cpu_share", "lazy", "eager",
+	"pid", "comm", "cpus", "runtime_ns", "trace_share", "lifetime_share",
+	"lazy", "eager",
 	"upgrades", "tick_upgrades", "folds", "preempted", "yielded",
 	"blocked", "cleared", "truncated", "switches_preempted",
 	"switches_yielded", "switches_blocked", "lazy_p50_ns", "lazy_p90_ns",
@@ -174,6 +180,7 @@ static void stats_csv(const struct lt_task_stats **v, size_t nr)
 		csv_field(stdout, t->comm, false);
 		csv_field(stdout, t->cpus, false);
 		csv_u64(stdout, t->runtime_ns, false);
+		csv_dbl(stdout, t->trace_share, false);
 		csv_dbl(stdout, t->cpu_share, false);
 		csv_u64(stdout, t->count[LT_TR_LAZY], false);
 		csv_u64(stdout, t->count[LT_TR_EAGER], false);
@@ -212,6 +219,32 @@ static void text_latency(const char *name, const struct lt_latency *l)
 	       fmt_ns(b[3], 24, l->max));
 }
 
+/* Per task: what made its upgrades, and who made its requests (probe). */
+static void stats_text_sources(const struct lt_task_stats **v, size_t nr)
+{
+	bool head = false;
+	size_t i;
+	int k;
+
+	for (i = 0; i < nr; i++) {
+		const struct lt_task_stats *t = v[i];
+
+		if (!upgrades(t->count) && !t->requested)
+			continue;
+		if (!head) {
+			printf("\n%7s %-16s %6s %6s %6s %6s %6s %9s\n", "PID",
+			       "COMM", "TICK", "HRTICK", "TIMER", "IRQ",
+			       "DIRECT", "REQUESTED");
+			head = true;
+		}
+		printf("%7d %-16.16s", t->pid, t->comm);
+		for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
+			printf(" %6llu",
+			       (unsigned long long)t->upgrades_by_source[k]);
+		printf(" %9llu\n", (unsigned long long)t->requested);
+	}
+}
+
 static void stats_text(const struct analysis_cli *o, const struct lt_analysis *a,
 		       const struct lt_task_stats **v, size_t nr)
 {
@@ -229,6 +262,7 @@ static void stats_text(const struct analysis_cli *o, const struct lt_analysis *a
 	       analysis_abi_reason());
 	print_lazy_note(stdout, s);
 	print_lost(stdout, a);
+	print_setup(stdout, s);
 	printf("\nswitches (every sched_switch, idle included): %llu\n",
 	       (unsigned long long)total);
 	for (k = 0; k < 3; k++)
@@ -239,19 +273,23 @@ static void stats_text(const struct analysis_cli *o, const struct lt_analysis *a
 	for (k = 0; k < LT_TR_KIND_MAX; k++)
 		printf("  %-14s %8llu\n", lt_transition_name(k),
 		       (unsigned long long)s->count[k]);
+	printf("\nupgrades by source\n");
+	for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
+		printf("  %-14s %8llu\n", lt_upgrade_source_name(k),
+		       (unsigned long long)s->upgrades_by_source[k]);
 	printf("\nlatency         %8s %10s %10s %10s %10s\n", "count", "p50",
 	       "p90", "p99", "max");
 	for (k = 0; k < LT_LAT_KIND_MAX; k++)
 		text_latency(lt_latency_name(k), &s->latency[k]);
-	printf("\n%7s %-16s %5s %6s %6s %5s %5s %5s %6s %6s %6s %10s %10s %s\n",
-	       "PID", "COMM", "CPU%", "LAZY", "EAGER", "UPG", "TICK", "FOLD",
+	printf("\n%7s %-16s %6s %5s %6s %6s %5s %5s %5s %6s %6s %6s %10s %10s %s\n",
+	       "PID", "COMM", "TRACE%", "LIFE%", "LAZY", "EAGER", "UPG", "TICK", "FOLD",
 	       "PREEMP", "YIELD", "BLOCK", "LAZY-P50", "LAZY-MAX", "CPUS");
 	for (i = 0; i < nr; i++) {
 		const struct lt_task_stats *t = v[i];
 		const struct lt_latency *lz = &t->latency[LT_LAT_LAZY_SERVED];
 
-		printf("%7d %-16.16s %5.1f %6llu %6llu %5llu %5llu %5llu %6llu %6llu %6llu %10s %10s %s%s\n",
-		       t->pid, t->comm, 100 * t->cpu_share,
+		printf("%7d %-16.16s %6.1f %5.1f %6llu %6llu %5llu %5llu %5llu %6llu %6llu %6llu %10s %10s %s%s\n",
+		       t->pid, t->comm, 100 * t->trace_share, 100 * t->cpu_share,
 		       (unsigned long long)t->count[LT_TR_LAZY],
 		       (unsigned long long)t->count[LT_TR_EAGER],
 		       (unsigned long long)upgrades(t->count),
@@ -264,6 +302,7 @@ static void stats_text(const struct analysis_cli *o, const struct lt_analysis *a
 		       lz->count ? fmt_ns(b[1], 24, lz->max) : "-",
 		       t->cpus, t->hog ? "  hog" : "");
 	}
+	stats_text_sources(v, nr);
 }
 
 int cmd_stats(int argc, char **argv)
@@ -293,7 +332,7 @@ int cmd_stats(int argc, char **argv)
 	v = task_list(&o, a, &nr);
 	if (!v) {
 		lt_analysis_free(a);
-		die_usage("out of memory");
+		die("out of memory");
 	}
 	if (o.format == OUT_JSON)
 		stats_json(&o, a, v, nr);
@@ -302,7 +341,8 @@ int cmd_stats(int argc, char **argv)
 	else
 		stats_text(&o, a, v, nr);
 	free(v);
-	status = lt_analysis_summary(a)->events ? EXIT_OK : EXIT_NOTHING;
+	status = lt_analysis_summary(a)->events ? EXIT_OK :
+		 nothing_found("%s: no events", o.in.file);
 	lt_analysis_free(a);
 	return status;
 }

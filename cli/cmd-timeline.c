@@ -32,6 +32,8 @@ struct timeline {
 	int64_t from, to;
 	struct json j;
 	unsigned long long shown;
+	const char *file;
+	bool begun;
 };
 
 static int parse_kinds(const char *list, unsigned int *mask)
@@ -66,6 +68,37 @@ static bool has_latency(const struct lt_transition *t)
 	return t->since_ns != t->seen_ns || t->request != t->kind;
 }
 
+static bool is_upgrade(const struct lt_transition *t)
+{
+	return t->kind == LT_TR_UPGRADE || t->kind == LT_TR_TICK_UPGRADE;
+}
+
+/*
+ * The document's start or the header, once the input has opened (an
+ * input that does not open, or a --cpu it lacks, leaves stdout empty).
+ */
+static void begin(struct timeline *tl)
+{
+	if (tl->begun)
+		return;
+	tl->begun = true;
+	if (tl->format == OUT_JSON) {
+		json_init(&tl->j, stdout, false);
+		json_begin_object(&tl->j, NULL);
+		json_int(&tl->j, "version", LT_JSON_VERSION);
+		json_str(&tl->j, "file", tl->file);
+		json_begin_array(&tl->j, "transitions");
+	} else if (tl->format == OUT_CSV) {
+		fputs("ts_ns,after_ns,cpu,pid,comm,kind,request,latency_ns,source\n",
+		      stdout);
+	} else {
+		/* show()'s columns; FLAG: need-resched letter before->after */
+		printf("%13s %5s %16s-%-7s %-12s %-4s  %-16s %s\n", "TIME",
+		       "CPU", "TASK", "PID", "KIND", "FLAG", "AFTER",
+		       "REQUEST LATENCY");
+	}
+}
+
 static void show(const struct lt_transition *t, void *data)
 {
 	struct timeline *tl = data;
@@ -82,6 +115,7 @@ static void show(const struct lt_transition *t, void *data)
 	if (tl->to >= 0 && t->seen_ns > (uint64_t)tl->to)
 		return;
 	tl->shown++;
+	begin(tl);
 	switch (tl->format) {
 	case OUT_JSON:
 		json_begin_object(&tl->j, NULL);
@@ -97,6 +131,14 @@ static void show(const struct lt_transition *t, void *data)
 			json_uint(&tl->j, "since_ns", t->since_ns);
 			json_uint(&tl->j, "latency_ns", t->seen_ns - t->since_ns);
 		}
+		if (is_upgrade(t))
+			json_str(&tl->j, "source",
+				 lt_upgrade_source_name(t->source));
+		if (t->request_ns) {
+			json_uint(&tl->j, "request_ns", t->request_ns);
+			json_int(&tl->j, "requester_pid", t->requester_pid);
+			json_str(&tl->j, "requester_comm", t->requester_comm);
+		}
 		json_end_object(&tl->j);
 		break;
 	case OUT_CSV:
@@ -109,9 +151,11 @@ static void show(const struct lt_transition *t, void *data)
 		csv_field(stdout, lt_transition_name(t->kind), false);
 		csv_field(stdout, lt_transition_name(t->request), false);
 		if (has_latency(t))
-			csv_u64(stdout, t->seen_ns - t->since_ns, true);
+			csv_u64(stdout, t->seen_ns - t->since_ns, false);
 		else
-			csv_field(stdout, "", true);
+			csv_field(stdout, "", false);
+		csv_field(stdout, is_upgrade(t) ?
+			  lt_upgrade_source_name(t->source) : "", true);
 		break;
 	default:
 		printf("%6llu.%06llu [%03d] %16.16s-%-7d %-12s %c->%c  after %llu.%06llu",
@@ -124,6 +168,13 @@ static void show(const struct lt_transition *t, void *data)
 		if (has_latency(t))
 			printf("  %s %s", lt_transition_name(t->request),
 			       fmt_ns(lat, sizeof(lat), t->seen_ns - t->since_ns));
+		if (is_upgrade(t))
+			printf("  source=%s", lt_upgrade_source_name(t->source));
+		if (t->request_ns)
+			printf("  requested %llu.%06llu by %s-%d",
+			       (unsigned long long)(t->request_ns / 1000000000),
+			       (unsigned long long)(t->request_ns / 1000 % 1000000),
+			       t->requester_comm, t->requester_pid);
 		putchar('\n');
 		break;
 	}
@@ -175,12 +226,13 @@ static int parse_args(int argc, char **argv, struct analysis_cli *o,
 			fputs(timeline_usage, stdout);
 			exit(EXIT_OK);
 		default:
-			fputs(timeline_usage, stderr);
-			exit(EXIT_BAD);
+			usage_fail();
 		}
 	}
 	if (optind < argc)
 		die_usage("timeline: unexpected argument '%s'", argv[optind]);
+	check_window(tl->from, tl->to);
+	o->cpus = &tl->cpus;
 	return 0;
 }
 
@@ -189,22 +241,16 @@ int cmd_timeline(int argc, char **argv)
 	struct timeline tl = { .from = -1, .to = -1 };
 	struct analysis_cli o;
 	struct lt_analysis *a;
+	uint64_t events;
+	bool filtered;
 	int status;
 
 	analysis_cli_init(&o);
 	parse_args(argc, argv, &o, &tl);
 	tl.format = o.format;
-	if (tl.format == OUT_JSON) {
-		json_init(&tl.j, stdout, false);
-		json_begin_object(&tl.j, NULL);
-		json_int(&tl.j, "version", LT_JSON_VERSION);
-		json_str(&tl.j, "file", o.in.file);
-		json_begin_array(&tl.j, "transitions");
-	} else if (tl.format == OUT_CSV) {
-		fputs("ts_ns,after_ns,cpu,pid,comm,kind,request,latency_ns\n",
-		      stdout);
-	}
+	tl.file = o.in.file;
 	a = analysis_run(&o, NULL, show, &tl, &status);
+	begin(&tl);
 	if (tl.format == OUT_JSON) {
 		const struct lt_analysis_summary *s = lt_analysis_summary(a);
 
@@ -221,10 +267,18 @@ int cmd_timeline(int argc, char **argv)
 		if (s->lost_events || s->lost_unknown)
 			print_lost(stdout, a);
 	}
+	events = lt_analysis_summary(a)->events;
 	lt_analysis_free(a);
+	filtered = tl.cpus.nr || tl.pids.nr || tl.kinds || tl.from >= 0 ||
+		   tl.to >= 0;
 	int_set_free(&tl.cpus);
 	int_set_free(&tl.pids);
 	if (status != EXIT_OK)
 		return status;
-	return tl.shown ? EXIT_OK : EXIT_NOTHING;
+	if (!events)
+		return nothing_found("%s: no events", o.in.file);
+	if (!tl.shown)
+		return nothing_found("%s: no transition%s", o.in.file,
+				     filtered ? " matches the filters" : "");
+	return EXIT_OK;
 }

@@ -42,6 +42,7 @@ static int run(const struct cmd *cmd, int argc, char **argv)
 
 	snprintf(name, sizeof(name), "lazytrace %s", cmd->name);
 	argv[0] = name;
+	cli_command = cmd->name;
 	return cmd->fn(argc, argv);
 }
 
@@ -49,10 +50,8 @@ int main(int argc, char **argv)
 {
 	size_t i;
 
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_BAD;
-	}
+	if (argc < 2)
+		die_usage("which command? (report, stats, hogs, ...)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
@@ -65,7 +64,5 @@ int main(int argc, char **argv)
 	for (i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return run(&commands[i], argc - 1, argv + 1);
-	fprintf(stderr, "lazytrace: '%s' is not a lazytrace command\n", argv[1]);
-	usage(stderr);
-	return EXIT_BAD;
+	die_usage("'%s' is not a lazytrace command", argv[1]);
 }

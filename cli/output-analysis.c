@@ -25,8 +25,7 @@ int analysis_parse(struct analysis_cli *o, int argc, char **argv,
 			fputs(usage, stdout);
 			return EXIT_OK;
 		}
-		fputs(usage, stderr);
-		return EXIT_BAD;
+		usage_fail();
 	}
 	return -1;
 }
@@ -51,16 +50,18 @@ static double parse_positive(const char *arg, const char *what)
 
 int analysis_opt(struct analysis_cli *o, int c, const char *arg)
 {
+	enum out_format fmt;
 	int64_t ns;
 
 	if (input_opt(&o->in, c, arg))
 		return 1;
 	switch (c) {
 	case OPT_JSON:
-		o->format = OUT_JSON;
-		return 1;
 	case OPT_CSV:
-		o->format = OUT_CSV;
+		fmt = c == OPT_JSON ? OUT_JSON : OUT_CSV;
+		if (o->format != OUT_TEXT && o->format != fmt)
+			die_usage("--json and --csv: choose one output format");
+		o->format = fmt;
 		return 1;
 	case OPT_HZ:
 		o->lo.hz = parse_positive(arg, "--hz");
@@ -103,6 +104,8 @@ struct lt_analysis *analysis_run(struct analysis_cli *o, const char *file,
 	if (file)
 		in.file = file;
 	r = input_open(&in);
+	if (o->cpus)
+		check_cpus(o->cpus, lt_reader_nr_cpus(r), in.file);
 	/* lt_analysis_run() would take the reader's ABI the same way. */
 	lo.abi = lt_reader_abi(r, NULL);
 	lo.on_transition = cb;
@@ -222,4 +225,65 @@ void csv_dbl(FILE *fp, double v, bool last)
 
 	snprintf(buf, sizeof(buf), "%.6g", v);
 	csv_field(fp, buf, last);
+}
+
+void json_upgrades_by_source(struct json *j, const uint64_t *by_source)
+{
+	int k;
+
+	json_begin_object(j, "upgrades_by_source");
+	for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
+		json_uint(j, lt_upgrade_source_name(k), by_source[k]);
+	json_end_object(j);
+}
+
+void json_tick_setup(struct json *j, const struct lt_analysis_summary *s)
+{
+	json_uint(j, "tick_ns", s->tick_ns);
+	json_str(j, "tick_source", lt_tick_source_name(s->tick_source));
+	json_str(j, "requests", s->requests_probe ? "probe" : "flags");
+	json_upgrades_by_source(j, s->upgrades_by_source);
+	json_begin_object(j, "setup");
+	if (s->setup.release[0])
+		json_str(j, "release", s->setup.release);
+	if (s->setup.preempt[0])
+		json_str(j, "preempt", s->setup.preempt);
+	if (s->setup.hz)
+		json_uint(j, "hz", s->setup.hz);
+	if (s->setup.sched_features[0])
+		json_str(j, "sched_features", s->setup.sched_features);
+	json_end_object(j);
+}
+
+size_t fmt_upgrade_sources(char *buf, size_t len, const uint64_t *by_source)
+{
+	size_t n = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < LT_UPG_SOURCE_MAX && n < len; k++) {
+		if (!by_source[k])
+			continue;
+		n += snprintf(buf + n, len - n, "%s%s=%llu", n ? "," : "",
+			      lt_upgrade_source_name(k),
+			      (unsigned long long)by_source[k]);
+	}
+	if (!n)
+		snprintf(buf, len, "-");
+	return n;
+}
+
+void print_setup(FILE *fp, const struct lt_analysis_summary *s)
+{
+	const struct lt_setup *st = &s->setup;
+	char b[24];
+
+	if (st->found)
+		fprintf(fp, "kernel: release=%s preempt=%s hz=%u sched_features=%s\n",
+			st->release[0] ? st->release : "?",
+			st->preempt[0] ? st->preempt : "?", st->hz,
+			st->sched_features[0] ? st->sched_features : "?");
+	fprintf(fp, "tick: %s (%s), requests: %s\n", fmt_ns(b, sizeof(b), s->tick_ns),
+		lt_tick_source_name(s->tick_source),
+		s->requests_probe ? "probe (exact)" : "flags");
 }

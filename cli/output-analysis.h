@@ -23,6 +23,7 @@ struct analysis_cli {
 	enum out_format format;
 	struct lt_analysis_opts lo;
 	bool idle;		/* --idle: list the idle tasks too */
+	const struct int_set *cpus;	/* --cpu: checked against the input */
 };
 
 enum {
@@ -43,8 +44,12 @@ enum {
 	{ "hog-episodes", required_argument, NULL, OPT_HOG_EPISODES }, \
 	{ "hog-pending-ticks", required_argument, NULL, OPT_HOG_PENDING_TICKS }
 
+/* compare names its two inputs as arguments: it has no -i. */
 #define ANALYSIS_USAGE \
 "  -i, --input FILE   trace.dat or kernel text trace ('-' for stdin; default trace.dat)\n" \
+ANALYSIS_USAGE_NO_INPUT
+
+#define ANALYSIS_USAGE_NO_INPUT \
 "  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n" \
 "  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n" \
 "  --json, --csv      machine-readable output (docs/json.md)\n" \
@@ -91,6 +96,14 @@ void json_lost(struct json *j, const struct lt_analysis *a);
 void json_document_start(struct json *j, const struct analysis_cli *o,
 			 const struct lt_analysis_summary *s);
 void json_latency(struct json *j, const char *key, const struct lt_latency *l);
+/* "upgrades_by_source": {tick, hrtick, timer, irq, direct} */
+void json_upgrades_by_source(struct json *j, const uint64_t *by_source);
+/* tick_ns, tick_source, requests, upgrades_by_source, setup */
+void json_tick_setup(struct json *j, const struct lt_analysis_summary *s);
+/* "tick=72,hrtick=3" (sources with a count), "-" for none */
+size_t fmt_upgrade_sources(char *buf, size_t len, const uint64_t *by_source);
+/* The kernel's setup line (if the trace has one) and the tick, in text. */
+void print_setup(FILE *fp, const struct lt_analysis_summary *s);
 
 /* 1234567 ns -> "1.235ms"; for tables. */
 /* csv_field() for numbers. */

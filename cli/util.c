@@ -21,6 +21,17 @@ static void vmessage(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+const char *cli_command;
+
+void usage_fail(void)
+{
+	if (cli_command)
+		fprintf(stderr, "try 'lazytrace %s --help'\n", cli_command);
+	else
+		fputs("try 'lazytrace --help'\n", stderr);
+	exit(EXIT_BAD);
+}
+
 void die_usage(const char *fmt, ...)
 {
 	va_list ap;
@@ -28,7 +39,36 @@ void die_usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmessage(fmt, ap);
 	va_end(ap);
+	usage_fail();
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap);
+	va_end(ap);
 	exit(EXIT_BAD);
+}
+
+int nothing_found(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("lazytrace: note: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_NOTHING;
+}
+
+void check_window(int64_t from, int64_t to)
+{
+	if (from >= 0 && to >= 0 && from > to)
+		die_usage("%s: --from is after --to: the window is empty",
+			  cli_command ? cli_command : "lazytrace");
 }
 
 void warn(const char *fmt, ...)
@@ -74,13 +114,21 @@ int input_opt(struct input_opts *in, int c, const char *arg)
 {
 	switch (c) {
 	case 'i':
+		/* A second -i would silently win: refuse it. */
+		if (in->file_given)
+			die_usage("-i given twice ('%s', '%s')", in->file, arg);
 		in->file = arg;
 		in->file_given = true;
 		return 1;
 	case 'B':
+		if (in->buffer)
+			die_usage("-B given twice ('%s', '%s')", in->buffer, arg);
 		in->buffer = arg;
 		return 1;
 	case OPT_ABI:
+		if (in->abi_given)
+			die_usage("--abi given twice");
+		in->abi_given = true;
 		if (lt_abi_parse(arg, &in->abi))
 			die_usage("unknown ABI '%s' (auto, legacy, mainline, poc2023, rt-lazy)",
 				  arg);
@@ -92,16 +140,14 @@ int input_opt(struct input_opts *in, int c, const char *arg)
 struct lt_reader *input_open(const struct input_opts *in)
 {
 	struct lt_open_opts o = {
-		.abi = in->abi, .buffer = in->buffer, .isolate = true,
+		.abi = in->abi, .buffer = in->buffer,
 	};
 	struct lt_reader *r;
 	char err[512];
 
 	r = lt_reader_open(in->file, &o, err, sizeof(err));
-	if (!r) {
-		fprintf(stderr, "lazytrace: %s\n", err);
-		exit(EXIT_BAD);
-	}
+	if (!r)
+		die("%s", err);
 	return r;
 }
 
@@ -170,6 +216,31 @@ int int_set_parse(struct int_set *set, const char *list)
 	return set->nr ? 0 : -1;
 }
 
+int int_set_max(const struct int_set *set)
+{
+	int i, max = -1;
+
+	for (i = 0; i < set->nr; i++)
+		if (set->v[i] > max)
+			max = set->v[i];
+	return max;
+}
+
+void check_cpus(const struct int_set *set, int nr_cpus, const char *file)
+{
+	const char *pre = file ? "in " : "on this machine";
+	int max = int_set_max(set);
+
+	if (nr_cpus <= 0 || max < nr_cpus)
+		return;
+	if (!file)
+		file = "";
+	if (nr_cpus == 1)
+		die_usage("--cpu: no CPU %d %s%s (only CPU 0)", max, pre, file);
+	die_usage("--cpu: no CPU %d %s%s (CPUs 0-%d)", max, pre, file,
+		  nr_cpus - 1);
+}
+
 bool int_set_has(const struct int_set *set, int v)
 {
 	int i;
@@ -196,9 +267,13 @@ int64_t parse_time_ns(const char *s)
 	double v;
 	size_t i;
 
+	/* A decimal number: strtod would take "nan", "inf" and hex too. */
+	if (!isdigit((unsigned char)*s) && *s != '.')
+		return -1;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || v < 0 || v > 1e10)
+	if (errno || end == s || memchr(s, 'x', end - s) ||
+	    memchr(s, 'X', end - s) || !(v >= 0 && v <= 1e10))
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(units); i++)
 		if (!strcmp(end, units[i].sfx))

@@ -66,7 +66,20 @@ struct lt_req {
 	bool upgraded;		/* lazy: the upgrade was seen */
 	uint64_t irq_at_open;	/* the CPU's timer irq time when it opened */
 	uint64_t ticks;		/* lazy: ticks that found it pending */
+	uint64_t request_ns;	/* from a probe: when it was made, else 0 */
+	int requester_pid;
+	char requester_comm[LT_COMM_LEN];
 };
+
+/* A sched_set_need_resched probe event, waiting for the flags to show it. */
+struct lt_probe {
+	uint64_t ts;
+	int pid;		/* the target */
+	int requester_pid;
+	char requester_comm[LT_COMM_LEN];
+};
+
+#define LT_PROBES_PER_CPU 4
 
 struct lt_cpu {
 	bool seen;		/* had an event */
@@ -86,6 +99,9 @@ struct lt_cpu {
 	bool fn_traced;		/* resched_curr is function-traced here */
 	bool tick_resched;	/* the last resched_curr came from the tick */
 	bool in_irq;		/* in a timer interrupt (local timer or tick) */
+	int hrtimer_src;	/* running hrtimer: LT_UPG_* + 1, 0 for none */
+	struct lt_probe probe[LT_PROBES_PER_CPU];
+	int nr_probe;
 	uint64_t irq_start;
 	uint64_t irq_ns;	/* time spent in completed timer interrupts */
 	uint64_t last_tick;
@@ -102,6 +118,7 @@ struct lt_cpu {
 /* The bits the state machine needs of one flag byte, under the ABI. */
 struct lt_bits {
 	bool e, l, p;
+	bool irq;		/* hard or soft interrupt context */
 	char letter;
 };
 
@@ -123,6 +140,7 @@ struct lt_analysis {
 	const struct lt_task_stats **hogs;
 	size_t nr_hogs;
 	bool oom;
+	bool hrtimer_ticks;	/* some CPU's tick showed up as an hrtimer */
 };
 
 /* lt-stats.c */

@@ -3,19 +3,19 @@
  * trace.dat reader, through libtracecmd and libtraceevent (no plugins).
  */
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "lt-dat-check.h"
 #include "lt-internal.h"
 #include "lt-print.h"
 #include "lt-print-known.h"
@@ -68,8 +68,6 @@ struct dat {
 	char comm[LT_COMM_LEN];
 	struct consumed *consumed;	/* per CPU: pages read, still mapped */
 	uintptr_t page_size;
-	bool guard;		/* turn faults while reading into errors */
-	bool poisoned;		/* a read faulted: never call libtracecmd again */
 	/* pid -> comm: libtraceevent's lookup is a bsearch per event */
 	struct {
 		int pid;
@@ -103,6 +101,8 @@ static const char *const field_names[][8] = {
 	[LT_EV_SYS_ENTER] = { "id" },
 	[LT_EV_SYS_EXIT] = { "id" },
 	[LT_EV_FUNCTION] = { "ip", "parent_ip" },
+	[LT_EV_PRINT] = { "buf" },
+	[LT_EV_SET_NEED_RESCHED] = { "pid", "cpu", "tif" },
 };
 
 /*
@@ -246,6 +246,23 @@ static void str(struct tep_format_field *f, struct tep_record *rec, char *dst,
 	dst[n] = '\0';
 }
 
+/* A trailing char buf[] (ftrace's print): up to the record's end. */
+static void str_tail(struct tep_format_field *f, struct tep_record *rec,
+		     char *dst, size_t size)
+{
+	size_t n;
+
+	dst[0] = '\0';
+	if (!f || f->offset < 0 || f->offset >= rec->size)
+		return;
+	n = rec->size - f->offset;
+	if (n > size - 1)
+		n = size - 1;
+	memcpy(dst, (char *)rec->data + f->offset, n);
+	dst[n] = '\0';
+	dst[strcspn(dst, "\n")] = '\0';
+}
+
 static void prev_state_str(const struct event_info *ei, unsigned long long st,
 			   char out[8])
 {
@@ -330,6 +347,14 @@ static void fill_fields(struct dat *d, struct event_info *ei,
 	case LT_EV_SYS_ENTER:
 	case LT_EV_SYS_EXIT:
 		ev->u.syscall.id = num(f[0], rec);
+		break;
+	case LT_EV_PRINT:
+		str_tail(f[0], rec, ev->u.print.buf, sizeof(ev->u.print.buf));
+		break;
+	case LT_EV_SET_NEED_RESCHED:
+		ev->u.resched.pid = num(f[0], rec);
+		ev->u.resched.cpu = num(f[1], rec);
+		ev->u.resched.tif = num(f[2], rec);
 		break;
 	case LT_EV_FUNCTION:
 		func_name(d, num(f[0], rec), ev->u.function.func,
@@ -458,82 +483,15 @@ static int dat_fill(struct lt_reader *r, struct tep_record *rec, int cpu)
 }
 
 /*
- * Debian's libtraceevent 1.7.1 (kbuffer) crashes on some corrupt data
- * pages, which the header check in a child does not reach. With isolate
- * on, a fault inside the library while it reads a record ends the read
- * with an error instead; the handle is then left alone (leaked), as its
- * state is unknown. The handler is the process's while such a reader is
- * open; a fault anywhere else goes to the handler that was there before.
- */
-static __thread sigjmp_buf *fault_jmp;
-static struct sigaction old_segv, old_bus;
-static int guard_users;
-
-static void on_fault(int sig)
-{
-	sigjmp_buf *jb = fault_jmp;
-
-	if (jb) {
-		fault_jmp = NULL;
-		siglongjmp(*jb, sig);
-	}
-	/* Not ours: the fault repeats under the previous handler. */
-	sigaction(sig, sig == SIGSEGV ? &old_segv : &old_bus, NULL);
-}
-
-static void guard_get(struct dat *d)
-{
-	struct sigaction sa = { .sa_handler = on_fault,
-				.sa_flags = SA_NODEFER };
-
-	d->guard = true;
-	if (guard_users++)
-		return;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSEGV, &sa, &old_segv);
-	sigaction(SIGBUS, &sa, &old_bus);
-}
-
-static void guard_put(struct dat *d)
-{
-	if (!d->guard)
-		return;
-	d->guard = false;
-	if (--guard_users)
-		return;
-	sigaction(SIGSEGV, &old_segv, NULL);
-	sigaction(SIGBUS, &old_bus, NULL);
-}
-
-/*
- * tracecmd_read_cpu_first() (@first) or tracecmd_read_data(), guarded;
- * @after: the offset of the CPU's record before, for the message.
+ * tracecmd_read_cpu_first() (@first) or tracecmd_read_data(). Every page
+ * was checked by lt_dat_check() when the file was opened.
  */
 static struct tep_record *read_rec(struct lt_reader *r, struct dat *d,
 				   int cpu, bool first,
 				   unsigned long long after)
 {
-	struct tep_record *rec;
-	sigjmp_buf jb;
-	int sig;
-
-	if (d->poisoned)
-		return NULL;
-	if (!d->guard)
-		return first ? tracecmd_read_cpu_first(d->handle, cpu) :
-			       tracecmd_read_data(d->handle, cpu);
-	sig = sigsetjmp(jb, 0);
-	if (sig) {
-		d->poisoned = true;
-		lt_reader_fail(r, "corrupt trace.dat: libtracecmd crashes (%s) reading the data of CPU %d after offset %llu",
-			       strsignal(sig), cpu, after);
-		return NULL;
-	}
-	fault_jmp = &jb;
-	rec = first ? tracecmd_read_cpu_first(d->handle, cpu) :
-		      tracecmd_read_data(d->handle, cpu);
-	fault_jmp = NULL;
-	return rec;
+	return first ? tracecmd_read_cpu_first(d->handle, cpu) :
+		       tracecmd_read_data(d->handle, cpu);
 }
 
 /* (Re)start every CPU at its first record. */
@@ -735,9 +693,6 @@ static void dat_close(struct lt_reader *r)
 
 	if (!d)
 		return;
-	guard_put(d);
-	if (d->poisoned)
-		goto leave_handle;
 	if (d->rec)
 		tracecmd_free_record(d->rec);
 	for (i = 0; d->pending && i < r->nr_cpus; i++)
@@ -747,7 +702,6 @@ static void dat_close(struct lt_reader *r)
 		tracecmd_close(d->handle);
 	if (d->top)
 		tracecmd_close(d->top);
-leave_handle:
 	free(d->pending);
 	free(d->consumed);
 	trace_seq_destroy(&d->seq);
@@ -928,26 +882,6 @@ static void detect_abi(struct lt_reader *r, struct dat *d,
 		   r->kernel ? r->kernel : "unknown");
 }
 
-static bool has_events(struct tracecmd_input *h);
-
-/* Open every buffer and read its first records, as pick_buffer() will. */
-static void probe_buffers(struct tracecmd_input *top)
-{
-	struct tracecmd_input *h;
-	int i, n = tracecmd_buffer_instances(top);
-
-	has_events(top);
-	for (i = 0; i < n; i++) {
-		h = tracecmd_buffer_instance_handle(top, i);
-		if (h) {
-			has_events(h);
-			tracecmd_close(h);
-		}
-	}
-}
-
-#define CHILD_UNREADABLE 3
-
 #define OPEN_FLAGS (TRACECMD_FL_LOAD_NO_PLUGINS | \
 		    TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS)
 
@@ -977,80 +911,30 @@ static long long tracked_offset(int pos_fd)
 	return pos_fd < 0 ? -1 : (long long)lseek(pos_fd, 0, SEEK_CUR);
 }
 
-/* The child's descriptor and pipe, for its crash handler. */
-static int child_pos_fd = -1, child_pipe = -1;
-
-static void child_crashed(int sig)
-{
-	long long pos = tracked_offset(child_pos_fd);
-
-	if (write(child_pipe, &pos, sizeof(pos)) < 0)
-		_exit(128 + sig);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void child_open(struct lt_reader *r, int pipe_fd)
-{
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-	struct tracecmd_input *h;
-	size_t i;
-	int fd;
-
-	fd = open("/dev/null", O_WRONLY);
-	if (fd >= 0)
-		dup2(fd, STDERR_FILENO);
-	child_pipe = pipe_fd;
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		signal(sigs[i], child_crashed);
-	alarm(60);
-	h = open_tracked(r->path, &child_pos_fd);
-	if (!h || tep_get_cpus(tracecmd_get_tep(h)) <= 0)
-		_exit(CHILD_UNREADABLE);
-	probe_buffers(h);
-	_exit(0);
-}
-
 /*
- * libtraceevent's format parser is not hardened against corrupt files and
- * can crash on them. Parse the headers once in a child first, so that a
- * corrupt file becomes an error message instead of taking the caller down.
+ * Walk the whole file before libtracecmd sees it: Debian's libtracecmd
+ * and libtraceevent trust its sizes and offsets (see lt-dat-check.c).
  */
-static int open_in_child(struct lt_reader *r)
+static int check_file(struct lt_reader *r)
 {
-	long long pos = -1;
-	int status, p[2];
-	pid_t pid;
+	char msg[LT_ERR_LEN];
+	struct stat st;
+	int fd, ret;
 
-	if (pipe(p))
-		return 0;	/* cannot isolate: open directly */
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return 0;
-	}
-	if (pid == 0) {
-		close(p[0]);
-		child_open(r, p[1]);
-	}
-	close(p[1]);
-	while (waitpid(pid, &status, 0) < 0)
-		;
-	if (read(p[0], &pos, sizeof(pos)) != sizeof(pos))
-		pos = -1;
-	close(p[0]);
-	/* Sanitizers turn a crash into an exit code: anything unexpected is one. */
-	if (WIFSIGNALED(status) || (WEXITSTATUS(status) != 0 &&
-				    WEXITSTATUS(status) != CHILD_UNREADABLE)) {
-		lt_reader_fail(r, "corrupt trace.dat: libtracecmd crashes on it (%s) after reading to offset %lld of %llu",
-			       WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) :
-			       "it died", pos < 0 ? 0 : pos,
-			       (unsigned long long)r->size);
+	fd = open(r->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		lt_reader_fail(r, "cannot read the trace.dat: %s",
+			       fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
-	return 0;
+	r->size = st.st_size;
+	ret = lt_dat_check(fd, st.st_size, msg, sizeof(msg));
+	close(fd);
+	if (ret)
+		lt_reader_fail(r, "%s", msg);
+	return ret;
 }
 
 int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
@@ -1069,9 +953,7 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	r->ops = &dat_ops;
 	r->format = LT_INPUT_TRACE_DAT;
 	trace_seq_init(&d->seq);
-	if (opts->isolate)
-		guard_get(d);
-	if (opts->isolate && open_in_child(r))
+	if (check_file(r))
 		return -1;
 	d->top = open_tracked(r->path, &pos_fd);
 	if (!d->top) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The common_flags byte under each ABI (SPEC §2), and the latency field
- * exactly as the kernel's trace_print_lat_fmt() prints it.
+ * The common_flags byte under each ABI (docs/model.md §2), and the
+ * latency field exactly as the kernel's trace_print_lat_fmt() prints it
+ * (§3).
  */
 #include <string.h>
 

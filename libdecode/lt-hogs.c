@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Hogs (SPEC §4): tasks that keep the CPU after a lazy request until the
+ * Hogs (docs/model.md §7): tasks that keep the CPU after a lazy request until the
  * tick has to force them off. One hog episode is a lazy request still
  * pending when a tick arrives after being pending for at least half a
  * tick; a task is a hog with enough episodes, or with one request pending
@@ -113,6 +113,7 @@ static uint64_t median_spacing(struct lt_cpu *c)
 
 /*
  * The tick length: the smallest per-CPU median spacing of tick events
+ * (of the tick's hrtimer function where the trace has it)
  * (a CPU that stops its tick when idle has longer gaps, never shorter),
  * among CPUs with at least 8 spacings if any has.
  */
@@ -127,6 +128,13 @@ static uint64_t trace_tick(struct lt_analysis *a)
 			uint64_t med;
 
 			if (!c->nr_spacing || (pass == 0 && c->nr_spacing < 8))
+				continue;
+			/*
+			 * Where the tick's own timer function shows, the
+			 * local timer interrupts of other CPUs say nothing:
+			 * other hrtimers (hrtick) share their vector.
+			 */
+			if (a->hrtimer_ticks && !c->hrtimer_ticks)
 				continue;
 			med = median_spacing(c);
 			if (med && (!best || med < best))
@@ -152,10 +160,16 @@ void lt_hogs_finish(struct lt_analysis *a)
 	size_t i;
 
 	a->sum.tick_from_trace = false;
+	a->sum.tick_source = tick ? LT_TICK_OPTION : LT_TICK_ESTIMATE;
 	if (!tick) {
 		tick = trace_tick(a);
 		a->sum.tick_from_trace = tick != 0;
+		if (tick && a->hrtimer_ticks)
+			a->sum.tick_source = LT_TICK_TIMER_FUNCTION;
 	}
+	/* no ticks in the trace: the HZ the setup line names, else ours */
+	if (!tick && a->sum.setup.hz)
+		tick = 1000000000ULL / a->sum.setup.hz;
 	if (!tick)
 		tick = 1000000000ULL / a->opts.hz;
 	a->sum.tick_ns = tick;

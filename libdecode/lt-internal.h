@@ -12,6 +12,9 @@
 
 #define LT_ERR_LEN 512
 
+/* The one message for zero bytes of input, from a file, a device or a pipe. */
+#define LT_EMPTY_INPUT "empty input, not a trace"
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct lt_reader_ops {

@@ -87,6 +87,12 @@ static const struct {
 	{ "raw_syscalls", "sys_enter", LT_EV_SYS_ENTER },
 	{ "raw_syscalls", "sys_exit", LT_EV_SYS_EXIT },
 	{ "ftrace", "function", LT_EV_FUNCTION },
+	{ "ftrace", "print", LT_EV_PRINT },
+	/* the kernel's text names the print event after its writer */
+	{ "ftrace", "tracing_mark_write", LT_EV_PRINT },
+	/* a probe of ours: its group (system) varies by recording */
+	{ NULL, "sched_set_need_resched", LT_EV_SET_NEED_RESCHED },
+	{ NULL, "set_need_resched", LT_EV_SET_NEED_RESCHED },
 };
 
 #define NR_KNOWN ARRAY_SIZE(known_events)
@@ -98,7 +104,8 @@ enum lt_event_kind lt_event_kind_of(const char *system, const char *name)
 	for (i = 0; i < NR_KNOWN; i++) {
 		if (strcmp(name, known_events[i].name))
 			continue;
-		if (system && strcmp(system, known_events[i].system))
+		if (system && known_events[i].system &&
+		    strcmp(system, known_events[i].system))
 			continue;
 		return known_events[i].kind;
 	}
@@ -112,7 +119,8 @@ const char *lt_event_system_of(const char *name)
 
 	for (i = 0; i < NR_KNOWN; i++)
 		if (!strcmp(name, known_events[i].name))
-			return known_events[i].system;
+			return known_events[i].system ? known_events[i].system :
+							"";
 	return "";
 }
 
@@ -186,7 +194,7 @@ struct lt_reader *lt_reader_open(const char *path,
 	}
 	if (r->size == 0 && S_ISREG(st.st_mode)) {
 		fclose(fp);
-		lt_reader_fail(r, "empty file, not a trace");
+		lt_reader_fail(r, LT_EMPTY_INPUT);
 		return open_fail(r, err, errlen);
 	}
 	if (is_dat(fp)) {

@@ -256,9 +256,17 @@ void lt_task_seen(struct lt_task *t, uint64_t ts)
 		t->st.last_ns = ts;
 }
 
+/*
+ * The kernel names pid 0 "<idle>" in its trace lines but "swapper/N" in
+ * sched_switch fields: one name, the trace lines', for every CPU's.
+ */
+#define IDLE_COMM "<idle>"
+
 void lt_task_set_comm(struct lt_task *t, const char *comm)
 {
-	if (comm && *comm && strcmp(comm, "<...>"))
+	if (t->st.pid == 0)
+		lt_strlcpy(t->st.comm, IDLE_COMM, sizeof(t->st.comm));
+	else if (comm && *comm && strcmp(comm, "<...>"))
 		lt_strlcpy(t->st.comm, comm, sizeof(t->st.comm));
 	else if (!t->st.comm[0])
 		lt_strlcpy(t->st.comm, "<...>", sizeof(t->st.comm));
@@ -351,7 +359,7 @@ static void cpus_string(const struct lt_task *t, char *buf, size_t len)
 	}
 }
 
-static void task_finish(struct lt_task *t)
+static void task_finish(struct lt_task *t, uint64_t trace_span)
 {
 	struct lt_task_stats *st = &t->st;
 	uint64_t span = st->last_ns - st->first_ns, best = 0;
@@ -363,6 +371,9 @@ static void task_finish(struct lt_task *t)
 	/* Clock granularity (us text) can push a lone runner past 1. */
 	if (st->cpu_share > 1)
 		st->cpu_share = 1;
+	st->trace_share = trace_span ? (double)st->runtime_ns / trace_span : 0;
+	if (st->trace_share > 1)
+		st->trace_share = 1;
 	cpus_string(t, st->cpus, sizeof(st->cpus));
 	for (i = 0; i < 8; i++) {
 		if (t->sc_count[i] > best) {
@@ -377,7 +388,7 @@ void lt_stats_finish(struct lt_analysis *a)
 	size_t i;
 
 	for (i = 0; i < a->nr_tasks; i++)
-		task_finish(a->tasks[i]);
+		task_finish(a->tasks[i], a->sum.last_ns - a->sum.first_ns);
 	for (i = 0; i < LT_LAT_KIND_MAX; i++)
 		lt_hist_latency(&a->lat[i], &a->sum.latency[i]);
 	a->sum.nr_tasks = a->nr_tasks;

@@ -376,6 +376,15 @@ static void parse_fields(const char *s, struct lt_event *ev)
 	case LT_EV_SOFTIRQ_EXIT:
 		ev->u.softirq.vec = num_of(s, "vec");
 		break;
+	case LT_EV_PRINT:
+		lt_strlcpy(ev->u.print.buf, s, sizeof(ev->u.print.buf));
+		ev->u.print.buf[strcspn(ev->u.print.buf, "\n")] = '\0';
+		break;
+	case LT_EV_SET_NEED_RESCHED:
+		ev->u.resched.pid = num_of(s, "pid");
+		ev->u.resched.cpu = num_of(s, "cpu");
+		ev->u.resched.tif = num_of(s, "tif");
+		break;
 	case LT_EV_SYS_ENTER:
 	case LT_EV_SYS_EXIT:
 		p = strstr(s, "NR ");
@@ -738,6 +747,14 @@ int lt_text_open(struct lt_reader *r, FILE *fp, const struct lt_open_opts *opts)
 	read_header(r, t);
 	if (r->failed)
 		return -1;
+	/*
+	 * Nothing at all is not a trace, whether it came from an empty file,
+	 * /dev/null or a pipe (a kernel's trace has at least its header).
+	 */
+	if (!t->offset && peek_char(t) == EOF) {
+		lt_reader_fail(r, LT_EMPTY_INPUT);
+		return -1;
+	}
 	r->format = t->latency ? LT_INPUT_TEXT_LATENCY : LT_INPUT_TEXT;
 	if (!t->abi_fixed) {
 		if (lt_abi_from_kernel(r->kernel) == LT_ABI_MAINLINE) {

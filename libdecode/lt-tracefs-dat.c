@@ -375,18 +375,7 @@ static int copy_data(int out, int in, uint64_t size)
 	return 0;
 }
 
-/**
- * lt_tracefs_write_dat - write a session's pages as a trace.dat
- * @s: the session (formats, clock, CPU stats and task names come from it)
- * @out: the file to write, positioned at its start
- * @cpu_fd: per CPU, a file holding that CPU's pages from offset 0
- * @cpu_size: per CPU, how many bytes of pages
- * @symbols: include /proc/kallsyms (function and hrtimer names)
- * @err: receives a one-line message on failure
- * @len: size of @err
- *
- * Returns 0, or -1 with @err set.
- */
+/* Documented in lazytrace.h. */
 int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
 			 const uint64_t *cpu_size, bool symbols, char *err,
 			 size_t len)

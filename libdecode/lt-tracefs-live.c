@@ -131,15 +131,7 @@ static int live_page(void *ctx, int cpu, const void *page, int size)
 	return 0;
 }
 
-/**
- * lt_live_open - a reader of what a session records from now on
- * @s: the session; it must outlive the reader
- * @opts: reader options (the ABI), or NULL
- * @err: receives a one-line message on failure
- * @errlen: size of @err
- *
- * The reader has no events until lt_live_refill(). Returns it, or NULL.
- */
+/* Documented in lazytrace.h. */
 struct lt_reader *lt_live_open(struct lt_tracefs *s,
 			       const struct lt_open_opts *opts,
 			       char *err, size_t errlen)
@@ -207,14 +199,7 @@ static void adopt(struct lt_reader *r, struct live *l)
 		r->first_ts = lt_reader_first_ts(l->inner);
 }
 
-/**
- * lt_live_poll - move what the buffers hold into the current interval
- * @r: a reader from lt_live_open()
- *
- * Call it often (every 100 ms) between refills, so that a long interval
- * does not wrap the ring buffer. Returns the number of pages moved, or
- * -1 with lt_reader_error() set.
- */
+/* Documented in lazytrace.h. */
 int lt_live_poll(struct lt_reader *r)
 {
 	struct live *l = r->priv;
@@ -257,14 +242,7 @@ static int write_interval(struct lt_reader *r, struct live *l)
 	return fd;
 }
 
-/**
- * lt_live_refill - end the interval and read it
- * @r: a reader from lt_live_open()
- *
- * Takes what the session's buffers hold now; lt_reader_next() then
- * returns the interval's events. Returns 0, or -1 with lt_reader_error()
- * set.
- */
+/* Documented in lazytrace.h. */
 int lt_live_refill(struct lt_reader *r)
 {
 	struct live *l = r->priv;

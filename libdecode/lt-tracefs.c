@@ -16,7 +16,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/mount.h>
+#include <sys/utsname.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,6 +40,8 @@ struct lt_tracefs {
 	char *page;
 	bool tick_hrtimer;
 	bool functions;
+	char probe_group[64];	/* our sched_set_need_resched probe, or "" */
+	char setup[512];	/* the setup line, composed before tracing */
 	char *comms;		/* "pid comm\n" lines seen in /proc */
 	size_t comms_len;
 	size_t comms_size;
@@ -59,6 +63,8 @@ static void say(const struct lt_tracefs_opts *o, const char *fmt, ...)
 	o->note(msg);
 }
 
+static int remove_stale_probes(const struct lt_tracefs_opts *o);
+
 static bool is_dir(const char *path)
 {
 	struct stat st;
@@ -66,14 +72,7 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/**
- * lt_tracefs_ready - check that this process can trace
- * @err: receives a one-line message on failure
- * @len: size of @err
- *
- * Needs root and tracefs; mounts tracefs at /sys/kernel/tracing when it
- * is not mounted. Returns 0, or -1 with @err saying what to do.
- */
+/* Documented in lazytrace.h. */
 int lt_tracefs_ready(char *err, size_t len)
 {
 	static const char dir[] = "/sys/kernel/tracing";
@@ -179,14 +178,7 @@ static int destroy_instance(struct tracefs_instance *inst)
 	return -1;
 }
 
-/**
- * lt_tracefs_remove_stale - remove the instances of dead lazytrace runs
- * @o: where to report what was removed (@o->note)
- *
- * An instance LT_INSTANCE_PREFIX + PID whose PID no longer runs lazytrace
- * was left by a killed run. Other instances are never looked at twice.
- * Returns the number removed.
- */
+/* Documented in lazytrace.h. */
 int lt_tracefs_remove_stale(const struct lt_tracefs_opts *o)
 {
 	const char *top = tracefs_tracing_dir();
@@ -220,7 +212,7 @@ int lt_tracefs_remove_stale(const struct lt_tracefs_opts *o)
 		tracefs_instance_free(inst);
 	}
 	closedir(d);
-	return n;
+	return n + remove_stale_probes(o);
 }
 
 static bool event_exists(const char *system, const char *event)
@@ -278,6 +270,88 @@ static void enable_functions(struct lt_tracefs *s,
 	s->functions = true;
 }
 
+#define PROBE_GROUP_PREFIX "lazytrace_"
+#define PROBE_EVENT "sched_set_need_resched"
+
+/* Remove a probe group of ours from dynamic_events. */
+static int remove_probe(const char *group)
+{
+	char cmd[160];
+
+	snprintf(cmd, sizeof(cmd), "-:%s/" PROBE_EVENT "\n", group);
+	return tracefs_instance_file_append(NULL, "dynamic_events", cmd) < 0 ?
+	       -1 : 0;
+}
+
+/*
+ * Exact request times: a tracepoint probe on the bare tracepoint
+ * sched_set_need_resched_tp (Linux 6.16 and later), in a group of this
+ * process's own, enabled in our instance only. Kernels without it, or
+ * without tracepoint probes, record as before.
+ */
+static void add_probe(struct lt_tracefs *s, const struct lt_tracefs_opts *o)
+{
+	char group[64], cmd[256];
+
+	snprintf(group, sizeof(group), PROBE_GROUP_PREFIX "%d", getpid());
+	snprintf(cmd, sizeof(cmd),
+		 "t:%s/" PROBE_EVENT " sched_set_need_resched_tp pid=tsk->pid cpu=cpu tif=tif\n",
+		 group);
+	if (tracefs_instance_file_append(NULL, "dynamic_events", cmd) < 0) {
+		say(o, "no sched_set_need_resched tracepoint probe on this kernel (%s): request times come from the flags",
+		    strerror(errno));
+		return;
+	}
+	lt_strlcpy(s->probe_group, group, sizeof(s->probe_group));
+	if (tracefs_event_enable(s->inst, group, PROBE_EVENT)) {
+		say(o, "cannot enable the probe %s/" PROBE_EVENT " (%s): request times come from the flags",
+		    group, strerror(errno));
+		remove_probe(group);
+		s->probe_group[0] = '\0';
+	}
+}
+
+int lt_tracefs_mark_setup(struct lt_tracefs *s)
+{
+	return tracefs_instance_file_write(s->inst, "trace_marker",
+					   s->setup) > 0 ? 0 : -1;
+}
+
+bool lt_tracefs_probe(const struct lt_tracefs *s)
+{
+	return s->probe_group[0] != '\0';
+}
+
+/* Probe groups of lazytrace runs that are gone. */
+static int remove_stale_probes(const struct lt_tracefs_opts *o)
+{
+	char *list = tracefs_instance_file_read(NULL, "dynamic_events", NULL);
+	char *line, *save = NULL, group[64];
+	int n = 0, pid;
+
+	if (!list)
+		return 0;
+	for (line = strtok_r(list, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *g = strchr(line, ':');
+
+		if (!g || strncmp(g + 1, PROBE_GROUP_PREFIX,
+				  strlen(PROBE_GROUP_PREFIX)))
+			continue;
+		if (sscanf(g + 1 + strlen(PROBE_GROUP_PREFIX), "%d/", &pid) != 1 ||
+		    pid <= 0 || owner_alive(pid))
+			continue;
+		snprintf(group, sizeof(group), PROBE_GROUP_PREFIX "%d", pid);
+		if (!remove_probe(group)) {
+			say(o, "removed stale probe %s/" PROBE_EVENT " (its lazytrace, pid %d, is gone)",
+			    group, pid);
+			n++;
+		}
+	}
+	free(list);
+	return n;
+}
+
 static int enable_events(struct lt_tracefs *s, const struct lt_tracefs_opts *o,
 			 char *err, size_t len)
 {
@@ -295,15 +369,24 @@ static int enable_events(struct lt_tracefs *s, const struct lt_tracefs_opts *o,
 	}
 	for (i = 0; i < sizeof(sched) / sizeof(sched[0]); i++)
 		enable(s, o, "sched", sched[i]);
+	/*
+	 * The tick is told by its hrtimer function, not by the local timer
+	 * vector, which the slice timer (hrtick) and every other hrtimer
+	 * share. All hrtimers are kept: which one made an upgrade is part
+	 * of the answer.
+	 */
 	if (event_exists("irq_vectors", "local_timer_entry")) {
 		enable(s, o, "irq_vectors", "local_timer_entry");
 		enable(s, o, "irq_vectors", "local_timer_exit");
-	} else if (event_exists("timer", "hrtimer_expire_entry")) {
+	}
+	if (event_exists("timer", "hrtimer_expire_entry")) {
 		s->tick_hrtimer = true;
 		enable(s, o, "timer", "hrtimer_expire_entry");
 		enable(s, o, "timer", "hrtimer_expire_exit");
-	} else {
+	} else if (!event_exists("irq_vectors", "local_timer_entry")) {
 		say(o, "this kernel has neither irq_vectors:local_timer_* nor timer:hrtimer_expire_*: ticks are not recorded, tick-upgrades cannot be told apart");
+	} else {
+		say(o, "this kernel has no timer:hrtimer_expire_* events: the tick is estimated from the local timer interrupts");
 	}
 	if (event_exists("irq_vectors", "reschedule_entry")) {
 		enable(s, o, "irq_vectors", "reschedule_entry");
@@ -316,9 +399,60 @@ static int enable_events(struct lt_tracefs *s, const struct lt_tracefs_opts *o,
 		enable(s, o, "raw_syscalls", "sys_enter");
 		enable(s, o, "raw_syscalls", "sys_exit");
 	}
-	if (o->functions)
+	/*
+	 * Function tracing of resched_curr* names the tick's resched_curr
+	 * exactly, but costs an event per request (on 7.x most of them the
+	 * recorder's own): only where the tick's hrtimer cannot tell.
+	 */
+	if (o->functions && (!s->tick_hrtimer || o->functions_always))
 		enable_functions(s, o);
+	add_probe(s, o);
 	return 0;
+}
+
+/*
+ * The recorder's own work (reading buffers, writing files) is no part
+ * of what it records: leave its pid out of events and function tracing.
+ * With event-fork and function-fork off, the command it starts is still
+ * traced. The reader sleeps until the buffers are half full
+ * (buffer_percent) rather than waking for every page.
+ */
+static void quiet_self(struct lt_tracefs *s, const struct lt_tracefs_opts *o)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	tracefs_option_disable(s->inst, TRACEFS_OPTION_EVENT_FORK);
+	tracefs_option_disable(s->inst, TRACEFS_OPTION_FUNCTION_FORK);
+	if (tracefs_instance_file_write(s->inst, "set_event_notrace_pid",
+					pid) <= 0)
+		say(o, "cannot leave lazytrace's own events out (set_event_notrace_pid: %s)",
+		    strerror(errno));
+	if (s->functions &&
+	    tracefs_instance_file_write(s->inst, "set_ftrace_notrace_pid",
+					pid) <= 0)
+		say(o, "cannot leave lazytrace out of function tracing (set_ftrace_notrace_pid: %s)",
+		    strerror(errno));
+	/* kernels before 5.19 have no buffer_percent: then we just poll */
+	tracefs_instance_file_write(s->inst, "buffer_percent", "50");
+}
+
+int lt_tracefs_wait(struct lt_tracefs *s, int ms)
+{
+	struct pollfd *p = calloc(s->nr_cpus, sizeof(*p));
+	int cpu, n = 0, ret;
+
+	if (!p)
+		return 1;
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		if (s->fd[cpu] < 0)
+			continue;
+		p[n].fd = s->fd[cpu];
+		p[n++].events = POLLIN;
+	}
+	ret = poll(p, n, ms);
+	free(p);
+	return ret > 0;
 }
 
 static int read_int_file(struct tracefs_instance *inst, const char *file)
@@ -411,15 +545,7 @@ static size_t buffer_kb(const struct lt_tracefs_opts *o)
 	return kb < MIN_BUFFER_KB && !o->buffer_kb ? MIN_BUFFER_KB : kb;
 }
 
-/**
- * lt_tracefs_create - make and set up this process's instance
- * @o: what to record; @o->note hears what this kernel cannot record
- * @err: receives a one-line message on failure
- * @len: size of @err
- *
- * Tracing stays off until lt_tracefs_start(). Returns the session, or
- * NULL (exit 2 material: nothing can be recorded) with @err set.
- */
+/* Documented in lazytrace.h. */
 struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
 				     char *err, size_t len)
 {
@@ -453,6 +579,9 @@ struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
 		goto fail;
 	if (enable_events(s, o, err, len) || open_cpus(s, err, len))
 		goto fail;
+	quiet_self(s, o);
+	/* before tracing starts: it may run gzip for /proc/config.gz */
+	lt_tracefs_setup_line(s->setup, sizeof(s->setup));
 	return s;
 fail:
 	lt_tracefs_destroy(s);
@@ -502,15 +631,7 @@ int lt_tracefs_stop(struct lt_tracefs *s)
 /* Pages per CPU per call, so that one busy CPU cannot starve the others. */
 #define DRAIN_BATCH 256
 
-/**
- * lt_tracefs_drain - hand every page the buffers hold now to @sink
- * @s: the session
- * @sink: called with each page, whole (zero-padded to the page size)
- * @ctx: passed to @sink
- *
- * Does not block. Returns the number of pages, or -1 if a read or @sink
- * failed.
- */
+/* Documented in lazytrace.h. */
 int lt_tracefs_drain(struct lt_tracefs *s, lt_page_sink sink, void *ctx)
 {
 	int cpu, i, more, pages = 0;
@@ -543,10 +664,7 @@ int lt_tracefs_drain(struct lt_tracefs *s, lt_page_sink sink, void *ctx)
 	return pages;
 }
 
-/**
- * lt_tracefs_destroy - remove the instance and free the session
- * @s: the session, may be NULL
- */
+/* Documented in lazytrace.h. */
 void lt_tracefs_destroy(struct lt_tracefs *s)
 {
 	int cpu;
@@ -560,6 +678,9 @@ void lt_tracefs_destroy(struct lt_tracefs *s)
 		destroy_instance(s->inst);
 		tracefs_instance_free(s->inst);
 	}
+	/* only once no instance has it enabled */
+	if (s->probe_group[0])
+		remove_probe(s->probe_group);
 	free(s->fd);
 	free(s->page);
 	free(s->comms);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The transition state machine of SPEC §3: per CPU, in timestamp order,
+ * The transition state machine of docs/model.md §4: per CPU, in timestamp order,
  * the need-resched bits of consecutive events of the same current task
  * are compared, and every change is named (lazy, eager, upgrade,
  * tick-upgrade, fold) until the request is served (preempted, yielded,
@@ -49,6 +49,33 @@ const char *lt_transition_name(enum lt_transition_kind kind)
 bool lt_transition_is_served(enum lt_transition_kind kind)
 {
 	return kind >= LT_TR_PREEMPTED && kind <= LT_TR_CLEARED;
+}
+
+static const char *const upg_names[LT_UPG_SOURCE_MAX] = {
+	[LT_UPG_TICK] = "tick",
+	[LT_UPG_HRTICK] = "hrtick",
+	[LT_UPG_TIMER] = "timer",
+	[LT_UPG_IRQ] = "irq",
+	[LT_UPG_DIRECT] = "direct",
+};
+
+const char *lt_upgrade_source_name(enum lt_upgrade_source src)
+{
+	if ((unsigned int)src >= LT_UPG_SOURCE_MAX)
+		return "?";
+	return upg_names[src];
+}
+
+const char *lt_tick_source_name(enum lt_tick_source src)
+{
+	switch (src) {
+	case LT_TICK_TIMER_FUNCTION:
+		return "timer_function";
+	case LT_TICK_OPTION:
+		return "option";
+	default:
+		return "estimate";
+	}
 }
 
 const char *lt_latency_name(enum lt_latency_kind kind)
@@ -103,10 +130,11 @@ static int cpu_of(const struct lt_analysis *a, const struct lt_cpu *c)
 	return c - a->cpus;
 }
 
-static void emit(struct lt_analysis *a, struct lt_cpu *c, struct lt_task *t,
-		 enum lt_transition_kind kind, uint64_t ts,
-		 const struct lt_req *req, enum lt_transition_kind req_kind,
-		 char letter_after)
+static void emit_src(struct lt_analysis *a, struct lt_cpu *c,
+		     struct lt_task *t, enum lt_transition_kind kind,
+		     uint64_t ts, const struct lt_req *req,
+		     enum lt_transition_kind req_kind, char letter_after,
+		     enum lt_upgrade_source src, const struct lt_req *made)
 {
 	struct lt_transition tr = {
 		.kind = kind,
@@ -120,19 +148,88 @@ static void emit(struct lt_analysis *a, struct lt_cpu *c, struct lt_task *t,
 		.syscall = LT_SYSCALL_UNKNOWN,
 		.letter_before = c->letter ? c->letter : '.',
 		.letter_after = letter_after,
+		.source = src,
+		.requester_pid = -1,
+		.requester_comm = "",
 	};
 
 	tr.since_ns = req ? req->seen : tr.seen_ns;
 	tr.since_after_ns = req ? req->after : tr.after_ns;
 	if (kind == LT_TR_TICK_UPGRADE)
 		tr.syscall = t->syscall;
+	if (made && made->request_ns) {
+		tr.request_ns = made->request_ns;
+		tr.requester_pid = made->requester_pid;
+		tr.requester_comm = made->requester_comm;
+	}
 	t->st.count[kind]++;
 	a->sum.count[kind]++;
 	if (a->opts.on_transition)
 		a->opts.on_transition(&tr, a->opts.data);
 }
 
-static void req_open(struct lt_cpu *c, struct lt_req *r, uint64_t ts)
+static void emit(struct lt_analysis *a, struct lt_cpu *c, struct lt_task *t,
+		 enum lt_transition_kind kind, uint64_t ts,
+		 const struct lt_req *req, enum lt_transition_kind req_kind,
+		 char letter_after)
+{
+	emit_src(a, c, t, kind, ts, req, req_kind, letter_after, LT_UPG_TICK,
+		 NULL);
+}
+
+/*
+ * The probe event that made the request of @t now showing on @c: the
+ * oldest one waiting for a lazy request (it came first), the newest for
+ * an eager one or an upgrade (it came last). Used once.
+ */
+static bool take_probe(struct lt_cpu *c, const struct lt_task *t, bool oldest,
+		       struct lt_req *into)
+{
+	int i, best = -1;
+
+	for (i = 0; i < c->nr_probe; i++) {
+		if (c->probe[i].pid != t->st.pid)
+			continue;
+		if (best < 0 || !oldest)
+			best = i;
+	}
+	if (best < 0)
+		return false;
+	into->request_ns = c->probe[best].ts;
+	into->requester_pid = c->probe[best].requester_pid;
+	memcpy(into->requester_comm, c->probe[best].requester_comm,
+	       sizeof(into->requester_comm));
+	c->nr_probe--;
+	memmove(&c->probe[best], &c->probe[best + 1],
+		(c->nr_probe - best) * sizeof(c->probe[0]));
+	return true;
+}
+
+static void add_probe(struct lt_analysis *a, const struct lt_event *ev)
+{
+	struct lt_cpu *tc = ev->u.resched.cpu >= 0 &&
+			    ev->u.resched.cpu < a->nr_cpus_alloc ?
+			    &a->cpus[ev->u.resched.cpu] : NULL;
+	struct lt_probe *p;
+
+	a->sum.requests_probe = true;
+	if (!tc)
+		return;
+	if (tc->nr_probe == LT_PROBES_PER_CPU) {
+		tc->nr_probe--;
+		memmove(&tc->probe[0], &tc->probe[1],
+			tc->nr_probe * sizeof(tc->probe[0]));
+	}
+	p = &tc->probe[tc->nr_probe++];
+	p->ts = ev->ts;
+	p->pid = ev->u.resched.pid;
+	p->requester_pid = ev->pid;
+	lt_strlcpy(p->requester_comm, ev->comm ? ev->comm : "",
+		   sizeof(p->requester_comm));
+}
+
+static void req_open(struct lt_cpu *c, struct lt_task *t, struct lt_req *r,
+		     uint64_t ts, bool oldest_probe)
 {
 	if (r->open)
 		return;
@@ -140,7 +237,15 @@ static void req_open(struct lt_cpu *c, struct lt_req *r, uint64_t ts)
 	r->open = true;
 	r->seen = ts;
 	r->after = c->seen && c->last_ts <= ts ? c->last_ts : ts;
-	r->irq_at_open = lt_hogs_irq_time(c, ts);
+	/* An exact request time replaces the flags' window. */
+	if (t && take_probe(c, t, oldest_probe, r) && r->request_ns <= ts) {
+		r->seen = r->request_ns;
+		r->after = r->request_ns;
+		t->st.requested++;
+	} else {
+		r->request_ns = 0;
+	}
+	r->irq_at_open = lt_hogs_irq_time(c, r->seen);
 }
 
 /* The oldest open request of the CPU's current task, or NULL. */
@@ -209,15 +314,46 @@ static bool in_tick(const struct lt_cpu *c)
 	return c->in_local_timer && !c->hrtimer_ticks;
 }
 
-static void upgrade(struct lt_analysis *a, struct lt_cpu *c, struct lt_task *t,
-		    uint64_t ts, char letter)
+/*
+ * What made an upgrade: the tick as above; else the hrtimer running now
+ * (hrtick is the slice timer). A reschedule IPI only delivers a request
+ * another CPU made outside any interrupt of ours: direct. Else any
+ * interrupt context, which the event's own flags show, is irq; and the
+ * rest (the task itself, or a remote CPU's wakeup) is direct.
+ */
+static enum lt_upgrade_source upgrade_source(const struct lt_cpu *c,
+					     const struct lt_bits *f,
+					     enum lt_event_kind shown_by)
 {
-	bool tick = in_tick(c);
+	if (in_tick(c))
+		return LT_UPG_TICK;
+	if (c->hrtimer_src && c->hrtimer_src - 1 != LT_UPG_TICK)
+		return c->hrtimer_src - 1;
+	if (shown_by == LT_EV_RESCHEDULE_ENTRY)
+		return LT_UPG_DIRECT;
+	if (c->in_local_timer || c->in_irq || f->irq)
+		return LT_UPG_IRQ;
+	return LT_UPG_DIRECT;
+}
+
+static void upgrade(struct lt_analysis *a, struct lt_cpu *c, struct lt_task *t,
+		    uint64_t ts, const struct lt_bits *f, char letter,
+		    enum lt_event_kind shown_by)
+{
+	enum lt_upgrade_source src = upgrade_source(c, f, shown_by);
+	bool tick = src == LT_UPG_TICK;
 	enum lt_transition_kind kind = tick ? LT_TR_TICK_UPGRADE :
 					       LT_TR_UPGRADE;
 	const struct lt_req *req = c->lazy.open ? &c->lazy : NULL;
+	struct lt_req made = { 0 };
 
-	emit(a, c, t, kind, ts, req, LT_TR_LAZY, letter);
+	if (take_probe(c, t, false, &made) && made.request_ns <= ts)
+		t->st.requested++;
+	else
+		made.request_ns = 0;
+	t->st.upgrades_by_source[src]++;
+	a->sum.upgrades_by_source[src]++;
+	emit_src(a, c, t, kind, ts, req, LT_TR_LAZY, letter, src, &made);
 	if (tick) {
 		lt_task_upgrade_syscall(t, t->syscall);
 		c->tick_resched = false;
@@ -231,26 +367,28 @@ static void upgrade(struct lt_analysis *a, struct lt_cpu *c, struct lt_task *t,
 /* What changed in (E, L, P) since the previous event of the same task. */
 static void transitions(struct lt_analysis *a, struct lt_cpu *c,
 			struct lt_task *t, uint64_t ts,
-			const struct lt_bits *f, char letter, bool switch_out)
+			const struct lt_bits *f, char letter, bool switch_out,
+			enum lt_event_kind shown_by)
 {
 	bool e = f->e, l = f->l, p = f->p;
 
 	if (l && !c->l && (!e || !c->e)) {
 		/* A lazy request; with E rising too, it was upgraded since. */
-		req_open(c, &c->lazy, ts);
-		emit(a, c, t, LT_TR_LAZY, ts, NULL, LT_TR_LAZY, letter);
+		req_open(c, t, &c->lazy, ts, true);
+		emit_src(a, c, t, LT_TR_LAZY, ts, NULL, LT_TR_LAZY, letter,
+			 LT_UPG_TICK, &c->lazy);
 	}
 	if (e && !c->e) {
 		if (l) {
-			upgrade(a, c, t, ts, letter);
+			upgrade(a, c, t, ts, f, letter, shown_by);
 		} else {
-			req_open(c, &c->eager, ts);
-			emit(a, c, t, LT_TR_EAGER, ts, NULL, LT_TR_EAGER,
-			     letter);
+			req_open(c, t, &c->eager, ts, false);
+			emit_src(a, c, t, LT_TR_EAGER, ts, NULL, LT_TR_EAGER,
+				 letter, LT_UPG_TICK, &c->eager);
 		}
 	}
 	if (p && !c->p) {
-		req_open(c, &c->fold, ts);
+		req_open(c, NULL, &c->fold, ts, false);
 		emit(a, c, t, LT_TR_FOLD, ts, NULL, LT_TR_FOLD, letter);
 	}
 	if (!e && !l && !p && !switch_out)
@@ -389,6 +527,8 @@ static void lost(struct lt_analysis *a, struct lt_cpu *c,
 	c->in_irq = false;
 	c->irq_tick_counted = false;
 	c->tick_resched = false;
+	c->hrtimer_src = 0;
+	c->nr_probe = 0;
 	c->last_tick = 0;
 }
 
@@ -451,6 +591,8 @@ static void do_switch(struct lt_analysis *a, struct lt_cpu *c,
 	c->letter = '.';
 	c->baseline = next != NULL;
 	c->tick_resched = false;
+	/* __schedule() cleared the bits: a probe not yet shown was for prev */
+	c->nr_probe = 0;
 }
 
 static void tick_arrival(struct lt_analysis *a, struct lt_cpu *c, uint64_t ts)
@@ -468,7 +610,14 @@ static bool is_tick_handler(const char *fn)
 {
 	return !strcmp(fn, "tick_nohz_handler") ||
 	       !strcmp(fn, "tick_sched_timer") ||
-	       !strcmp(fn, "tick_nohz_highres_handler");
+	       !strcmp(fn, "tick_nohz_highres_handler") ||
+	       !strcmp(fn, "tick_sched_do_timer");
+}
+
+/* The scheduler's slice timer (CONFIG_SCHED_HRTICK). */
+static bool is_hrtick(const char *fn)
+{
+	return !strcmp(fn, "hrtick");
 }
 
 /* "sched_tick" or "sched_tick+0x4c/0x1a0" */
@@ -518,10 +667,15 @@ static void context(struct lt_analysis *a, struct lt_cpu *c,
 		c->tick_resched = false;
 		break;
 	case LT_EV_HRTIMER_EXPIRE_ENTRY:
-		if (!is_tick_handler(ev->u.hrtimer.func))
+		if (!is_tick_handler(ev->u.hrtimer.func)) {
+			c->hrtimer_src = 1 + (is_hrtick(ev->u.hrtimer.func) ?
+					      LT_UPG_HRTICK : LT_UPG_TIMER);
 			break;
+		}
+		c->hrtimer_src = 1 + LT_UPG_TICK;
 		c->in_tick_hrtimer = true;
 		c->hrtimer_ticks = true;
+		a->hrtimer_ticks = true;
 		irq_enter(c, ev->ts);
 		/*
 		 * Every tick handler run is a tick (a slow interrupt can run
@@ -533,6 +687,7 @@ static void context(struct lt_analysis *a, struct lt_cpu *c,
 		c->irq_tick_counted = false;
 		break;
 	case LT_EV_HRTIMER_EXPIRE_EXIT:
+		c->hrtimer_src = 0;
 		if (!c->in_tick_hrtimer)
 			break;
 		c->in_tick_hrtimer = false;
@@ -541,11 +696,20 @@ static void context(struct lt_analysis *a, struct lt_cpu *c,
 			irq_exit(c, ev->ts);
 		break;
 	case LT_EV_FUNCTION:
-		if (!name_is(ev->u.function.func, "resched_curr"))
+		/* 7.x traces the common __resched_curr too */
+		if (!name_is(ev->u.function.func, "resched_curr") &&
+		    !name_is(ev->u.function.func, "__resched_curr"))
 			break;
 		c->fn_traced = true;
 		c->tick_resched = name_is(ev->u.function.parent, "sched_tick") ||
 				  name_is(ev->u.function.parent, "scheduler_tick");
+		break;
+	case LT_EV_SET_NEED_RESCHED:
+		add_probe(a, ev);
+		break;
+	case LT_EV_PRINT:
+		if (!a->sum.setup.found)
+			lt_setup_parse(ev->u.print.buf, &a->sum.setup);
 		break;
 	default:
 		break;
@@ -608,6 +772,7 @@ static void bits_table(struct lt_analysis *a)
 		a->bits[v].e = f.need_resched;
 		a->bits[v].l = f.need_resched_lazy;
 		a->bits[v].p = f.preempt_resched;
+		a->bits[v].irq = f.hardirq || f.softirq;
 		a->bits[v].letter = lt_flags_resched_letter(a->abi, v);
 	}
 	a->bits_ready = true;
@@ -623,6 +788,10 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
 
 	if (a->finished)
 		return 0;
+	/* the probe's target CPU first: growing the table moves the CPUs */
+	if (ev->kind == LT_EV_SET_NEED_RESCHED && !cpu_get(a, ev->u.resched.cpu) &&
+	    ev->u.resched.cpu >= 0 && ev->u.resched.cpu < LT_MAX_CPUS)
+		a->oom = true;
 	c = cpu_get(a, ev->cpu);
 	if (!c) {
 		a->oom = ev->cpu >= 0 && ev->cpu < LT_MAX_CPUS;
@@ -647,7 +816,8 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
 	t = current_task(a, c, ev);
 	switch_out = ev->kind == LT_EV_SCHED_SWITCH;
 	if (t && c->baseline)
-		transitions(a, c, t, ev->ts, f, letter, switch_out);
+		transitions(a, c, t, ev->ts, f, letter, switch_out,
+			    ev->kind);
 	if (t)
 		set_bits(c, f, letter);
 	if (switch_out)

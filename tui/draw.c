@@ -159,10 +159,22 @@ static int64_t view_start(const struct view *v)
 	       (int64_t)v->cell_ns;
 }
 
+/* Whether the comma-separated @list holds @name. */
+static bool has_feature(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = list; (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
 static void draw_header(struct view *v)
 {
 	const char *base = strrchr(v->s->file, '/');
-	char span[24], cur[32], task[64] = "";
+	char span[24], cur[32], task[256] = "";
 
 	fmt_ns(span, sizeof(span), v->cell_ns * v->ncols);
 	fmt_ts(cur, sizeof(cur), v->cursor);
@@ -175,6 +187,16 @@ static void draw_header(struct view *v)
 	else if (!v->s->done)
 		snprintf(task, sizeof(task), "  reading %.0f%%",
 			 100 * v->s->progress);
+	if (v->s->setup.found) {
+		const struct lt_setup *st = &v->s->setup;
+
+		snprintf(task + strlen(task), sizeof(task) - strlen(task),
+			 "  %s %s HZ=%u%s", st->release,
+			 st->preempt[0] ? st->preempt : "?", st->hz,
+			 has_feature(st->sched_features, "HRTICK") ? " HRTICK" :
+			 has_feature(st->sched_features, "NO_HRTICK") ?
+			 " NO_HRTICK" : "");
+	}
 	attron(A_REVERSE | pair(PAIR_BAR));
 	putf(lay.header, 0, COLS, " lazytrace tui  %s  span %s  cursor %s cpu %d%s",
 	     base ? base + 1 : v->s->file, span, cur, v->cpu, task);
@@ -262,6 +284,17 @@ static void draw_ruler(struct view *v)
 
 /* ---- the timeline ---- */
 
+#define FORCED_MASK ((1U << LT_UPG_TICK) | (1U << LT_UPG_HRTICK))
+
+static chtype upgrade_mark(unsigned int sources)
+{
+	if (sources & (1U << LT_UPG_TICK))
+		return '!';
+	if (sources & (1U << LT_UPG_HRTICK))
+		return '^';
+	return '+';
+}
+
 static void draw_cell(int y, int x, const struct cell *c, uint64_t cell_ns,
 		      bool cursor, bool sel_hi)
 {
@@ -274,13 +307,15 @@ static void draw_cell(int y, int x, const struct cell *c, uint64_t cell_ns,
 		a = state_attr(st);
 	}
 	/*
-	 * Zoomed out, every cell of a hog's CPU holds a tick-upgrade: the
-	 * mark would hide the states, so it is only a colour there.
+	 * One mark per source, the forcing ones first: '!' the tick, '^'
+	 * the slice timer (hrtick), '+' any other upgrade. Zoomed out, every
+	 * cell of a hog's CPU holds one: the mark would hide the states, so
+	 * it is only a colour there, and only for tick and hrtick.
 	 */
 	if (c->upgrade && cell_ns <= upgrade_mark_ns) {
-		ch = '!';
+		ch = upgrade_mark(c->upgrade);
 		a = colors ? COLOR_PAIR(PAIR_UPGRADE) | A_BOLD : A_BOLD;
-	} else if (c->upgrade && colors && st >= 0) {
+	} else if ((c->upgrade & FORCED_MASK) && colors && st >= 0) {
 		a = COLOR_PAIR(PAIR_UPGRADE);
 	}
 	if (sel_hi && c->sel)
@@ -347,10 +382,18 @@ static void draw_legend(void)
 		mvaddnstr(lay.legend, x + 2, state_name[st], COLS - x - 2);
 		x += strlen(state_name[st]) + 3;
 	}
-	if (x < COLS - 15) {
-		mvaddch(lay.legend, x, '!' | (colors ? COLOR_PAIR(PAIR_UPGRADE) : 0) |
-			A_BOLD);
-		mvaddnstr(lay.legend, x + 2, "tick-upgrade", COLS - x - 2);
+	{
+		static const char *const marks[] = {
+			"! tick-upgrade", "^ hrtick", "+ other upgrade",
+		};
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(marks) && x < COLS - 16; i++) {
+			mvaddch(lay.legend, x, marks[i][0] |
+				(colors ? COLOR_PAIR(PAIR_UPGRADE) : 0) | A_BOLD);
+			mvaddnstr(lay.legend, x + 2, marks[i] + 2, COLS - x - 2);
+			x += strlen(marks[i]) + 1;
+		}
 	}
 }
 
@@ -567,7 +610,7 @@ static const char *const help_lines[] = {
 	"Home / End     start / end of the trace",
 	"Up / Down      cursor CPU",
 	", / .          previous / next event on the cursor CPU",
-	"n / N          next / previous tick-upgrade",
+	"n / N          next / previous tick-upgrade (or hrtick upgrade)",
 	"h              next hog episode (of the selected hog, else any)",
 	"/              find a task by pid or comm and select it",
 	"Tab            select the next hog",
@@ -578,8 +621,10 @@ static const char *const help_lines[] = {
 	"?              this help       q  quit",
 	"",
 	"cells: . idle  - running  l lazy pending  e eager pending",
-	"       f folded  ! tick-upgrade; the most urgent state holding a",
-	"       fifth of the cell wins; underlined: the selected task ran",
+	"       f folded; the most urgent state holding a fifth of the",
+	"       cell wins; underlined: the selected task ran",
+	"upgrades: ! by the tick  ^ by the slice timer (hrtick)",
+	"          + by another timer, interrupt or a direct request",
 };
 
 static void draw_help(void)

@@ -202,10 +202,11 @@ static void announce(struct view *v, const struct upgrade *u, const char *what)
 		if (c->pid == u->pid)
 			t = c;
 	}
-	set_msg(v, "%s %s [%03d] %s-%d  %s pending %s", what,
+	set_msg(v, "%s %s [%03d] %s-%d  %s pending %s  source=%s", what,
 		fmt_ts(ts, sizeof(ts), u->ts), u->cpu, t ? t->comm : "?",
 		u->pid, lt_transition_name(u->request),
-		fmt_ns(lat, sizeof(lat), u->ts - u->since));
+		fmt_ns(lat, sizeof(lat), u->ts - u->since),
+		lt_upgrade_source_name(u->source));
 }
 
 static void jump_upgrade(struct view *v, bool forward, bool episodes)
@@ -220,12 +221,14 @@ static void jump_upgrade(struct view *v, bool forward, bool episodes)
 		for (i = summary_upgrade_after(s, v->cursor, false);
 		     i < s->nr_up; i++)
 			if ((pid < 0 || s->up[i].pid == pid) &&
+			    upgrade_forced(&s->up[i]) &&
 			    (!episodes || s->up[i].episode))
 				break;
 	} else {
 		i = summary_upgrade_after(s, v->cursor, true);
 		while (i-- > 0)
 			if ((pid < 0 || s->up[i].pid == pid) &&
+			    upgrade_forced(&s->up[i]) &&
 			    (!episodes || s->up[i].episode))
 				break;
 		if (i == (size_t)-1)
@@ -233,14 +236,15 @@ static void jump_upgrade(struct view *v, bool forward, bool episodes)
 	}
 	if (i >= s->nr_up) {
 		set_msg(v, "no %s %s the cursor%s",
-			episodes ? "hog episode" : "tick-upgrade",
+			episodes ? "hog episode" : "tick- or hrtick-upgrade",
 			forward ? "after" : "before",
 			pid >= 0 ? " for the selected task" : "");
 		return;
 	}
 	v->cursor = s->up[i].ts;
 	v->cpu = s->up[i].cpu;
-	announce(v, &s->up[i], episodes ? "hog episode" : "tick-upgrade");
+	announce(v, &s->up[i], episodes ? "hog episode" :
+		 s->up[i].source == LT_UPG_TICK ? "tick-upgrade" : "upgrade");
 }
 
 static int by_runtime(const void *a, const void *b)

@@ -167,7 +167,7 @@ static void on_transition(const struct lt_transition *t, void *data)
 	struct summary *s = data;
 	struct upgrade *u;
 
-	if (t->kind != LT_TR_TICK_UPGRADE)
+	if (t->kind != LT_TR_TICK_UPGRADE && t->kind != LT_TR_UPGRADE)
 		return;
 	if (s->nr_up == s->cap_up) {
 		size_t n = s->cap_up ? 2 * s->cap_up : 1024;
@@ -184,6 +184,7 @@ static void on_transition(const struct lt_transition *t, void *data)
 	u->cpu = t->cpu;
 	u->pid = t->pid;
 	u->request = t->request;
+	u->source = t->source;
 	u->episode = false;
 }
 
@@ -284,7 +285,8 @@ static void mark_episodes(struct summary *s)
 	for (i = s->up_marked; i < s->nr_up; i++) {
 		struct upgrade *u = &s->up[i];
 
-		if (u->request != LT_TR_LAZY || u->ts - u->since < s->episode_ns)
+		if (u->request != LT_TR_LAZY || !upgrade_forced(u) ||
+		    u->ts - u->since < s->episode_ns)
 			continue;
 		for (h = 0; h < nr; h++)
 			if (hogs[h]->pid == u->pid)
@@ -460,6 +462,9 @@ int summary_step(struct summary *s, double budget)
 		if (ev->ts > s->t_end)
 			s->t_end = ev->ts;
 		lt_analysis_feed(s->feed, ev);
+		/* live: only the first interval has the setup line */
+		if (ev->kind == LT_EV_PRINT && !s->setup.found)
+			s->setup = lt_analysis_summary(s->feed)->setup;
 		summary_event(s, ev, s->prev_pos);
 		s->prev_pos = lt_reader_position(s->r);
 		if ((++s->events & 0x3ff) == 0 && mono_now() >= until) {
@@ -676,10 +681,11 @@ static void mark_upgrades(struct summary *s, const struct cell_query *q)
 			continue;
 		for (k = 0; k < q->nlanes; k++)
 			if (u->pid == q->lane_pid[k])
-				q->lanes[k * q->ncols + col].upgrade = true;
+				q->lanes[k * q->ncols + col].upgrade |=
+					1U << u->source;
 		if (q->only_sel && u->pid != q->sel)
 			continue;
-		q->cells[u->cpu * q->ncols + col].upgrade = true;
+		q->cells[u->cpu * q->ncols + col].upgrade |= 1U << u->source;
 	}
 }
 

@@ -27,9 +27,10 @@ static const char tui_usage[] =
 "\n"
 "A full-screen timeline: one row per CPU, time across, each cell showing\n"
 "the running task's need-resched state by colour and letter (. idle,\n"
-"- running, l lazy pending, e eager pending, f folded, ! tick-upgrade),\n"
-"with the ranked hogs, the selected task's statistics and the events\n"
-"around the cursor with the kernel's own flags. Press ? for the keys.\n"
+"- running, l lazy pending, e eager pending, f folded; upgrades: ! tick,\n"
+"^ slice timer (hrtick), + other), with the ranked hogs, the selected\n"
+"task's statistics and the events around the cursor with the kernel's\n"
+"own flags. Press ? for the keys.\n"
 "\n"
 "  -i, --input FILE   trace.dat or kernel text trace (default trace.dat)\n"
 "  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n"
@@ -249,6 +250,7 @@ static int run_live(const struct input_opts *in,
 			r ? strerror(errno) : msg);
 		goto out;
 	}
+	lt_tracefs_mark_setup(ts);
 	if (summary_begin_live(&s, r, lo)) {
 		fprintf(stderr, "lazytrace: tui --live: out of memory\n");
 		goto out;
@@ -262,6 +264,22 @@ out:
 	if (got_signal)
 		reraise();
 	return ret;
+}
+
+/*
+ * Open the input and read its first event, so that a file that is not a
+ * trace is refused with the usual one line before the screen is taken.
+ */
+static void probe_input(const struct input_opts *in)
+{
+	struct lt_reader *r = input_open(in);
+	int ret;
+
+	lt_reader_next(r);
+	ret = input_finish(r);
+	lt_reader_close(r);
+	if (ret != EXIT_OK)
+		exit(ret);
 }
 
 int cmd_tui(int argc, char **argv)
@@ -297,8 +315,7 @@ int cmd_tui(int argc, char **argv)
 			fputs(tui_usage, stdout);
 			return EXIT_OK;
 		default:
-			fputs(tui_usage, stderr);
-			return EXIT_BAD;
+			usage_fail();
 		}
 	}
 	if (optind < argc)
@@ -307,6 +324,8 @@ int cmd_tui(int argc, char **argv)
 		die_usage("tui: reads its keys from the terminal: give a file, not '-'");
 	if (live && (in_given || in.buffer))
 		die_usage("tui: --live traces this machine: no -i or -B");
+	if (!live)
+		probe_input(&in);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		die_usage("tui: needs a terminal (use report, timeline or hogs in scripts)");
 	setlocale(LC_ALL, "");

@@ -49,8 +49,18 @@ struct upgrade {
 	int cpu;
 	int pid;
 	enum lt_transition_kind request;
+	enum lt_upgrade_source source;
 	bool episode;		/* of a hog, pending >= episode threshold */
 };
+
+/*
+ * The upgrades n/N visit: those that force a task off the CPU after it
+ * ignored a lazy request, by the tick or, on 7.x, the slice timer.
+ */
+static inline bool upgrade_forced(const struct upgrade *u)
+{
+	return u->source == LT_UPG_TICK || u->source == LT_UPG_HRTICK;
+}
 
 /* Per-CPU state while reading. */
 struct cpu_build {
@@ -83,6 +93,7 @@ struct summary {
 	/* the analysis: a for the panels, finished; feed is fed */
 	struct lt_analysis *a;
 	struct lt_analysis *feed;	/* == a, except live */
+	struct lt_setup setup;	/* the trace's setup line, once seen */
 	struct lt_analysis_opts ao;
 	uint64_t generation;	/* bumped when a changes (live) */
 
@@ -133,7 +144,7 @@ struct cell {
 	float ns[ST_MAX];
 	int dom_pid;
 	bool sel;		/* the selected task ran here */
-	bool upgrade;		/* a tick-upgrade was seen here */
+	uint8_t upgrade;	/* upgrades seen here: bit per lt_upgrade_source */
 };
 
 #define MAX_LANES 5

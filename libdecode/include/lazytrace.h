@@ -17,6 +17,13 @@
 extern "C" {
 #endif
 
+/*
+ * Everything declared here, and only that, is liblazytrace's interface:
+ * the library is built with -fvisibility=hidden, and this sets it back to
+ * default for the declarations between here and the pop at the end.
+ */
+#pragma GCC visibility push(default)
+
 #define LT_VERSION_STRING "0.1.0"
 
 /* ------------------------------------------------------------------ */
@@ -41,9 +48,18 @@ enum lt_abi {
 
 /**
  * struct lt_flags - the bits of one common_flags byte, by meaning
+ * @irqs_off: interrupts were disabled
+ * @irqs_nosupport: the architecture cannot tell whether they were
+ * @need_resched: the eager request (TIF_NEED_RESCHED)
+ * @need_resched_lazy: the lazy request (TIF_NEED_RESCHED_LAZY)
+ * @preempt_resched: the request folded into the preempt count
+ * @hardirq: in a hard interrupt
+ * @softirq: in a softirq
+ * @nmi: in an NMI
+ * @bh_off: bottom halves were disabled
  *
- * @need_resched is the eager request (TIF_NEED_RESCHED), @need_resched_lazy
- * the lazy one, @preempt_resched the request folded into the preempt count.
+ * Which bit of the byte carries which meaning depends on the ABI
+ * (docs/model.md).
  */
 struct lt_flags {
 	bool irqs_off;
@@ -61,7 +77,7 @@ struct lt_flags {
  * lt_abi_name - the command-line name of an ABI
  * @abi: the ABI
  *
- * Returns "legacy", "mainline", "poc2023", "rt-lazy" or "auto".
+ * Return: "legacy", "mainline", "poc2023", "rt-lazy" or "auto".
  */
 const char *lt_abi_name(enum lt_abi abi);
 
@@ -70,7 +86,7 @@ const char *lt_abi_name(enum lt_abi abi);
  * @name: "auto", "legacy", "mainline", "poc2023" or "rt-lazy"
  * @abi: where to store it
  *
- * Returns 0 on success, -1 if @name is unknown.
+ * Return: 0 on success, -1 if @name is unknown.
  */
 int lt_abi_parse(const char *name, enum lt_abi *abi);
 
@@ -79,7 +95,7 @@ int lt_abi_parse(const char *name, enum lt_abi *abi);
  * @abi: the flag ABI (not LT_ABI_AUTO; that decodes as mainline)
  * @flags: the common_flags value
  *
- * Returns the decoded bits.
+ * Return: the decoded bits.
  */
 struct lt_flags lt_flags_decode(enum lt_abi abi, unsigned int flags);
 
@@ -102,7 +118,7 @@ void lt_flags_latency(enum lt_abi abi, unsigned int flags,
  * @abi: the flag ABI
  * @flags: the common_flags value
  *
- * Returns one of "BNLbnlp." (legacy: "Nnp.").
+ * Return: one of "BNLbnlp." (legacy: "Nnp.").
  */
 char lt_flags_resched_letter(enum lt_abi abi, unsigned int flags);
 
@@ -112,8 +128,30 @@ char lt_flags_resched_letter(enum lt_abi abi, unsigned int flags);
 
 /**
  * enum lt_event_kind - the events the analysis understands
- *
- * Every other event is %LT_EV_OTHER and is still delivered.
+ * @LT_EV_OTHER: any other event; still delivered
+ * @LT_EV_SCHED_SWITCH: sched:sched_switch
+ * @LT_EV_SCHED_WAKING: sched:sched_waking
+ * @LT_EV_SCHED_WAKEUP: sched:sched_wakeup
+ * @LT_EV_SCHED_WAKEUP_NEW: sched:sched_wakeup_new
+ * @LT_EV_SCHED_PROCESS_EXIT: sched:sched_process_exit
+ * @LT_EV_SCHED_PROCESS_FORK: sched:sched_process_fork
+ * @LT_EV_SCHED_MIGRATE_TASK: sched:sched_migrate_task
+ * @LT_EV_LOCAL_TIMER_ENTRY: irq_vectors:local_timer_entry (the tick's IRQ)
+ * @LT_EV_LOCAL_TIMER_EXIT: irq_vectors:local_timer_exit
+ * @LT_EV_HRTIMER_EXPIRE_ENTRY: timer:hrtimer_expire_entry
+ * @LT_EV_HRTIMER_EXPIRE_EXIT: timer:hrtimer_expire_exit
+ * @LT_EV_RESCHEDULE_ENTRY: irq_vectors:reschedule_entry (the IPI)
+ * @LT_EV_RESCHEDULE_EXIT: irq_vectors:reschedule_exit
+ * @LT_EV_SOFTIRQ_ENTRY: irq:softirq_entry
+ * @LT_EV_SOFTIRQ_EXIT: irq:softirq_exit
+ * @LT_EV_SYS_ENTER: raw_syscalls:sys_enter
+ * @LT_EV_SYS_EXIT: raw_syscalls:sys_exit
+ * @LT_EV_FUNCTION: ftrace:function (resched_curr and friends)
+ * @LT_EV_PRINT: ftrace:print, a trace_marker write (the setup line)
+ * @LT_EV_SET_NEED_RESCHED: a tracepoint probe named sched_set_need_resched
+ *	or set_need_resched (any group) on the bare tracepoint
+ *	sched_set_need_resched_tp, with the fields pid (target task), cpu, tif
+ * @LT_EV_KIND_MAX: the number of kinds
  */
 enum lt_event_kind {
 	LT_EV_OTHER = 0,
@@ -135,6 +173,8 @@ enum lt_event_kind {
 	LT_EV_SYS_ENTER,
 	LT_EV_SYS_EXIT,
 	LT_EV_FUNCTION,
+	LT_EV_PRINT,
+	LT_EV_SET_NEED_RESCHED,
 	LT_EV_KIND_MAX,
 };
 
@@ -212,6 +252,14 @@ struct lt_event {
 			long id;
 		} syscall;	/* sys_enter, sys_exit */
 		struct {
+			char buf[1024];	/* the text, without its newline */
+		} print;
+		struct {
+			int pid;	/* the task asked to reschedule */
+			int cpu;	/* its CPU */
+			int tif;	/* the TIF bit set (eager or lazy) */
+		} resched;	/* sched_set_need_resched probe */
+		struct {
 			unsigned int vec;
 		} softirq;
 		struct {
@@ -229,6 +277,9 @@ struct lt_reader;
 
 /**
  * enum lt_input_format - what kind of input a reader reads
+ * @LT_INPUT_TRACE_DAT: a trace.dat (trace-cmd's file, versions 6 and 7)
+ * @LT_INPUT_TEXT: the kernel's text output, default format
+ * @LT_INPUT_TEXT_LATENCY: the kernel's text output, latency format
  */
 enum lt_input_format {
 	LT_INPUT_TRACE_DAT = 1,
@@ -243,11 +294,11 @@ enum lt_input_format {
  *	buffer if it has events, else the first instance that has
  * @detect_scan: events to scan for the lazy bit when auto-detecting the
  *	ABI (0: a default of 200000)
- * @isolate: parse trace.dat headers in a child process first: libtraceevent
- *	can crash on corrupt event formats, and a file from a bug report
- *	should give an error, not a crash. Costs one fork. Also turns a fault
- *	inside libtracecmd while it reads records (corrupt data pages) into
- *	an error: the reader handles SIGSEGV and SIGBUS while it is open.
+ * @isolate: no effect, kept for source and binary compatibility. It once
+ *	parsed trace.dat headers in a child process and handled SIGSEGV
+ *	while records were read; every trace.dat is now validated before
+ *	libtracecmd sees it (see lt_reader_open()), with no fork and no
+ *	signal handler.
  */
 struct lt_open_opts {
 	enum lt_abi abi;
@@ -263,7 +314,27 @@ struct lt_open_opts {
  * @err: receives a one-line message naming the file on failure
  * @errlen: size of @err
  *
- * The format is detected from the content. Returns a reader or NULL.
+ * The format is detected from the content.
+ *
+ * Untrusted input: any file may be passed, however crafted. The library
+ * installs no signal handler, forks no process and changes no
+ * process-wide state. A trace.dat is walked completely before libtracecmd
+ * and libtraceevent see it: every size, offset and count against the
+ * file's real size, every compressed section and chunk (zstd, zlib)
+ * decompressed and checked, every event format and print format, every
+ * ring-buffer page and every record against its event's format. What
+ * does not add up is refused here, with a message naming the file and the
+ * offset; a text trace is checked line by line as it is read. Memory and
+ * time are bounded by the file's real size (no allocation of a claimed
+ * size, no decompression beyond 1024 times the compressed size or 64 MiB
+ * per piece, no unbounded loop); 8192 CPUs at most. What cannot be
+ * promised: freedom from bugs in libtracecmd and libtraceevent that a
+ * file passing these checks still reaches (the fuzz harnesses in
+ * tests/fuzz/ look for them), and a file changed while it is open. Files
+ * are mapped read-only: truncating one while it is read may raise
+ * SIGBUS, as with any mapping.
+ *
+ * Return: a reader, or NULL with @err set.
  */
 struct lt_reader *lt_reader_open(const char *path,
 				 const struct lt_open_opts *opts,
@@ -279,7 +350,7 @@ void lt_reader_close(struct lt_reader *r);
  * lt_reader_next - read the next event in timestamp order
  * @r: the reader
  *
- * Returns the event, or NULL at the end or on error: lt_reader_error()
+ * Return: the event, or NULL at the end or on error: lt_reader_error()
  * tells which.
  */
 const struct lt_event *lt_reader_next(struct lt_reader *r);
@@ -288,7 +359,7 @@ const struct lt_event *lt_reader_next(struct lt_reader *r);
  * lt_reader_error - the error that stopped a reader
  * @r: the reader
  *
- * Returns NULL if the reader ended normally, else a one-line message
+ * Return: NULL if the reader ended normally, else a one-line message
  * naming the file and the offset (trace.dat) or line (text).
  */
 const char *lt_reader_error(const struct lt_reader *r);
@@ -297,12 +368,16 @@ const char *lt_reader_error(const struct lt_reader *r);
  * lt_reader_abi - the flag ABI in use and why
  * @r: the reader
  * @reason: if not NULL, receives a short explanation
+ *
+ * Return: the ABI the reader decodes the flags with.
  */
 enum lt_abi lt_reader_abi(const struct lt_reader *r, const char **reason);
 
 /**
  * lt_reader_format - the kind of input
  * @r: the reader
+ *
+ * Return: %LT_INPUT_TRACE_DAT, %LT_INPUT_TEXT or %LT_INPUT_TEXT_LATENCY.
  */
 enum lt_input_format lt_reader_format(const struct lt_reader *r);
 
@@ -310,6 +385,8 @@ enum lt_input_format lt_reader_format(const struct lt_reader *r);
  * lt_reader_nr_cpus - number of CPUs in the input (highest CPU seen + 1
  *	for text that does not say)
  * @r: the reader
+ *
+ * Return: the number of CPUs, 0 if not known yet.
  */
 int lt_reader_nr_cpus(const struct lt_reader *r);
 
@@ -317,7 +394,7 @@ int lt_reader_nr_cpus(const struct lt_reader *r);
  * lt_reader_kernel - kernel release the input was recorded on
  * @r: the reader
  *
- * Returns e.g. "6.12.118-lazy", or NULL if the input does not say.
+ * Return: e.g. "6.12.118-lazy", or NULL if the input does not say.
  */
 const char *lt_reader_kernel(const struct lt_reader *r);
 
@@ -325,7 +402,8 @@ const char *lt_reader_kernel(const struct lt_reader *r);
  * lt_reader_preempt_model - the preemption model the text header names
  * @r: the reader
  *
- * Returns e.g. "preempt" or "PREEMPT(lazy)" from a latency header, or NULL.
+ * Return: e.g. "preempt" or "PREEMPT(lazy)" from a latency header, or
+ * NULL.
  */
 const char *lt_reader_preempt_model(const struct lt_reader *r);
 
@@ -333,7 +411,9 @@ const char *lt_reader_preempt_model(const struct lt_reader *r);
  * lt_reader_first_ts - timestamp of the first event in the buffer
  * @r: the reader
  *
- * The base of the latency format's relative times. Returns 0 if unknown.
+ * The base of the latency format's relative times.
+ *
+ * Return: 0 if unknown.
  */
 uint64_t lt_reader_first_ts(const struct lt_reader *r);
 
@@ -341,13 +421,15 @@ uint64_t lt_reader_first_ts(const struct lt_reader *r);
  * lt_reader_position - where the reader is in its input
  * @r: the reader
  *
- * Returns a byte offset, for progress indicators and error messages.
+ * Return: a byte offset, for progress indicators and error messages.
  */
 uint64_t lt_reader_position(const struct lt_reader *r);
 
 /**
  * lt_reader_size - the size of the input in bytes, 0 if unknown (a pipe)
  * @r: the reader
+ *
+ * Return: the size in bytes, or 0.
  */
 uint64_t lt_reader_size(const struct lt_reader *r);
 
@@ -360,7 +442,8 @@ uint64_t lt_reader_size(const struct lt_reader *r);
  *	and ignores @pos.
  *
  * For viewers that keep a summary and re-read events near a cursor.
- * Returns 0, or -1 if the input cannot seek (standard input).
+ *
+ * Return: 0, or -1 if the input cannot seek (standard input).
  */
 int lt_reader_seek(struct lt_reader *r, uint64_t ts, uint64_t pos);
 
@@ -377,8 +460,9 @@ int lt_reader_seek(struct lt_reader *r, uint64_t ts, uint64_t pos);
  * symbols, flags and symbols by name, bitmasks in 32-bit groups), syscall
  * events in the kernel's own layout; pointers the kernel would hash are
  * printed raw, as with no_hash_pointers. Text events return the text as
- * read. Function events print as "func <-parent". Returns the length that
- * the full text needs.
+ * read. Function events print as "func <-parent".
+ *
+ * Return: the length that the full text needs.
  */
 size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
 			char *buf, size_t len);
@@ -390,6 +474,8 @@ size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
  * The function tracer's events ("func <-parent"), the syscall events
  * ("sys_read(fd: 3, ...)", "sys_read -> 0x2") and trace_marker writes
  * ("tracing_mark_write: text") print no event name.
+ *
+ * Return: true if the kernel prints the event's name before its info.
  */
 bool lt_event_named(const struct lt_event *ev);
 
@@ -400,7 +486,7 @@ bool lt_event_named(const struct lt_event *ev);
  * @field: field name as in the event's format ("prev_pid")
  * @val: where to store the value
  *
- * Returns 0 on success, -1 if the event has no such numeric field.
+ * Return: 0 on success, -1 if the event has no such numeric field.
  */
 int lt_event_field(struct lt_reader *r, const struct lt_event *ev,
 		   const char *field, long long *val);
@@ -410,9 +496,10 @@ int lt_event_field(struct lt_reader *r, const struct lt_event *ev,
 /* ------------------------------------------------------------------ */
 
 /*
- * The analysis follows SPEC §3 and §4: per CPU, in timestamp order, it
- * compares the need-resched bits (eager E, lazy L, fold P) of consecutive
- * events of the same current task and names each change a transition.
+ * The analysis follows docs/model.md §4 to §7: per CPU, in timestamp
+ * order, it compares the need-resched bits (eager E, lazy L, fold P) of
+ * consecutive events of the same current task and names each change a
+ * transition.
  * Its memory grows with the number of tasks and CPUs, never with the
  * number of events: latencies go into log-linear histograms (64 buckets
  * per power of two, values below 64 ns exact), and a percentile is the
@@ -433,6 +520,7 @@ int lt_event_field(struct lt_reader *r, const struct lt_event *ev,
  * @LT_TR_TRUNCATED: the request's end is unknown: the ring buffer lost
  *	events on the CPU, the current task changed without a sched_switch,
  *	or the trace ended first; never counted in a latency
+ * @LT_TR_KIND_MAX: the number of kinds
  */
 enum lt_transition_kind {
 	LT_TR_LAZY = 0,
@@ -452,7 +540,7 @@ enum lt_transition_kind {
  * lt_transition_name - the name of a transition kind
  * @kind: the kind
  *
- * Returns "lazy", "eager", "upgrade", "tick-upgrade", "fold", "preempted",
+ * Return: "lazy", "eager", "upgrade", "tick-upgrade", "fold", "preempted",
  * "yielded", "blocked", "cleared" or "truncated" ("?" if out of range).
  */
 const char *lt_transition_name(enum lt_transition_kind kind);
@@ -461,9 +549,38 @@ const char *lt_transition_name(enum lt_transition_kind kind);
  * lt_transition_is_served - whether a kind ends a request
  * @kind: the kind
  *
- * Returns true for preempted, yielded, blocked and cleared.
+ * Return: true for preempted, yielded, blocked and cleared.
  */
 bool lt_transition_is_served(enum lt_transition_kind kind);
+
+/**
+ * enum lt_upgrade_source - what made an upgrade (an eager request on top
+ *	of a pending lazy one)
+ * @LT_UPG_TICK: the scheduler tick (hrtimer tick_nohz_handler,
+ *	tick_sched_timer, ...; a traced resched_curr called from sched_tick;
+ *	or, without hrtimer events, the local timer interrupt)
+ * @LT_UPG_HRTICK: the slice timer (hrtimer function hrtick)
+ * @LT_UPG_TIMER: any other hrtimer
+ * @LT_UPG_IRQ: another interrupt (hard or soft irq context)
+ * @LT_UPG_DIRECT: outside interrupt context, e.g. an RT wakeup
+ */
+enum lt_upgrade_source {
+	LT_UPG_TICK = 0,
+	LT_UPG_HRTICK,
+	LT_UPG_TIMER,
+	LT_UPG_IRQ,
+	LT_UPG_DIRECT,
+	LT_UPG_SOURCE_MAX,
+};
+
+/**
+ * lt_upgrade_source_name - the name of an upgrade source
+ * @src: the source
+ *
+ * Returns "tick", "hrtick", "timer", "irq" or "direct" ("?" if out of
+ * range).
+ */
+const char *lt_upgrade_source_name(enum lt_upgrade_source src);
 
 /* lt_transition.syscall when the task was not in a known system call */
 #define LT_SYSCALL_USER		(-1L)	/* in user space */
@@ -490,6 +607,14 @@ bool lt_transition_is_served(enum lt_transition_kind kind);
  *	%LT_SYSCALL_USER, or %LT_SYSCALL_UNKNOWN
  * @letter_before: need-resched letter before (as the kernel prints it)
  * @letter_after: need-resched letter at @seen_ns
+ * @source: for an upgrade or tick-upgrade: what made it
+ * @request_ns: for lazy, eager and upgrade transitions: the exact time the
+ *	request was made, from a sched_set_need_resched probe event; 0 when
+ *	the trace has none (the request is then only known to lie between
+ *	@after_ns and @seen_ns)
+ * @requester_pid: the task that made it (current on the requesting CPU),
+ *	-1 if unknown
+ * @requester_comm: its name ("" if unknown), valid during the callback
  */
 struct lt_transition {
 	enum lt_transition_kind kind;
@@ -505,6 +630,10 @@ struct lt_transition {
 	long syscall;
 	char letter_before;
 	char letter_after;
+	enum lt_upgrade_source source;
+	uint64_t request_ns;
+	int requester_pid;
+	const char *requester_comm;
 };
 
 /**
@@ -523,6 +652,7 @@ typedef void (*lt_transition_fn)(const struct lt_transition *t, void *data);
  * @LT_LAT_EAGER_SERVED: from a direct eager request to its end
  * @LT_LAT_LAZY_UPGRADE: from a lazy request to its upgrade
  * @LT_LAT_FOLD_SERVED: from the fold to the end
+ * @LT_LAT_KIND_MAX: the number of kinds
  */
 enum lt_latency_kind {
 	LT_LAT_LAZY_SERVED = 0,
@@ -536,7 +666,7 @@ enum lt_latency_kind {
  * lt_latency_name - the name of a latency kind
  * @kind: the kind
  *
- * Returns "lazy_served", "eager_served", "lazy_upgrade" or "fold_served".
+ * Return: "lazy_served", "eager_served", "lazy_upgrade" or "fold_served".
  */
 const char *lt_latency_name(enum lt_latency_kind kind);
 
@@ -564,14 +694,18 @@ struct lt_latency {
  * @first_ns: its first appearance (event, switch or wakeup naming it)
  * @last_ns: its last appearance
  * @runtime_ns: time it was current on some CPU
- * @cpu_share: @runtime_ns / (@last_ns - @first_ns), a fraction of one CPU
- *	(0 when the span is 0)
+ * @cpu_share: the share of its lifetime: @runtime_ns / (@last_ns -
+ *	@first_ns), a fraction of one CPU while it existed (0 when the span
+ *	is 0); high for a short-lived task that ran most of its life
+ * @trace_share: the share of the trace: @runtime_ns / the trace's span
+ *	(&struct lt_analysis_summary first_ns to last_ns), a fraction of one
+ *	CPU over the whole trace
  * @cpus: the CPUs it ran on, as a list ("1", "0-1,3")
  * @count: transitions by kind; %LT_TR_UPGRADE does not include
  *	%LT_TR_TICK_UPGRADE
  * @switches: times it was switched out, by &enum lt_prev_state
  * @latency: latency distributions by &enum lt_latency_kind
- * @hog: whether it is a hog (SPEC §4, thresholds of &struct
+ * @hog: whether it is a hog (docs/model.md §7, thresholds of &struct
  *	lt_analysis_opts)
  * @episodes: hog episodes: lazy requests still pending at a tick after
  *	being pending for at least the episode threshold
@@ -581,6 +715,9 @@ struct lt_latency {
  * @upgrades_user: tick-upgrades that found it in user space
  * @upgrades_syscall: tick-upgrades that found it in a system call
  * @top_syscall: the system call most of those found it in, or -1
+ * @upgrades_by_source: its upgrades (tick-upgrades included) by
+ *	&enum lt_upgrade_source; they add up to its upgrade total
+ * @requested: lazy or eager requests of it whose requester a probe named
  */
 struct lt_task_stats {
 	uint64_t id;
@@ -590,6 +727,7 @@ struct lt_task_stats {
 	uint64_t last_ns;
 	uint64_t runtime_ns;
 	double cpu_share;
+	double trace_share;
 	char cpus[64];
 	uint64_t count[LT_TR_KIND_MAX];
 	uint64_t switches[3];
@@ -601,7 +739,56 @@ struct lt_task_stats {
 	uint64_t upgrades_user;
 	uint64_t upgrades_syscall;
 	long top_syscall;
+	uint64_t upgrades_by_source[LT_UPG_SOURCE_MAX];
+	uint64_t requested;
 };
+
+/**
+ * enum lt_tick_source - how the analysis knows the tick
+ * @LT_TICK_ESTIMATE: no hrtimer events: ticks are the local timer
+ *	interrupts (or their spacing is unknown and the length comes from HZ)
+ * @LT_TICK_TIMER_FUNCTION: from the hrtimer_expire_entry events of the
+ *	tick's own timer function
+ * @LT_TICK_OPTION: the caller gave the length (&lt_analysis_opts.tick_ns)
+ */
+enum lt_tick_source {
+	LT_TICK_ESTIMATE = 0,
+	LT_TICK_TIMER_FUNCTION,
+	LT_TICK_OPTION,
+};
+
+/**
+ * lt_tick_source_name - "estimate", "timer_function" or "option"
+ * @src: the source
+ */
+const char *lt_tick_source_name(enum lt_tick_source src);
+
+/**
+ * struct lt_setup - how the kernel was set up, from the setup line
+ *	`record` and `live` write through trace_marker
+ *	("lazytrace-setup: release=... preempt=... hz=... sched_features=...")
+ * @found: whether the trace has such a line
+ * @release: kernel release ("" if not said)
+ * @preempt: active preemption model: none, voluntary, full, lazy ("")
+ * @hz: CONFIG_HZ (0 if not said)
+ * @sched_features: the scheduler features, comma-separated ("")
+ */
+struct lt_setup {
+	bool found;
+	char release[96];
+	char preempt[16];
+	unsigned int hz;
+	char sched_features[512];
+};
+
+/**
+ * lt_setup_parse - parse a setup line
+ * @text: a print event's text
+ * @out: receives the fields found
+ *
+ * Returns 0 if @text is a setup line, -1 otherwise (@out untouched).
+ */
+int lt_setup_parse(const char *text, struct lt_setup *out);
 
 /**
  * struct lt_analysis_summary - the whole trace
@@ -624,6 +811,12 @@ struct lt_task_stats {
  * @ticks: tick events seen
  * @nr_tasks: task records (lt_analysis_task())
  * @nr_hogs: hogs (lt_analysis_hogs())
+ * @tick_source: where @tick_ns comes from
+ * @upgrades_by_source: every upgrade (tick-upgrades included) by
+ *	&enum lt_upgrade_source
+ * @requests_probe: whether the trace has sched_set_need_resched probe
+ *	events, which give exact request times and requesters
+ * @setup: the kernel's setup, from the trace's setup line
  */
 struct lt_analysis_summary {
 	enum lt_abi abi;
@@ -642,6 +835,10 @@ struct lt_analysis_summary {
 	uint64_t ticks;
 	size_t nr_tasks;
 	size_t nr_hogs;
+	enum lt_tick_source tick_source;
+	uint64_t upgrades_by_source[LT_UPG_SOURCE_MAX];
+	bool requests_probe;
+	struct lt_setup setup;
 };
 
 /**
@@ -676,7 +873,7 @@ struct lt_analysis;
  * lt_analysis_new - start an analysis
  * @opts: options, or NULL for defaults
  *
- * Returns the analysis, or NULL if out of memory.
+ * Return: the analysis, or NULL if out of memory.
  */
 struct lt_analysis *lt_analysis_new(const struct lt_analysis_opts *opts);
 
@@ -685,8 +882,10 @@ struct lt_analysis *lt_analysis_new(const struct lt_analysis_opts *opts);
  * @a: the analysis
  * @ev: the event; events of one CPU must come in time order
  *
- * Calls the transition callback for what @ev shows. Returns 0, or -1 if
- * out of memory (the analysis is then incomplete but stays usable).
+ * Calls the transition callback for what @ev shows.
+ *
+ * Return: 0, or -1 if out of memory (the analysis is then incomplete but
+ * stays usable).
  */
 int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev);
 
@@ -695,9 +894,11 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev);
  * @a: the analysis
  * @r: a reader, positioned before its first event
  *
- * Takes the reader's flag ABI unless the options named one. Returns 0, or
- * -1 if the reader stopped on an error (see lt_reader_error()) or memory
- * ran out; the analysis is finished either way.
+ * Takes the reader's flag ABI unless the options named one.
+ *
+ * Return: 0, or -1 if the reader stopped on an error (see
+ * lt_reader_error()) or memory ran out; the analysis is finished either
+ * way.
  */
 int lt_analysis_run(struct lt_analysis *a, struct lt_reader *r);
 
@@ -714,6 +915,8 @@ void lt_analysis_finish(struct lt_analysis *a);
 /**
  * lt_analysis_summary - global results, after lt_analysis_finish()
  * @a: the analysis
+ *
+ * Return: the summary, owned by @a.
  */
 const struct lt_analysis_summary *lt_analysis_summary(const struct lt_analysis *a);
 
@@ -723,7 +926,7 @@ const struct lt_analysis_summary *lt_analysis_summary(const struct lt_analysis *
  * @cpu: the CPU
  * @unknown: if not NULL, set when the CPU also lost an unknown number
  *
- * Returns the number of events the ring buffer reported lost on @cpu.
+ * Return: the number of events the ring buffer reported lost on @cpu.
  */
 uint64_t lt_analysis_lost(const struct lt_analysis *a, int cpu, bool *unknown);
 
@@ -732,7 +935,7 @@ uint64_t lt_analysis_lost(const struct lt_analysis *a, int cpu, bool *unknown);
  * @a: the analysis
  * @i: 0 .. summary->nr_tasks - 1, in order of first appearance
  *
- * Returns the task, or NULL if @i is out of range.
+ * Return: the task, or NULL if @i is out of range.
  */
 const struct lt_task_stats *lt_analysis_task(const struct lt_analysis *a,
 					     size_t i);
@@ -742,8 +945,9 @@ const struct lt_task_stats *lt_analysis_task(const struct lt_analysis *a,
  * @a: the analysis
  * @nr: receives the number of hogs
  *
- * Ranked by total pending time of lazy requests. Returns an array of
- * @nr tasks owned by @a (NULL when there is none).
+ * Ranked by total pending time of lazy requests.
+ *
+ * Return: an array of @nr tasks owned by @a (NULL when there is none).
  */
 const struct lt_task_stats *const *lt_analysis_hogs(const struct lt_analysis *a,
 						    size_t *nr);
@@ -762,8 +966,7 @@ void lt_analysis_free(struct lt_analysis *a);
  * Used by `lazytrace record` and `lazytrace live`. The instance is named
  * LT_INSTANCE_PREFIX + the owner's pid, so that one left by a killed run
  * is recognised (dead pid) and removed by the next. The top-level buffer
- * and other instances are never touched. Each function has its kernel-doc
- * at its definition, in the libtracefs manner.
+ * and other instances are never touched.
  */
 #define LT_INSTANCE_PREFIX "lazytrace-"
 
@@ -774,7 +977,11 @@ struct lt_tracefs;
  * @cpus: trace only these CPUs ...
  * @nr_cpus: ... if this is not 0
  * @syscalls: raw_syscalls:sys_enter/exit too
- * @functions: try function tracing of resched_curr*
+ * @functions: try function tracing of resched_curr*, where it pays:
+ *	only when the kernel has no timer:hrtimer_expire_* events (the
+ *	tick's timer function then cannot name the tick), or always with
+ *	@functions_always
+ * @functions_always: function tracing even where hrtimer events exist
  * @buffer_kb: ring buffer per CPU; 0 for a default
  * @note: told what was left out, and why
  */
@@ -783,33 +990,202 @@ struct lt_tracefs_opts {
 	int nr_cpus;
 	bool syscalls;
 	bool functions;
+	bool functions_always;
 	size_t buffer_kb;
 	void (*note)(const char *msg);
 };
 
-/* One page of CPU @cpu's buffer; nonzero stops the drain with an error. */
+/**
+ * typedef lt_page_sink - receives one page of a CPU's ring buffer
+ * @ctx: the caller's context, as given to lt_tracefs_drain()
+ * @cpu: the CPU whose buffer the page comes from
+ * @page: the page, whole (zero-padded to the page size)
+ * @size: its size in bytes
+ *
+ * Return: 0 to go on; anything else stops the drain with an error.
+ */
 typedef int (*lt_page_sink)(void *ctx, int cpu, const void *page, int size);
 
+/**
+ * lt_tracefs_ready - check that this process can trace
+ * @err: receives a one-line message on failure
+ * @len: size of @err
+ *
+ * Needs root and tracefs; mounts tracefs at /sys/kernel/tracing when it
+ * is not mounted.
+ *
+ * Return: 0, or -1 with @err saying what to do.
+ */
 int lt_tracefs_ready(char *err, size_t len);
+
+/**
+ * lt_tracefs_remove_stale - remove the instances of dead lazytrace runs
+ * @o: where to report what was removed (@o->note)
+ *
+ * An instance %LT_INSTANCE_PREFIX + PID whose PID no longer runs lazytrace
+ * was left by a killed run. Other instances are never touched.
+ *
+ * Return: the number of instances removed.
+ */
 int lt_tracefs_remove_stale(const struct lt_tracefs_opts *o);
+
+/**
+ * lt_tracefs_create - make and set up this process's instance
+ * @o: what to record; @o->note hears what this kernel cannot record
+ * @err: receives a one-line message on failure
+ * @len: size of @err
+ *
+ * Tracing stays off until lt_tracefs_start().
+ *
+ * Return: the session, or NULL (nothing can be recorded) with @err set.
+ */
 struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
 				     char *err, size_t len);
+
+/**
+ * lt_tracefs_destroy - remove the instance and free the session
+ * @s: the session, may be NULL
+ */
 void lt_tracefs_destroy(struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_start - turn tracing on in the session's instance
+ * @s: the session
+ *
+ * Return: 0, or -1 with errno set.
+ */
 int lt_tracefs_start(struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_stop - turn tracing off in the session's instance
+ * @s: the session
+ *
+ * What the buffers hold stays there for lt_tracefs_drain().
+ *
+ * Return: 0, or -1 with errno set.
+ */
 int lt_tracefs_stop(struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_drain - hand every page the buffers hold now to @sink
+ * @s: the session
+ * @sink: called with each page
+ * @ctx: passed to @sink
+ *
+ * Does not block.
+ *
+ * Return: the number of pages, or -1 if a read or @sink failed.
+ */
 int lt_tracefs_drain(struct lt_tracefs *s, lt_page_sink sink, void *ctx);
+
+/**
+ * lt_tracefs_name - the name of the session's tracefs instance
+ * @s: the session
+ *
+ * Return: %LT_INSTANCE_PREFIX followed by this process's pid.
+ */
 const char *lt_tracefs_name(const struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_wait - sleep until some CPU's buffer is half full
+ * @s: the session
+ * @ms: at most this long
+ *
+ * Return: 1 if a buffer has data to drain, 0 on timeout or a signal.
+ */
+int lt_tracefs_wait(struct lt_tracefs *s, int ms);
+
+/**
+ * lt_tracefs_probe - whether the session records a sched_set_need_resched
+ *	probe (exact request times)
+ * @s: the session
+ *
+ * Return: true if the kernel took the probe.
+ */
+bool lt_tracefs_probe(const struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_setup_line - compose the setup line of this kernel
+ * @buf: receives the line, without a newline
+ * @len: size of @buf
+ *
+ * Fields this kernel does not tell are left out.
+ */
+void lt_tracefs_setup_line(char *buf, size_t len);
+
+/**
+ * lt_tracefs_mark_setup - write the setup line into the session's trace
+ * @s: the session, tracing on
+ *
+ * Return: 0, or -1 if trace_marker could not be written.
+ */
+int lt_tracefs_mark_setup(struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_snapshot_comms - remember the names of the tasks alive now
+ * @s: the session
+ * @reset: forget the names remembered before
+ *
+ * The kernel's saved_cmdlines table is small and recycled; the names read
+ * from /proc fill its gaps in what lt_tracefs_write_dat() and the live
+ * reader give as task names.
+ */
 void lt_tracefs_snapshot_comms(struct lt_tracefs *s, bool reset);
+
+/**
+ * lt_tracefs_write_dat - write a session's pages as a trace.dat
+ * @s: the session (formats, clock, CPU stats and task names come from it)
+ * @out: the file to write, positioned at its start
+ * @cpu_fd: per CPU, a file holding that CPU's pages from offset 0
+ * @cpu_size: per CPU, how many bytes of pages
+ * @symbols: include /proc/kallsyms (function and hrtimer names)
+ * @err: receives a one-line message on failure
+ * @len: size of @err
+ *
+ * Return: 0, or -1 with @err set.
+ */
 int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
 			 const uint64_t *cpu_size, bool symbols, char *err,
 			 size_t len);
 
-/* A reader of the events a session records, interval by interval. */
+/**
+ * lt_live_open - a reader of what a session records from now on
+ * @s: the session; it must outlive the reader
+ * @opts: reader options (the ABI), or NULL
+ * @err: receives a one-line message on failure
+ * @errlen: size of @err
+ *
+ * The reader has no events until lt_live_refill().
+ *
+ * Return: the reader, or NULL with @err set.
+ */
 struct lt_reader *lt_live_open(struct lt_tracefs *s,
 			       const struct lt_open_opts *opts,
 			       char *err, size_t errlen);
+
+/**
+ * lt_live_poll - move what the buffers hold into the current interval
+ * @r: a reader from lt_live_open()
+ *
+ * Call it often (every 100 ms) between refills, so that a long interval
+ * does not wrap the ring buffer.
+ *
+ * Return: the number of pages moved, or -1 with lt_reader_error() set.
+ */
 int lt_live_poll(struct lt_reader *r);
+
+/**
+ * lt_live_refill - end the interval and read it
+ * @r: a reader from lt_live_open()
+ *
+ * Takes what the session's buffers hold now; lt_reader_next() then
+ * returns the interval's events.
+ *
+ * Return: 0, or -1 with lt_reader_error() set.
+ */
 int lt_live_refill(struct lt_reader *r);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

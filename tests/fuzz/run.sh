@@ -18,9 +18,9 @@ CLANG=${CLANG:-clang}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 command -v "$CLANG" >/dev/null ||
 	{ echo "fuzz: needs clang (apt-get install clang)"; exit 2; }
-CFLAGS="-O1 -g -std=gnu11 -D_GNU_SOURCE -I$top/libdecode/include -I$top/libdecode \
+CFLAGS="-O1 -g -std=gnu11 -D_GNU_SOURCE -I$top/libdecode/include \
 	$(pkg-config --cflags libtracecmd libtraceevent libtracefs)"
-LIBS="$(pkg-config --libs libtracecmd libtraceevent libtracefs) -lm -lpthread"
+LIBS="$(pkg-config --libs libtracecmd libtraceevent libtracefs) -lzstd -lz -lm -lpthread"
 
 mkdir -p "$B/obj"
 objs=
@@ -28,7 +28,9 @@ for c in "$top"/libdecode/*.c; do
 	o=$B/obj/$(basename "$c" .c).o
 	if [ ! -f "$o" ] || [ "$c" -nt "$o" ] ||
 	   [ -n "$(find "$top/libdecode" -name '*.h' -newer "$o")" ]; then
-		$CLANG $CFLAGS $SAN -fsanitize=fuzzer-no-link -c -o "$o" "$c"
+		# the private headers are for the library's own objects
+		$CLANG $CFLAGS -I"$top/libdecode" $SAN -fsanitize=fuzzer-no-link \
+			-c -o "$o" "$c"
 	fi
 	objs="$objs $o"
 done
@@ -54,6 +56,16 @@ if [ ! -d "$seeds" ]; then
 			>/dev/null 2>&1
 		python3 "$top/tests/fuzz/mkseed.py" "$B/v6.dat" "$seeds/dat/$n-1" 1
 		python3 "$top/tests/fuzz/mkseed.py" "$B/v6.dat" "$seeds/dat/$n-3" 3
+		# The same as version 7: sections and data compressed (zstd
+		# by trace-cmd, zlib by mkv7.py: Debian's trace-cmd has no
+		# zlib) or not.
+		for c in zstd none; do
+			trace-cmd convert -i "$seeds/dat/$n-1" --file-version 7 \
+				--compression $c -o "$seeds/dat/$n-1-v7$c" \
+				>/dev/null 2>&1
+		done
+		python3 "$top/tests/fuzz/mkv7.py" "$seeds/dat/$n-1" \
+			"$seeds/dat/$n-1-v7zlib" zlib
 	done
 	rm -f "$B/v6.dat"
 	head -c 4096 /dev/urandom > "$seeds/analysis/random"
@@ -66,12 +78,14 @@ for h in $harnesses; do
 	mkdir -p "$corpus" "$crashes"
 	regress=$top/tests/fuzz/regress/$h
 	echo "fuzz-$h: $secs s"
-	# Huge allocations from corrupt sizes fail as they would with glibc.
-	# A small quarantine keeps the RSS, and so fuzz-dat's fork, small.
+	dict=$top/tests/fuzz/$h.dict
+	# An allocation over 2 GiB is a finding: a claimed size trusted. A
+	# small quarantine keeps the RSS small.
 	ASAN_OPTIONS=allocator_may_return_null=1:quarantine_size_mb=16 \
 	LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0 \
 	"$B/fuzz-$h" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 \
-		-malloc_limit_mb=1048576 \
+		$( [ -f "$dict" ] && echo "-dict=$dict" ) \
+		-malloc_limit_mb=2048 \
 		-max_len=65536 -print_final_stats=1 \
 		-artifact_prefix="$crashes/" "$corpus" "$seeds/$h" \
 		$( [ -d "$regress" ] && echo "$regress" ) \

@@ -26,13 +26,21 @@ must_fail() {
 
 : > "$TMPDIR/empty"
 must_fail "$TMPDIR/empty" empty
+grep -q 'empty input, not a trace' "$TMPDIR/err" || fail "empty file: $(cat "$TMPDIR/err")"
+# Zero bytes are the same mistake from a device or a pipe.
+must_fail /dev/null "/dev/null"
+grep -q 'empty input, not a trace' "$TMPDIR/err" || fail "/dev/null: $(cat "$TMPDIR/err")"
+expect_exit 2 lt report -i - < /dev/null > /dev/null 2> "$TMPDIR/err"
+grep -q '<stdin>: empty input, not a trace' "$TMPDIR/err" || fail "empty stdin: $(cat "$TMPDIR/err")"
 printf 'hello world\nthis is not a trace\n' > "$TMPDIR/prose.txt"
 must_fail "$TMPDIR/prose.txt" prose
+grep -q 'line 1 (offset 0): not a trace' "$TMPDIR/err" || fail "prose: $(cat "$TMPDIR/err")"
 head -c 65536 /dev/urandom > "$TMPDIR/random.bin"
 must_fail "$TMPDIR/random.bin" random
 must_fail "$TMPDIR/does-not-exist" missing
+grep -q 'No such file' "$TMPDIR/err" || fail "missing: $(cat "$TMPDIR/err")"
 must_fail "$TMPDIR" directory
-grep -q 'line 3' "$TMPDIR/err" 2>/dev/null || true
+grep -q 'is a directory' "$TMPDIR/err" || fail "directory: $(cat "$TMPDIR/err")"
 
 # The old PREEMPT_RT lazy text format is refused, not misread.
 printf '# tracer: nop\n#                  _-----=> need-resched-lazy\n          sh-1       [000] d..2..   1.000000: sched_waking: comm=a pid=2 prio=120 target_cpu=000\n' > "$TMPDIR/rt.txt"

@@ -47,7 +47,7 @@ h = json.load(open(sys.argv[1]))["hogs"]
 assert sorted(x["pid"] for x in h) == sorted(map(int, sys.argv[2:])), h
 for x in h:
     assert x["episodes"] > 0 and x["tick_upgrades"] > 0, x
-    assert abs(x["cpu_share"] - 0.25) <= 0.05, x
+    assert abs(x["lifetime_share"] - 0.25) <= 0.05, x
 PY
 
 for m in lazy eager; do

@@ -17,7 +17,9 @@ assert sorted(hogs) == [142, 143, 144], f"hogs {sorted(hogs)}"
 for pid, h in hogs.items():
     assert h["episodes"] > 0, (pid, h)
     assert h["tick_upgrades"] > 0, (pid, h)
-    assert abs(h["cpu_share"] - 0.25) <= 0.05, (pid, h["cpu_share"])
+    assert abs(h["lifetime_share"] - 0.25) <= 0.05, (pid, h["lifetime_share"])
+    # they started after the trace did: a smaller share of the trace
+    assert 0.1 < h["trace_share"] < h["lifetime_share"], (pid, h)
     assert h["lazy"] >= h["episodes"], (pid, h)
 for pid in (139, 140, 145):
     assert pid not in hogs, pid
@@ -26,7 +28,7 @@ p = [h["pending_ns"] for h in d["hogs"]]
 assert p == sorted(p, reverse=True), p
 # HZ=250 kernel: the tick is 4 ms
 assert abs(d["tick_ns"] - 4000000) < 40000, d["tick_ns"]
-assert d["tick_source"] == "trace"
+assert d["tick_source"] == "timer_function", d["tick_source"]
 assert d["lazy_preemption"] is True
 PY
 }
@@ -77,4 +79,25 @@ PY
 lt stats -i "$DATA/host618-hogs.dat" | grep -q "without lazy preemption" ||
 	fail "host618 stats does not say there was no lazy preemption"
 expect_exit 1 lt timeline -i "$DATA/host618-hogs.dat" --kind lazy,upgrade,tick-upgrade
+
+# Two shares, named for what they divide by: the trace's span and the
+# task's own. The short-lived cut (pid 138) had most of its life on a CPU
+# and almost none of the trace.
+lt stats --json -i "$DATA/lazy612-hogs.dat" > "$TMPDIR/stats.json" || fail "stats --json"
+python3 - "$TMPDIR/stats.json" <<'PY' || fail "trace_share / lifetime_share"
+import json, sys
+d = json.load(open(sys.argv[1]))
+span = d["last_ns"] - d["first_ns"]
+assert span > 0 and len(d["tasks"]) > 5
+for t in d["tasks"]:
+    life = t["last_ns"] - t["first_ns"]
+    for key, want in (("trace_share", t["runtime_ns"] / span),
+                      ("lifetime_share", t["runtime_ns"] / life if life else 0)):
+        assert abs(t[key] - min(want, 1)) <= 1e-5 * max(want, 1e-3), (key, t, want)
+    assert "cpu_share" not in t
+cut = [t for t in d["tasks"] if t["pid"] == 138 and t["comm"] == "cut"]
+assert len(cut) == 1 and cut[0]["lifetime_share"] > 0.5 > 0.01 > cut[0]["trace_share"], cut
+PY
+lt stats -i "$DATA/lazy612-hogs.dat" | grep -q ' TRACE% LIFE% ' ||
+	fail "stats text does not name both shares"
 exit 0

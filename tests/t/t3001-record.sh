@@ -28,6 +28,9 @@ top_state > top.after
 cmp -s top.before top.after || { diff top.before top.after; fail "top-level buffer settings changed"; }
 pid=$(cat loop.pid) || fail "the command did not run"
 [ -s rec.dat ] || fail "no trace.dat written"
+# The size it reports is the size of the file it wrote.
+size=$(stat -c %s rec.dat)
+grep -q "wrote rec.dat: $size bytes," rec.err || fail "reported size is not $size bytes: $(cat rec.err)"
 ! kill -0 "$pid" 2>/dev/null || { kill -9 "$pid"; fail "loop $pid still running after record"; }
 [ -d $T/instances/lazytrace-$rec ] && fail "instance lazytrace-$rec left behind"
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The transition state machine (SPEC §3) and the hog rules (SPEC §4) on
- * hand-written event sequences: every transition kind, the three tick
+ * The transition state machine (docs/model.md §4, §5) and the hog rules
+ * (§7) on hand-written event sequences: every transition kind, the three tick
  * sources, the four ways of being served, lost events, pid reuse, the
  * global switch table, hog episodes and the percentile structure.
  *
  * Flags are written as the kernel's need-resched letter and turned into
- * the mainline ABI's bits here (E 0x04, L 0x02, P 0x20), from SPEC §2.
+ * the mainline ABI's bits here (E 0x04, L 0x02, P 0x20), from
+ * docs/model.md §2.
  */
 #include <stdarg.h>
 #include <stddef.h>

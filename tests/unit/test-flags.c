@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every flag byte under every ABI, with representative preempt counts,
- * against the letters SPEC §2 gives. The expected side is written from the
- * SPEC's table and rules, bit masks spelled out here, not from the code
- * under test.
+ * against the letters docs/model.md §2 and §3 give. The expected side is
+ * written from its tables and rules, bit masks spelled out here, not from
+ * the code under test.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,7 +19,7 @@ struct layout {
 	unsigned int eager, lazy, fold, nosupport;
 };
 
-/* SPEC §2 table: which bit means what, per ABI (0: the ABI has none). */
+/* docs/model.md §2 table: which bit means what, per ABI (0: the ABI has none). */
 static const struct layout layouts[] = {
 	{ LT_ABI_LEGACY,   0x04, 0x00, 0x20, 0x02 },
 	{ LT_ABI_MAINLINE, 0x04, 0x02, 0x20, 0x00 },

@@ -1,0 +1,1271 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * trace.dat validation (file versions 6 and 7), written from trace-cmd's
+ * trace-cmd.dat.v6(5) and trace-cmd.dat.v7(5) and the kernel's ring-buffer
+ * page layout. libtracecmd and libtraceevent trust sizes, offsets and
+ * event lengths; this walk checks every one of them against the file
+ * first, so that what reaches the libraries is consistent: no read past
+ * a section or a page, no allocation of a claimed size, no loop.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include "lt-dat-check.h"
+
+#define MAGIC		"\027\010\104tracing"
+#define MAGIC_LEN	10
+
+enum comp { COMP_NONE, COMP_ZSTD, COMP_ZLIB };
+
+/* v7 option ids (trace-cmd.dat.v7(5)). */
+enum {
+	OPT_DONE = 0,
+	OPT_DATE,
+	OPT_CPUSTAT,
+	OPT_BUFFER,
+	OPT_TRACECLOCK,
+	OPT_UNAME,
+	OPT_HOOK,
+	OPT_OFFSET,
+	OPT_CPUCOUNT,
+	OPT_VERSION,
+	OPT_PROCMAPS,
+	OPT_TRACEID,
+	OPT_TIME_SHIFT,
+	OPT_GUEST,
+	OPT_TSC2NSEC,
+	OPT_HEADER_INFO = 16,
+	OPT_FTRACE_EVENTS,
+	OPT_EVENT_FORMATS,
+	OPT_KALLSYMS,
+	OPT_PRINTK,
+	OPT_CMDLINES,
+	OPT_BUFFER_TEXT,
+};
+
+/* Ring-buffer event types (type_len) above the data lengths. */
+#define RB_PADDING	29
+#define RB_TIME_EXTEND	30
+#define RB_TIME_STAMP	31
+#define RB_COMMIT_MASK	((1U << 27) - 1)
+#define RB_MISSED	(1ULL << 31)
+#define RB_MISSED_STORED (1ULL << 30)
+/* Every trace event starts with common_type, flags, preempt count, pid. */
+#define RB_MIN_PAYLOAD	8
+
+/* What a record of one event type must hold. */
+struct ev_fmt {
+	uint32_t id;
+	uint32_t min_size;	/* end of its last fixed field */
+	size_t dyn;		/* its dynamic fields: c->dyn[dyn ...] */
+	size_t nr_dyn;
+};
+
+/* A __data_loc or __rel_loc field: 16-bit offset and length. */
+struct dyn_field {
+	uint32_t offset;
+	uint32_t size;
+	bool rel;
+};
+
+struct cpu_data {
+	uint64_t off;
+	uint64_t size;
+	bool compressed;
+};
+
+struct chk {
+	const uint8_t *file;
+	uint64_t size;
+	bool big;
+	int long_size;
+	int commit_size;	/* of the page header's commit field */
+	uint32_t page_size;
+	int version;
+	enum comp comp;
+	bool section_compressed;	/* the last section() */
+	/* Event formats by id, and the dynamic fields they declare. */
+	struct ev_fmt *ev;
+	size_t nr_ev, max_ev;
+	struct dyn_field *dyn;
+	size_t nr_dyn, max_dyn;
+	bool sorted;
+	/* v7: CPU data to walk once every format is known. */
+	struct cpu_data *cpu;
+	size_t nr_cpu, max_cpu;
+	char *err;
+	size_t errlen;
+};
+
+/*
+ * A bounded view: a section of the file, or a decompressed section. @off
+ * is the file offset of byte 0, or of the compressed section, for
+ * messages.
+ */
+struct view {
+	const uint8_t *p;
+	uint64_t len;
+	uint64_t pos;
+	uint64_t off;
+	bool inflated;
+	bool part;		/* a sized part of the file, not all of it */
+};
+
+__attribute__((format(printf, 3, 4)))
+static int fail(struct chk *c, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(c->err, c->errlen, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < c->errlen)
+		snprintf(c->err + n, c->errlen - n,
+			 " at offset %llu (file size %llu)",
+			 (unsigned long long)off, (unsigned long long)c->size);
+	return -1;
+}
+
+/* Where the view's cursor is, as a file offset for a message. */
+static uint64_t at(const struct view *v)
+{
+	return v->inflated ? v->off : v->off + v->pos;
+}
+
+static uint64_t get(const struct chk *c, const uint8_t *p, int n)
+{
+	uint64_t x = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		x |= (uint64_t)p[c->big ? n - 1 - i : i] << (8 * i);
+	return x;
+}
+
+static int need(struct chk *c, struct view *v, uint64_t n, const char *what)
+{
+	if (v->len - v->pos < n)
+		return fail(c, at(v), "corrupt trace.dat: %s (%llu bytes) runs past the end of %s",
+			    what, (unsigned long long)n,
+			    v->inflated ? "its compressed section" :
+			    v->part ? "its section" : "the file");
+	return 0;
+}
+
+static int num(struct chk *c, struct view *v, int n, uint64_t *x,
+	       const char *what)
+{
+	if (need(c, v, n, what))
+		return -1;
+	*x = get(c, v->p + v->pos, n);
+	v->pos += n;
+	return 0;
+}
+
+/* A NUL-terminated string inside the view, at most @max bytes. */
+static int cstr(struct chk *c, struct view *v, size_t max, const char **s,
+		const char *what)
+{
+	uint64_t left = v->len - v->pos;
+	const uint8_t *e = memchr(v->p + v->pos, '\0', left < max ? left : max);
+
+	if (!e)
+		return fail(c, at(v), "corrupt trace.dat: %s is not a terminated string",
+			    what);
+	*s = (const char *)v->p + v->pos;
+	v->pos = e - v->p + 1;
+	return 0;
+}
+
+/* @n bytes of data, sized by the file: skipped, returned in @d. */
+static int blob(struct chk *c, struct view *v, uint64_t n, struct view *d,
+		const char *what)
+{
+	if (need(c, v, n, what))
+		return -1;
+	*d = (struct view){ v->p + v->pos, n, 0, v->inflated ? v->off :
+			    v->off + v->pos, v->inflated, true };
+	v->pos += n;
+	return 0;
+}
+
+/* A view of the file from @off to its end. */
+static int file_at(struct chk *c, uint64_t off, struct view *v,
+		   const char *what)
+{
+	if (off > c->size)
+		return fail(c, off, "corrupt trace.dat: %s lies past the end of the file",
+			    what);
+	*v = (struct view){ c->file + off, c->size - off, 0, off, false, false };
+	return 0;
+}
+
+/*
+ * Decompress @csize bytes at @src into a new buffer of exactly @usize
+ * bytes. Bounded by a ratio to what the file really holds, so that a
+ * claimed size costs nothing until the data is there.
+ */
+static uint8_t *inflate_piece(struct chk *c, const uint8_t *src,
+			      uint64_t csize, uint64_t usize, uint64_t off)
+{
+	uint8_t *dst;
+	uLongf zlen;
+	size_t n;
+
+	if (usize > LT_DAT_MAX_INFLATE ||
+	    usize > (csize + 64) * LT_DAT_MAX_RATIO) {
+		fail(c, off, "corrupt trace.dat: %llu compressed bytes claim %llu uncompressed",
+		     (unsigned long long)csize, (unsigned long long)usize);
+		return NULL;
+	}
+	dst = malloc(usize ? usize : 1);
+	if (!dst) {
+		fail(c, off, "out of memory decompressing %llu bytes",
+		     (unsigned long long)usize);
+		return NULL;
+	}
+	if (c->comp == COMP_ZSTD) {
+		n = ZSTD_decompress(dst, usize, src, csize);
+		if (ZSTD_isError(n) || n != usize)
+			goto bad;
+	} else {
+		zlen = usize;
+		if (uncompress(dst, &zlen, src, csize) != Z_OK ||
+		    zlen != usize)
+			goto bad;
+	}
+	return dst;
+bad:
+	free(dst);
+	fail(c, off, "corrupt trace.dat: compressed data does not decompress to its %llu bytes",
+	     (unsigned long long)usize);
+	return NULL;
+}
+
+/*
+ * Format files are ASCII text. libtraceevent 1.7.1's tokenizer crashes on
+ * some control characters (a NULL token in a field declaration).
+ */
+static bool text_only(const struct view *f)
+{
+	uint64_t i;
+
+	for (i = 0; i < f->len; i++) {
+		uint8_t ch = f->p[i];
+
+		if ((ch < 0x20 && ch != '\t' && ch != '\n') || ch > 0x7e)
+			return false;
+	}
+	return true;
+}
+
+/* Grow an array of @size-byte items to hold one more. */
+static int grow(struct chk *c, void **a, size_t nr, size_t *max, size_t size)
+{
+	size_t n = *max ? *max * 2 : 64;
+	void *p;
+
+	if (nr < *max)
+		return 0;
+	p = realloc(*a, n * size);
+	if (!p)
+		return fail(c, 0, "out of memory");
+	*a = p;
+	*max = n;
+	return 0;
+}
+
+static bool ident_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+/* A decimal number after @key in [s, end), or -1. */
+static long long key_num(const char *s, const char *end, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = memmem(s, end - s, key, n);
+	long long v = 0;
+	int digits = 0;
+
+	if (!p)
+		return -1;
+	for (p += n; p < end && *p >= '0' && *p <= '9' && digits < 9; p++)
+		v = v * 10 + (*p - '0'), digits++;
+	return digits ? v : -1;
+}
+
+/* "digits;" at @p: advance past it. */
+static bool digits_semi(const char **p, const char *end)
+{
+	const char *q = *p;
+
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	if (q == *p || q >= end || *q != ';')
+		return false;
+	*p = q + 1;
+	return true;
+}
+
+static bool word(const char **p, const char *end, const char *w)
+{
+	size_t n = strlen(w);
+
+	while (*p < end && (**p == ' ' || **p == '\t'))
+		(*p)++;
+	if ((size_t)(end - *p) < n || memcmp(*p, w, n))
+		return false;
+	*p += n;
+	return true;
+}
+
+/*
+ * A field line exactly as the kernel writes it:
+ * "\tfield:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;" (signed: since
+ * 2.6.31). libtraceevent's token parser has crashed on less.
+ */
+static bool field_line_ok(const char *p, const char *eol)
+{
+	const char *semi;
+
+	if (!word(&p, eol, "field:"))
+		return false;
+	semi = memchr(p, ';', eol - p);
+	if (!semi || semi == p)
+		return false;
+	for (; p < semi; p++)
+		if (!ident_char(*p) && !strchr(" *[]", *p))
+			return false;
+	p++;
+	if (!word(&p, eol, "offset:") || !digits_semi(&p, eol) ||
+	    !word(&p, eol, "size:") || !digits_semi(&p, eol))
+		return false;
+	if (word(&p, eol, "signed:") && !digits_semi(&p, eol))
+		return false;
+	while (p < eol && (*p == ' ' || *p == '\t'))
+		p++;
+	return p == eol;
+}
+
+#define MAX_FIELDS 512
+
+struct field_name {
+	const char *name;
+	size_t len;
+};
+
+/*
+ * "field:TYPE NAME[N];\toffset:O;\tsize:S;" lines: the names (for the
+ * print format) and, for the records, where the fixed fields end and
+ * where the dynamic ones are.
+ */
+static int parse_fields(struct chk *c, const struct view *f, const char *what,
+			struct field_name *names, int *nr_names)
+{
+	const char *s = (const char *)f->p, *end = s + f->len;
+	const char *line, *eol, *decl, *semi, *n;
+	struct ev_fmt *ev;
+	long long id = key_num(s, end, "\nID: "), off, size;
+
+	if (id < 0 && f->len >= 4 && !memcmp(s, "ID: ", 4))
+		id = key_num(s, end, "ID: ");
+	if (id < 0 || id > 0xffff)
+		return fail(c, f->off, "corrupt trace.dat: %s format without a valid ID",
+			    what);
+	if (grow(c, (void **)&c->ev, c->nr_ev, &c->max_ev, sizeof(*c->ev)))
+		return -1;
+	ev = &c->ev[c->nr_ev++];
+	*ev = (struct ev_fmt){ .id = id, .dyn = c->nr_dyn };
+	c->sorted = false;
+	*nr_names = 0;
+	for (line = s; line < end; line = eol + 1) {
+		eol = memchr(line, '\n', end - line);
+		if (!eol)
+			eol = end;
+		decl = memmem(line, eol - line, "field:", 6);
+		if (!decl)
+			continue;
+		if (!field_line_ok(line, eol))
+			return fail(c, f->off, "corrupt trace.dat: %s format has a malformed field line",
+				    what);
+		decl += 6;
+		semi = memchr(decl, ';', eol - decl);
+		off = semi ? key_num(semi, eol, "offset:") : -1;
+		size = semi ? key_num(semi, eol, "size:") : -1;
+		if (off < 0 || size < 0 || off + size > 0xffff)
+			return fail(c, f->off, "corrupt trace.dat: %s format has a field without a valid offset and size",
+				    what);
+		if (*nr_names >= MAX_FIELDS)
+			return fail(c, f->off, "corrupt trace.dat: %s format has over %d fields",
+				    what, MAX_FIELDS);
+		/* The name: the last identifier, before any [N]. */
+		n = memchr(decl, '[', semi - decl);
+		n = n ? n : semi;
+		while (n > decl && n[-1] == ' ')
+			n--;
+		names[*nr_names].len = 0;
+		while (n > decl && ident_char(n[-1]))
+			n--, names[*nr_names].len++;
+		names[(*nr_names)++].name = n;
+		if (!memmem(decl, semi - decl, "__data_loc", 10) &&
+		    !memmem(decl, semi - decl, "__rel_loc", 9)) {
+			if (off + size > ev->min_size)
+				ev->min_size = off + size;
+			continue;
+		}
+		if (size != 4)
+			return fail(c, f->off, "corrupt trace.dat: %s format has a dynamic field of %lld bytes",
+				    what, size);
+		if (off + 4 > ev->min_size)
+			ev->min_size = off + 4;
+		if (grow(c, (void **)&c->dyn, c->nr_dyn, &c->max_dyn,
+			 sizeof(*c->dyn)))
+			return -1;
+		c->dyn[c->nr_dyn++] = (struct dyn_field){
+			.offset = off, .size = size,
+			.rel = memmem(decl, semi - decl, "__rel_loc", 9) != NULL,
+		};
+		ev->nr_dyn++;
+	}
+	return 0;
+}
+
+static bool known_field(const struct field_name *names, int nr,
+			const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (names[i].len == len && !memcmp(names[i].name, name, len))
+			return true;
+	return false;
+}
+
+/*
+ * libtraceevent 1.7.1 divides by whatever the divisor evaluates to, zero
+ * included (SIGFPE). Kernel formats divide by a number or a sizeof():
+ * allow that only.
+ */
+static bool constant_divisor(const char *p, const char *end)
+{
+	bool hex = false;
+
+	while (p < end && (*p == ' ' || *p == '('))
+		p++;
+	if (end - p >= 7 && !memcmp(p, "sizeof(", 7))
+		return true;
+	/*
+	 * Linux 7.2 formats divide by fields (REC->x): a record holding 0
+	 * there still traps in 1.7.1 (patches/libtraceevent/untrusted).
+	 */
+	if (end - p >= 5 && !memcmp(p, "REC->", 5))
+		return true;
+	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		p += 2;
+		hex = true;
+	}
+	if (p >= end || !isxdigit((unsigned char)*p) ||
+	    (!hex && !isdigit((unsigned char)*p)))
+		return false;
+	for (; p < end && ident_char(*p); p++)
+		if (*p != '0' && (hex ? isxdigit((unsigned char)*p) :
+				  isdigit((unsigned char)*p)))
+			return true;
+	return false;
+}
+
+/*
+ * The print format is parsed by recursion in libtraceevent: bound the
+ * nesting and the number of operators (each may be a level). And
+ * libtraceevent 1.7.1 dereferences a NULL field when the format names
+ * a field the event does not have (REC->x): refuse that too.
+ */
+static int check_format(struct chk *c, const struct view *f, const char *what)
+{
+	const char *s = (const char *)f->p, *end = s + f->len;
+	const char *fmt = memmem(s, f->len, "print fmt:", 10);
+	struct field_name names[MAX_FIELDS];
+	int depth = 0, ops = 0, nr_names;
+	bool quote = false;
+	const char *n;
+
+	if (f->len > LT_DAT_MAX_FORMAT)
+		return fail(c, f->off, "corrupt trace.dat: %s format of %llu bytes",
+			    what, (unsigned long long)f->len);
+	if (!text_only(f))
+		return fail(c, f->off, "corrupt trace.dat: %s format is not text",
+			    what);
+	if (parse_fields(c, f, what, names, &nr_names))
+		return -1;
+	for (s = fmt; s && s < end; s++) {
+		if (quote) {
+			if (*s == '\\' && s + 1 < end)
+				s++;
+			else if (*s == '"')
+				quote = false;
+			continue;
+		}
+		if (end - s > 5 && !memcmp(s, "REC->", 5)) {
+			for (n = s + 5; n < end && ident_char(*n); n++)
+				;
+			/* Linux 7.2's vmscan formats name the entry: ent.pid */
+			if (!known_field(names, nr_names, s + 5, n - s - 5) &&
+			    !(n - s - 5 == 3 && !memcmp(s + 5, "ent", 3)))
+				return fail(c, f->off, "corrupt trace.dat: %s print format uses a field it does not declare: %.*s",
+					    what, (int)(n - s - 5 < 32 ? n - s - 5 : 32), s + 5);
+			s = n - 1;
+			continue;
+		}
+		if (*s == '/' && !constant_divisor(s + 1, end))
+			return fail(c, f->off, "corrupt trace.dat: %s print format divides by something other than a constant",
+				    what);
+		switch (*s) {
+		case '"':
+			quote = true;
+			break;
+		case '(':
+		case '[':
+			if (++depth > LT_DAT_MAX_NESTING)
+				return fail(c, f->off, "corrupt trace.dat: %s print format nests deeper than %d",
+					    what, LT_DAT_MAX_NESTING);
+			break;
+		case ')':
+		case ']':
+			depth--;
+			break;
+		case '+': case '-': case '*': case '/': case '%': case '&':
+		case '|': case '^': case '<': case '>': case '?': case ':':
+		case '!': case '~': case '=': case ',':
+			if (++ops > LT_DAT_MAX_OPERATORS)
+				return fail(c, f->off, "corrupt trace.dat: %s print format has over %d operators",
+					    what, LT_DAT_MAX_OPERATORS);
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * header_page: "field: u64 timestamp;\toffset:0;\tsize:8;..." for the
+ * timestamp, the commit and the data. libtracecmd 3.1.6 crashes in its
+ * error path (tracecmd_close() on a half-built handle) when
+ * libtraceevent cannot parse it: require all three, where the kernel
+ * puts them. The commit's size gives the page header's.
+ */
+static int check_header_page(struct chk *c, const struct view *h)
+{
+	static const char *const want[] = { " timestamp;", " commit;",
+					    " data;" };
+	const char *s = (const char *)h->p, *end = s + h->len, *p;
+	long long off[3], size[3];
+	int i;
+
+	const char *line, *eol;
+
+	for (line = s; line < end; line = eol + 1) {
+		eol = memchr(line, '\n', end - line);
+		if (!eol)
+			eol = end;
+		if (eol > line && !field_line_ok(line, eol))
+			return fail(c, h->off, "corrupt trace.dat: header_page has a malformed field line");
+	}
+	for (i = 0; i < 3; i++) {
+		p = memmem(s, h->len, want[i], strlen(want[i]));
+		eol = p ? memchr(p, '\n', end - p) : NULL;
+		eol = eol ? eol : end;
+		off[i] = p ? key_num(p, eol, "\toffset:") : -1;
+		size[i] = p ? key_num(p, eol, "\tsize:") : -1;
+		if (off[i] < 0 || size[i] < 0)
+			return fail(c, h->off, "corrupt trace.dat: header_page has no valid%.*s field",
+				    (int)strlen(want[i]) - 1, want[i]);
+	}
+	if (off[0] != 0 || size[0] != 8 || off[1] != 8 ||
+	    (size[1] != 4 && size[1] != 8) || off[2] != 8 + size[1] ||
+	    off[2] + size[2] > c->page_size)
+		return fail(c, h->off, "corrupt trace.dat: header_page does not describe a ring-buffer page");
+	c->commit_size = size[1];
+	return 0;
+}
+
+static int check_header_info(struct chk *c, struct view *v)
+{
+	static const char *const tags[] = { "header_page", "header_event" };
+	struct view d;
+	uint64_t n;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		size_t len = strlen(tags[i]) + 1;
+
+		if (need(c, v, len, tags[i]) ||
+		    memcmp(v->p + v->pos, tags[i], len))
+			return fail(c, at(v), "corrupt trace.dat: no %s section",
+				    tags[i]);
+		v->pos += len;
+		if (num(c, v, 8, &n, tags[i]) || blob(c, v, n, &d, tags[i]))
+			return -1;
+		if (!text_only(&d))
+			return fail(c, d.off, "corrupt trace.dat: %s is not text",
+				    tags[i]);
+		if (!i && check_header_page(c, &d))
+			return -1;
+	}
+	return 0;
+}
+
+/* @count format files, each with an 8-byte size. */
+static int check_formats(struct chk *c, struct view *v, uint64_t count,
+			 const char *what)
+{
+	struct view f;
+	uint64_t n, i;
+
+	/* Each needs its size word: the count cannot exceed the room. */
+	if (count > (v->len - v->pos) / 8)
+		return fail(c, at(v), "corrupt trace.dat: %llu formats (%s) do not fit",
+			    (unsigned long long)count, what);
+	for (i = 0; i < count; i++) {
+		if (num(c, v, 8, &n, "an event format size") ||
+		    blob(c, v, n, &f, "an event format") ||
+		    check_format(c, &f, what))
+			return -1;
+	}
+	return 0;
+}
+
+static int check_ftrace_events(struct chk *c, struct view *v)
+{
+	uint64_t count;
+
+	if (num(c, v, 4, &count, "the ftrace format count"))
+		return -1;
+	return check_formats(c, v, count, "an ftrace event");
+}
+
+static int check_event_formats(struct chk *c, struct view *v)
+{
+	uint64_t systems, count, i;
+	const char *name;
+
+	if (num(c, v, 4, &systems, "the event system count"))
+		return -1;
+	if (systems > (v->len - v->pos) / 5)
+		return fail(c, at(v), "corrupt trace.dat: %llu event systems do not fit",
+			    (unsigned long long)systems);
+	for (i = 0; i < systems; i++) {
+		if (cstr(c, v, 256, &name, "an event system name") ||
+		    num(c, v, 4, &count, "an event count") ||
+		    check_formats(c, v, count, "an event"))
+			return -1;
+	}
+	return 0;
+}
+
+/* kallsyms, printk formats (4-byte sizes), saved cmdlines (8-byte). */
+static int check_sized(struct chk *c, struct view *v, int width,
+		       const char *what)
+{
+	struct view d;
+	uint64_t n;
+
+	return num(c, v, width, &n, what) || blob(c, v, n, &d, what) ? -1 : 0;
+}
+
+static int cmp_ev(const void *a, const void *b)
+{
+	const struct ev_fmt *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Sort the formats by id, once they are all read; an id names one. */
+static int sort_formats(struct chk *c)
+{
+	size_t i;
+
+	if (c->sorted || !c->nr_ev)
+		return 0;
+	qsort(c->ev, c->nr_ev, sizeof(*c->ev), cmp_ev);
+	for (i = 1; i < c->nr_ev; i++)
+		if (c->ev[i].id == c->ev[i - 1].id)
+			return fail(c, 0, "corrupt trace.dat: two event formats with ID %u",
+				    c->ev[i].id);
+	c->sorted = true;
+	return 0;
+}
+
+/*
+ * A record holds what its format says: its fixed fields, and dynamic
+ * fields inside the record. libtraceevent reads them unchecked.
+ */
+static int check_record(struct chk *c, const uint8_t *rec, uint32_t len,
+			uint64_t off)
+{
+	struct ev_fmt key = { .id = get(c, rec, 2) }, *ev;
+	const struct dyn_field *d;
+	uint32_t v, start, size;
+	size_t i;
+
+	ev = c->nr_ev ? bsearch(&key, c->ev, c->nr_ev, sizeof(*c->ev),
+				cmp_ev) : NULL;
+	if (!ev)
+		return fail(c, off, "corrupt trace.dat: event of unknown type %u",
+			    key.id);
+	if (len < ev->min_size)
+		return fail(c, off, "corrupt trace.dat: event of type %u has %u bytes, its format %u",
+			    key.id, len, ev->min_size);
+	for (i = 0; i < ev->nr_dyn; i++) {
+		d = &c->dyn[ev->dyn + i];
+		v = get(c, rec + d->offset, 4);
+		start = (v & 0xffff) + (d->rel ? d->offset + d->size : 0);
+		size = v >> 16;
+		if (start + size > len)
+			return fail(c, off, "corrupt trace.dat: event of type %u has a field past its end",
+				    key.id);
+	}
+	return 0;
+}
+
+/*
+ * One ring-buffer page, walked as kbuffer walks it: every event header
+ * and length inside the commit, every step forward, every data event at
+ * least a common header long.
+ */
+static int check_page(struct chk *c, const uint8_t *pg, uint64_t off,
+		      uint64_t *last_ts)
+{
+	unsigned int hdr = 8 + c->commit_size;
+	unsigned int room = c->page_size - hdr;
+	uint64_t ts = get(c, pg, 8);
+	uint64_t commit = get(c, pg + 8, c->commit_size);
+	const uint8_t *data = pg + hdr;
+	uint32_t size = commit & RB_COMMIT_MASK, pos = 0, next, w, len;
+	unsigned int type;
+
+	if (size > room)
+		return fail(c, off, "corrupt trace.dat: ring-buffer page commits %u bytes, more than its %u",
+			    size, room);
+	if ((commit & RB_MISSED) && (commit & RB_MISSED_STORED) &&
+	    size + c->commit_size > room)
+		return fail(c, off, "corrupt trace.dat: ring-buffer page has no room for its missed-event count");
+	if (size && ts < *last_ts)
+		return fail(c, off, "corrupt trace.dat: ring-buffer page starts at time %llu, before the previous page's %llu",
+			    (unsigned long long)ts, (unsigned long long)*last_ts);
+	if (size)
+		*last_ts = ts;
+	while (pos < size) {
+		if (size - pos < 4)
+			return fail(c, off + hdr + pos, "corrupt trace.dat: event header crosses the page's commit");
+		w = get(c, data + pos, 4);
+		type = c->big ? w >> 27 : w & 31;
+		if (type == RB_PADDING && size - pos < 8 &&
+		    hdr + pos + 8 <= c->page_size)
+			break;	/* too short for a length: the page's end */
+		if ((type == 0 || type >= RB_PADDING) && size - pos < 8)
+			return fail(c, off + hdr + pos, "corrupt trace.dat: event header crosses the page's commit");
+		len = type >= RB_PADDING || type == 0 ?
+		      get(c, data + pos + 4, 4) : 0;
+		switch (type) {
+		case RB_PADDING:
+			/* kbuffer stops at a length past the commit. */
+			next = pos + 4 + len;
+			if ((int32_t)len < 0 || next <= pos)
+				return fail(c, off + hdr + pos, "corrupt trace.dat: padding of length %d goes backwards",
+					    (int32_t)len);
+			if (next >= size || next < pos)
+				return 0;
+			pos = next;
+			continue;
+		case RB_TIME_EXTEND:
+		case RB_TIME_STAMP:
+			pos += 8;
+			continue;
+		case 0:
+			if (len < 4 + RB_MIN_PAYLOAD || len > room)
+				return fail(c, off + hdr + pos, "corrupt trace.dat: event of length %u",
+					    len);
+			next = pos + 8 + ((len - 4 + 3) & ~3U);
+			break;
+		default:
+			if (type * 4 < RB_MIN_PAYLOAD)
+				return fail(c, off + hdr + pos, "corrupt trace.dat: event of length %u",
+					    type * 4);
+			next = pos + 4 + type * 4;
+			break;
+		}
+		if (next > size)
+			return fail(c, off + hdr + pos, "corrupt trace.dat: event runs past the page's commit (%u of %u bytes)",
+				    next, size);
+		w = type ? 4 : 8;
+		if (check_record(c, data + pos + w, next - pos - w,
+				 off + hdr + pos))
+			return -1;
+		pos = next;
+	}
+	return 0;
+}
+
+static int check_pages(struct chk *c, const uint8_t *p, uint64_t len,
+		       uint64_t off, uint64_t *last_ts, bool inflated)
+{
+	uint64_t i;
+
+	if (len % c->page_size)
+		return fail(c, off, "corrupt trace.dat: CPU data of %llu bytes is not made of %u-byte pages",
+			    (unsigned long long)len, c->page_size);
+	for (i = 0; i < len; i += c->page_size)
+		if (check_page(c, p + i, inflated ? off : off + i, last_ts))
+			return -1;
+	return 0;
+}
+
+/* One CPU's data: raw pages, or (compressed v7) chunks of them. */
+static int check_cpu_data(struct chk *c, uint64_t off, uint64_t size,
+			  bool compressed)
+{
+	uint64_t count, csize, usize, i, last_ts = 0;
+	struct view v, z, d;
+	uint8_t *u;
+	int ret;
+
+	if (!size)
+		return 0;
+	if (file_at(c, off, &v, "CPU data"))
+		return -1;
+	if (!compressed) {
+		if (off % c->page_size)
+			return fail(c, off, "corrupt trace.dat: CPU data not aligned to its %u-byte pages",
+				    c->page_size);
+		if (need(c, &v, size, "CPU data"))
+			return -1;
+		return check_pages(c, v.p, size, off, &last_ts, false);
+	}
+	if (num(c, &v, 4, &count, "a chunk count") ||
+	    blob(c, &v, size, &z, "compressed CPU data"))
+		return -1;
+	if (count > size / 8)
+		return fail(c, off, "corrupt trace.dat: %llu chunks do not fit in %llu bytes",
+			    (unsigned long long)count, (unsigned long long)size);
+	for (i = 0; i < count; i++) {
+		uint64_t where = at(&z);
+
+		if (num(c, &z, 4, &csize, "a chunk size") ||
+		    num(c, &z, 4, &usize, "a chunk size") ||
+		    blob(c, &z, csize, &d, "a compressed chunk"))
+			return -1;
+		if (usize % c->page_size)
+			return fail(c, where, "corrupt trace.dat: chunk of %llu bytes is not made of %u-byte pages",
+				    (unsigned long long)usize, c->page_size);
+		u = inflate_piece(c, d.p, csize, usize, where);
+		if (!u)
+			return -1;
+		ret = check_pages(c, u, usize, where, &last_ts, true);
+		free(u);
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- version 7: sections and options ---- */
+
+/*
+ * The section at @off, which must have id @id: its content, decompressed
+ * into @buf (to free) if compressed.
+ */
+static int section(struct chk *c, uint64_t off, unsigned int id,
+		   struct view *out, uint8_t **buf)
+{
+	uint64_t sid, flags, strid, size, csize, usize;
+	struct view v;
+
+	*buf = NULL;
+	if (file_at(c, off, &v, "a section") ||
+	    num(c, &v, 2, &sid, "a section header") ||
+	    num(c, &v, 2, &flags, "a section header") ||
+	    num(c, &v, 4, &strid, "a section header") ||
+	    num(c, &v, 8, &size, "a section header"))
+		return -1;
+	if (sid != id)
+		return fail(c, off, "corrupt trace.dat: section %llu where section %u should be",
+			    (unsigned long long)sid, id);
+	if (blob(c, &v, size, out, "a section"))
+		return -1;
+	c->section_compressed = flags & 1;
+	/* Trace data comes in chunks, checked page by page later. */
+	if (!(flags & 1) || id == OPT_BUFFER)
+		return 0;
+	if (c->comp == COMP_NONE)
+		return fail(c, off, "corrupt trace.dat: compressed section in an uncompressed file");
+	if (num(c, out, 4, &csize, "a compression header") ||
+	    num(c, out, 4, &usize, "a compression header") ||
+	    need(c, out, csize, "compressed data"))
+		return -1;
+	*buf = inflate_piece(c, out->p + out->pos, csize, usize, off);
+	if (!*buf)
+		return -1;
+	*out = (struct view){ *buf, usize, 0, off, true, true };
+	return 0;
+}
+
+static int check_section(struct chk *c, unsigned int id, uint64_t off)
+{
+	struct view v;
+	uint8_t *buf;
+	int ret;
+
+	if (section(c, off, id, &v, &buf))
+		return -1;
+	switch (id) {
+	case OPT_HEADER_INFO:
+		ret = check_header_info(c, &v);
+		break;
+	case OPT_FTRACE_EVENTS:
+		ret = check_ftrace_events(c, &v);
+		break;
+	case OPT_EVENT_FORMATS:
+		ret = check_event_formats(c, &v);
+		break;
+	case OPT_KALLSYMS:
+	case OPT_PRINTK:
+		ret = check_sized(c, &v, 4, id == OPT_KALLSYMS ?
+				  "kallsyms" : "printk formats");
+		break;
+	default:
+		ret = check_sized(c, &v, 8, "saved command lines");
+		break;
+	}
+	free(buf);
+	return ret;
+}
+
+/* BUFFER: offset, name, clock, page size, CPUs (id, offset, size). */
+static int check_buffer_v7(struct chk *c, struct view *o)
+{
+	uint64_t off, psize, cpus, id, coff, csize, i, prev = 0;
+	const char *name, *clock;
+	struct view sec;
+	bool compressed;
+	uint8_t *buf;
+
+	if (num(c, o, 8, &off, "a BUFFER option") ||
+	    cstr(c, o, 4096, &name, "a buffer name") ||
+	    cstr(c, o, 4096, &clock, "a buffer clock") ||
+	    num(c, o, 4, &psize, "a BUFFER option") ||
+	    num(c, o, 4, &cpus, "a BUFFER option"))
+		return -1;
+	if (psize != c->page_size)
+		return fail(c, at(o), "corrupt trace.dat: buffer '%.64s' has %llu-byte pages, the file %u",
+			    name, (unsigned long long)psize, c->page_size);
+	if (cpus > LT_DAT_MAX_CPUS || cpus > (o->len - o->pos) / 20)
+		return fail(c, at(o), "corrupt trace.dat: buffer '%.64s' claims %llu CPUs",
+			    name, (unsigned long long)cpus);
+	if (section(c, off, OPT_BUFFER, &sec, &buf))
+		return -1;
+	compressed = c->section_compressed;
+	if (compressed && c->comp == COMP_NONE)
+		return fail(c, off, "corrupt trace.dat: compressed data in an uncompressed file");
+	for (i = 0; i < cpus; i++) {
+		if (num(c, o, 4, &id, "a CPU id") ||
+		    num(c, o, 8, &coff, "a CPU data offset") ||
+		    num(c, o, 8, &csize, "a CPU data size"))
+			return -1;
+		if (id >= LT_DAT_MAX_CPUS || (i && id <= prev))
+			return fail(c, at(o), "corrupt trace.dat: CPU id %llu in buffer '%.64s'",
+				    (unsigned long long)id, name);
+		prev = id;
+		if (grow(c, (void **)&c->cpu, c->nr_cpu, &c->max_cpu,
+			 sizeof(*c->cpu)))
+			return -1;
+		c->cpu[c->nr_cpu++] = (struct cpu_data){ coff, csize,
+							 compressed };
+	}
+	return 0;
+}
+
+/*
+ * The options both versions share: libtracecmd copies strings with
+ * strdup() and reads fixed fields without looking at the option's size.
+ */
+static int check_option(struct chk *c, unsigned int id, struct view *o)
+{
+	uint64_t x, cpus, n, i;
+	const char *s;
+
+	switch (id) {
+	case OPT_DATE:
+	case OPT_CPUSTAT:
+	case OPT_TRACECLOCK:
+	case OPT_UNAME:
+	case OPT_HOOK:
+	case OPT_OFFSET:
+	case OPT_VERSION:
+	case OPT_PROCMAPS:
+		if (!o->len || o->p[o->len - 1])
+			return fail(c, at(o), "corrupt trace.dat: option %u is not a terminated string",
+				    id);
+		return 0;
+	case OPT_CPUCOUNT:
+		if (num(c, o, 4, &x, "the CPUCOUNT option"))
+			return -1;
+		if (x > LT_DAT_MAX_CPUS)
+			return fail(c, at(o), "corrupt trace.dat: %llu CPUs",
+				    (unsigned long long)x);
+		return 0;
+	case OPT_TRACEID:
+		return need(c, o, 8, "the TRACEID option");
+	case OPT_TSC2NSEC:
+		return need(c, o, 16, "the TSC2NSEC option");
+	case OPT_TIME_SHIFT:
+		/* peer id, flags, CPUs; per CPU a count and 3 arrays. */
+		if (num(c, o, 8, &x, "the TIME_SHIFT option") ||
+		    num(c, o, 4, &x, "the TIME_SHIFT option") ||
+		    num(c, o, 4, &cpus, "the TIME_SHIFT option"))
+			return -1;
+		if (cpus > LT_DAT_MAX_CPUS)
+			return fail(c, at(o), "corrupt trace.dat: time shifts for %llu CPUs",
+				    (unsigned long long)cpus);
+		for (i = 0; i < cpus; i++)
+			if (num(c, o, 4, &n, "the TIME_SHIFT option") ||
+			    need(c, o, n * 24, "the TIME_SHIFT option"))
+				return -1;
+			else
+				o->pos += n * 24;
+		return 0;
+	case OPT_GUEST:
+		if (cstr(c, o, 4096, &s, "a guest name") ||
+		    num(c, o, 8, &x, "the GUEST option") ||
+		    num(c, o, 4, &cpus, "the GUEST option"))
+			return -1;
+		if (cpus > LT_DAT_MAX_CPUS)
+			return fail(c, at(o), "corrupt trace.dat: guest of %llu CPUs",
+				    (unsigned long long)cpus);
+		return need(c, o, cpus * 8, "the GUEST option");
+	default:
+		return 0;
+	}
+}
+
+static int check_option_v7(struct chk *c, unsigned int id, struct view *o,
+			   uint64_t *next)
+{
+	uint64_t x;
+
+	switch (id) {
+	case OPT_DONE:
+		return num(c, o, 8, next, "the DONE option");
+	case OPT_BUFFER:
+		return check_buffer_v7(c, o);
+	case OPT_BUFFER_TEXT:
+		return fail(c, at(o), "unsupported trace.dat: latency-tracer text, not ring-buffer data");
+	case OPT_HEADER_INFO:
+	case OPT_FTRACE_EVENTS:
+	case OPT_EVENT_FORMATS:
+	case OPT_KALLSYMS:
+	case OPT_PRINTK:
+	case OPT_CMDLINES:
+		if (num(c, o, 8, &x, "a section offset"))
+			return -1;
+		return check_section(c, id, x);
+	default:
+		return check_option(c, id, o);
+	}
+}
+
+static int check_v7(struct chk *c, struct view *v)
+{
+	const char *name, *ver;
+	uint64_t off, prev = 0, id, len, next;
+	struct view sec, o;
+	uint8_t *buf;
+	size_t i;
+	int ret;
+
+	if (cstr(c, v, 64, &name, "the compression name") ||
+	    cstr(c, v, 64, &ver, "the compression version"))
+		return -1;
+	if (!strcmp(name, "none"))
+		c->comp = COMP_NONE;
+	else if (!strcmp(name, "zstd"))
+		c->comp = COMP_ZSTD;
+	else if (!strcmp(name, "zlib"))
+		c->comp = COMP_ZLIB;
+	else
+		return fail(c, at(v) - strlen(ver) - strlen(name) - 2,
+			    "unsupported trace.dat compression '%.32s'", name);
+	if (num(c, v, 8, &off, "the options offset"))
+		return -1;
+	c->commit_size = c->long_size;
+	/* Sections are appended: each next options section lies further. */
+	while (off) {
+		if (off <= prev)
+			return fail(c, off, "corrupt trace.dat: options section does not move forward");
+		prev = off;
+		if (section(c, off, 0, &sec, &buf))
+			return -1;
+		next = 0;
+		ret = 0;
+		id = ~0ULL;
+		while (!ret && id != OPT_DONE) {
+			/* libtracecmd reads on to a DONE option. */
+			ret = num(c, &sec, 2, &id, "an option") ||
+			      num(c, &sec, 4, &len, "an option") ||
+			      blob(c, &sec, len, &o, "an option") ||
+			      check_option_v7(c, id, &o, &next);
+		}
+		free(buf);
+		if (ret)
+			return -1;
+		off = next;
+	}
+	/* The data, now that every event format is known. */
+	if (sort_formats(c))
+		return -1;
+	for (i = 0; i < c->nr_cpu; i++)
+		if (check_cpu_data(c, c->cpu[i].off, c->cpu[i].size,
+				   c->cpu[i].compressed))
+			return -1;
+	return 0;
+}
+
+/* ---- version 6: one sequence ---- */
+
+/* "flyrecord\0" and its CPU table, at the start or a BUFFER offset. */
+static int check_flyrecord_v6(struct chk *c, struct view *v, uint64_t cpus)
+{
+	uint64_t i, off, size;
+
+	if (need(c, v, 10, "the data section") ||
+	    memcmp(v->p + v->pos, "flyrecord", 10)) {
+		/* libtracecmd has no records to read in latency text. */
+		if (need(c, v, 10, "the data section") == 0 &&
+		    !memcmp(v->p + v->pos, "latency  ", 10))
+			return fail(c, at(v), "unsupported trace.dat: latency-tracer text, not ring-buffer data");
+		return fail(c, at(v), "corrupt trace.dat: no flyrecord data");
+	}
+	v->pos += 10;
+	for (i = 0; i < cpus; i++) {
+		if (num(c, v, 8, &off, "a CPU data offset") ||
+		    num(c, v, 8, &size, "a CPU data size") ||
+		    check_cpu_data(c, off, size, false))
+			return -1;
+	}
+	return 0;
+}
+
+static int check_v6(struct chk *c, struct view *v)
+{
+	uint64_t cpus, id, len, off;
+	struct view o, b;
+	const char *name;
+
+	if (check_header_info(c, v) || check_ftrace_events(c, v) ||
+	    check_event_formats(c, v) ||
+	    check_sized(c, v, 4, "kallsyms") ||
+	    check_sized(c, v, 4, "printk formats") ||
+	    check_sized(c, v, 8, "saved command lines") ||
+	    num(c, v, 4, &cpus, "the CPU count"))
+		return -1;
+	if (!cpus || cpus > LT_DAT_MAX_CPUS)
+		return fail(c, at(v) - 4, "corrupt trace.dat: %llu CPUs",
+			    (unsigned long long)cpus);
+	if (sort_formats(c))
+		return -1;
+	if (v->len - v->pos >= 10 && !memcmp(v->p + v->pos, "options  ", 10)) {
+		v->pos += 10;
+		for (;;) {
+			if (num(c, v, 2, &id, "an option"))
+				return -1;
+			if (!id)
+				break;
+			if (num(c, v, 4, &len, "an option") ||
+			    blob(c, v, len, &o, "an option"))
+				return -1;
+			if (id != OPT_BUFFER) {
+				if (check_option(c, id, &o))
+					return -1;
+				continue;
+			}
+			if (num(c, &o, 8, &off, "a BUFFER option") ||
+			    cstr(c, &o, 4096, &name, "a buffer name") ||
+			    file_at(c, off, &b, "a buffer") ||
+			    check_flyrecord_v6(c, &b, cpus))
+				return -1;
+		}
+	}
+	return check_flyrecord_v6(c, v, cpus);
+}
+
+int lt_dat_check(int fd, uint64_t size, char *err, size_t errlen)
+{
+	struct chk c = { .size = size, .err = err, .errlen = errlen };
+	const char *ver = "";
+	uint64_t psize;
+	struct view v;
+	void *map;
+	int ret;
+
+	if (size < MAGIC_LEN) {
+		snprintf(err, errlen, "not a trace.dat: %llu bytes",
+			 (unsigned long long)size);
+		return -1;
+	}
+	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map the trace.dat: %m");
+		return -1;
+	}
+	c.file = map;
+	v = (struct view){ c.file, size, MAGIC_LEN, 0, false, false };
+	ret = -1;
+	if (memcmp(c.file, MAGIC, MAGIC_LEN)) {
+		fail(&c, 0, "not a trace.dat: bad magic");
+		goto out;
+	}
+	if (cstr(&c, &v, 8, &ver, "the file version") ||
+	    need(&c, &v, 6, "the initial header"))
+		goto out;
+	c.version = !strcmp(ver, "6") ? 6 : !strcmp(ver, "7") ? 7 : 0;
+	if (!c.version) {
+		fail(&c, MAGIC_LEN, "unsupported trace.dat version '%.8s'", ver);
+		goto out;
+	}
+	if (v.p[v.pos] > 1) {
+		fail(&c, v.pos, "corrupt trace.dat: endianness %u",
+		     v.p[v.pos]);
+		goto out;
+	}
+	c.big = v.p[v.pos++];
+	c.long_size = v.p[v.pos++];
+	if (c.long_size != 4 && c.long_size != 8) {
+		fail(&c, v.pos - 1, "corrupt trace.dat: long size %d",
+		     c.long_size);
+		goto out;
+	}
+	if (num(&c, &v, 4, &psize, "the page size"))
+		goto out;
+	if (psize < 1024 || psize > (1 << 20) || (psize & (psize - 1))) {
+		fail(&c, v.pos - 4, "corrupt trace.dat: page size %llu",
+		     (unsigned long long)psize);
+		goto out;
+	}
+	c.page_size = psize;
+	ret = c.version == 6 ? check_v6(&c, &v) : check_v7(&c, &v);
+out:
+	munmap(map, size);
+	free(c.ev);
+	free(c.dyn);
+	free(c.cpu);
+	return ret;
+}

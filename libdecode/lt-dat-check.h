@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * trace.dat validation, before libtracecmd and libtraceevent see a file.
+ */
+#ifndef _LT_DAT_CHECK_H
+#define _LT_DAT_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Bounds on what a trace.dat may claim. They are far above anything a
+ * real recording holds, and keep memory and time proportional to the
+ * file's real size.
+ */
+#define LT_DAT_MAX_CPUS		8192
+#define LT_DAT_MAX_FORMAT	(64 << 10)	/* one event format file */
+#define LT_DAT_MAX_NESTING	32		/* ( [ in a print fmt */
+#define LT_DAT_MAX_OPERATORS	1024		/* operators in a print fmt */
+#define LT_DAT_MAX_INFLATE	(64ULL << 20)	/* one decompressed piece */
+#define LT_DAT_MAX_RATIO	1024		/* decompressed / compressed */
+
+/**
+ * lt_dat_check - walk a trace.dat and refuse what does not add up
+ * @fd: the file, open for reading (it is mapped, not read)
+ * @size: its size
+ * @err: receives a one-line message naming the offset, without the file
+ * @errlen: size of @err
+ *
+ * Checks the initial header, every section and option, every event
+ * format's size and print-format depth, the per-CPU data ranges, and every
+ * ring-buffer page: its header, its commit size and the walk of its
+ * events, decompressing what is compressed (zstd, zlib). What passes can
+ * be handed to Debian 12's libtracecmd 3.1.6 and libtraceevent 1.7.1.
+ *
+ * Return: 0 if the file is sound, -1 with @err set.
+ */
+int lt_dat_check(int fd, uint64_t size, char *err, size_t errlen);
+
+#endif /* _LT_DAT_CHECK_H */

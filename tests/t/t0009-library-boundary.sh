@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# liblazytrace.so exports exactly the functions lazytrace.h declares, each
+# under version LAZYTRACE_0.1, each with its kernel-doc in the header and
+# its line in liblazytrace.3;
+# no code outside libdecode/ includes the library's private headers; the
+# sample, linked against the .so, runs on a recording.
+. "$(dirname "$0")/lib.sh"
+
+[ -n "${BUILD:-}" ] || skip "not run from make check (needs BUILD)"
+so=$BUILD/liblazytrace.so.0
+hdr=$TOP/libdecode/include/lazytrace.h
+[ -f "$so" ] || fail "$so not built"
+
+# What the header declares: every "lt_name(" of the preprocessed header
+# (comments gone; function-pointer types read "(*lt_name)(" and do not
+# match).
+${CC:-cc} -E -P -D_GNU_SOURCE "$hdr" > "$TMPDIR/hdr.i" || fail "cannot preprocess $hdr"
+tr '\n' ' ' < "$TMPDIR/hdr.i" | grep -oE '\blt_[a-z0-9_]+ *\(' |
+	grep -oE 'lt_[a-z0-9_]+' | sort -u > "$TMPDIR/declared"
+[ "$(wc -l < "$TMPDIR/declared")" -gt 30 ] || fail "few declarations found: $(cat "$TMPDIR/declared")"
+
+# What the library exports (defined, dynamic), with their versions.
+nm -D --defined-only "$so" > "$TMPDIR/nm" || fail "nm -D $so"
+awk '$2 != "A" { print $3 }' "$TMPDIR/nm" > "$TMPDIR/versioned"
+grep -v '@@LAZYTRACE_0\.1$' "$TMPDIR/versioned" > "$TMPDIR/unversioned" &&
+	fail "exported without version LAZYTRACE_0.1: $(cat "$TMPDIR/unversioned")"
+sed 's/@.*//' "$TMPDIR/versioned" | sort -u > "$TMPDIR/exported"
+awk '$2 != "A" && $2 != "T" { print }' "$TMPDIR/nm" > "$TMPDIR/data"
+[ -s "$TMPDIR/data" ] && fail "exports something other than functions: $(cat "$TMPDIR/data")"
+
+missing=$(comm -23 "$TMPDIR/declared" "$TMPDIR/exported")
+extra=$(comm -13 "$TMPDIR/declared" "$TMPDIR/exported")
+[ -z "$missing" ] || fail "declared in lazytrace.h, not exported: $missing"
+[ -z "$extra" ] || fail "exported, not declared in lazytrace.h: $extra"
+
+# Every declared function has its kernel-doc, in the header, and is in
+# the man page's synopsis.
+man3=$TOP/docs/man/liblazytrace.3
+while read -r f; do
+	grep -q "^ \* $f - " "$hdr" || fail "$f: no kernel-doc in lazytrace.h"
+	grep -q "^\.BI \".*[ *]$f(" "$man3" || fail "$f: not in liblazytrace.3's synopsis"
+done < "$TMPDIR/declared"
+
+# The private headers are the library's own: nothing outside libdecode/
+# includes one by its bare name (the build gives only the library the
+# private include directory). A unit test that needs an internal
+# interface names it by path ("../../libdecode/lt-print.h") and links
+# the static library; the CLI, the TUI, the fuzzers and the samples
+# never do.
+for h in "$TOP"/libdecode/*.h; do
+	n=$(basename "$h")
+	bad=$(grep -l "#include \"$n\"" "$TOP"/cli/*.[ch] "$TOP"/tui/*.[ch] \
+		"$TOP"/tests/unit/*.c "$TOP"/tests/fuzz/*.[ch] \
+		"$TOP"/libdecode/samples/*.c 2>/dev/null)
+	[ -z "$bad" ] || fail "$n included outside libdecode/: $bad"
+	bad=$(grep -l "#include .*libdecode/$n\"" "$TOP"/cli/*.[ch] \
+		"$TOP"/tui/*.[ch] "$TOP"/tests/fuzz/*.[ch] \
+		"$TOP"/libdecode/samples/*.c 2>/dev/null)
+	[ -z "$bad" ] || fail "$n included by path outside the unit tests: $bad"
+done
+
+# The sample uses only the .so (and so only what it exports).
+sample=$BUILD/samples/lt-hogs-sample
+ldd "$sample" | grep -q "liblazytrace.so.0 => $BUILD/" ||
+	fail "the sample is not linked against $so"
+"$sample" "$DATA/lazy612-hogs.dat" > "$TMPDIR/sample" || fail "sample failed"
+grep -q '^ *tick-upgrade' "$TMPDIR/sample" || fail "sample output: $(head -5 "$TMPDIR/sample")"
+echo "ok: $(wc -l < "$TMPDIR/exported") functions exported, as declared"

@@ -1,0 +1,127 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Mistakes are errors, empty results are notes, in every command:
+#  - a usage mistake: exit 2, stderr is one line naming it and then
+#    "try 'lazytrace CMD --help'", stdout empty;
+#  - a valid request that selects nothing: exit 1, one "lazytrace: note:"
+#    line on stderr;
+#  - zero bytes of input: exit 2, the same message from a file, /dev/null
+#    and stdin.
+. "$(dirname "$0")/lib.sh"
+
+dat=$DATA/lazy612-hogs.dat
+
+# usage CMD ARGS... -- PATTERN: a usage error whose first line matches.
+usage() {
+	cmd=$1
+	args=""
+	lt "$@" > "$TMPDIR/out" 2> "$TMPDIR/err" < /dev/null
+	st=$?
+	[ $st = 2 ] || fail "'$*' exited $st, want 2"
+	[ ! -s "$TMPDIR/out" ] || fail "'$*' wrote to stdout"
+	[ "$(wc -l < "$TMPDIR/err")" = 2 ] || fail "'$*': not two lines: $(cat "$TMPDIR/err")"
+	[ "$(sed -n 2p "$TMPDIR/err")" = "try 'lazytrace $cmd --help'" ] ||
+		fail "'$*': second line: $(cat "$TMPDIR/err")"
+}
+# first PATTERN: the first line of the last error matches.
+first() {
+	head -n 1 "$TMPDIR/err" | grep -q -- "$1" ||
+		fail "want '$1', got: $(head -n 1 "$TMPDIR/err")"
+}
+
+usage report -i "$dat" --from 9 --to 8;	first 'report: --from is after --to'
+usage timeline -i "$dat" --from 9s --to 8s;	first 'timeline: --from is after --to'
+usage report -i "$dat" --cpu 7;		first "\-\-cpu: no CPU 7 in .*lazy612-hogs.dat (CPUs 0-1)"
+usage timeline -i "$dat" --cpu 0,2;		first "\-\-cpu: no CPU 2 in .*(CPUs 0-1)"
+nproc=$(getconf _NPROCESSORS_CONF)
+usage record --cpu $nproc -o "$TMPDIR/x.dat";	first "\-\-cpu: no CPU $nproc on this machine"
+usage live --cpu $nproc;			first "\-\-cpu: no CPU $nproc on this machine"
+[ ! -e "$TMPDIR/x.dat" ] || fail "record wrote a file after a usage error"
+for cmd in stats hogs timeline; do
+	usage $cmd -i "$dat" --json --csv;	first '\-\-json and \-\-csv'
+	usage $cmd -i "$dat" -i "$dat";		first '\-i given twice'
+	usage $cmd -i "$dat" --abi mainline --abi legacy; first '\-\-abi given twice'
+	usage $cmd --no-such-option;		first 'unrecognized option'
+done
+usage compare --json --csv "$dat" "$dat";	first '\-\-json and \-\-csv'
+usage report -i "$dat" -B a -B b;		first '\-B given twice'
+usage export -i "$dat" -i "$dat" --perfetto -;	first '\-i given twice'
+usage flags 1 2;				first "flags: one VALUE at a time.*'2' is extra"
+usage flags;					first 'flags: missing VALUE'
+usage flags 3 --abi legacy --abi mainline;	first '\-\-abi given twice'
+usage live --abi legacy --abi mainline;	first '\-\-abi given twice'
+usage stats -i "$dat" extra;			first "unexpected argument 'extra'"
+usage report --bogus;				first 'unrecognized option'
+
+# compare takes A and B, never -i: its help does not offer -i either.
+usage compare -i "$dat" "$dat" "$dat";	first 'compare: name the two traces as A and B, without -i'
+lt compare --help > "$TMPDIR/help" || fail "compare --help"
+grep -q -- '-i,\|--input' "$TMPDIR/help" && fail "compare --help lists -i"
+grep -q -- '--abi' "$TMPDIR/help" || fail "compare --help lost the shared options"
+for cmd in stats hogs timeline export; do
+	lt $cmd --help | grep -q -- '-i, --input' || fail "$cmd --help lacks -i"
+done
+
+# No command, or a wrong one: one line and the way to the list.
+lt > /dev/null 2> "$TMPDIR/err"; [ $? = 2 ] || fail "no command: not exit 2"
+[ "$(wc -l < "$TMPDIR/err")" = 2 ] || fail "no command: $(cat "$TMPDIR/err")"
+lt nosuch > /dev/null 2> "$TMPDIR/err"; [ $? = 2 ] || fail "nosuch: not exit 2"
+[ "$(cat "$TMPDIR/err")" = "lazytrace: 'nosuch' is not a lazytrace command
+try 'lazytrace --help'" ] || fail "nosuch: $(cat "$TMPDIR/err")"
+
+# export names the reason it cannot write.
+lt export -i "$dat" --perfetto "$TMPDIR/no/such/dir.json" 2> "$TMPDIR/err"
+[ $? = 2 ] || fail "export to a missing directory: not exit 2"
+grep -q "cannot write '$TMPDIR/no/such/dir.json': No such file or directory" "$TMPDIR/err" ||
+	fail "export: $(cat "$TMPDIR/err")"
+
+# nothing CMD ARGS... : exit 1 and one note line.
+nothing() {
+	lt "$@" > "$TMPDIR/out" 2> "$TMPDIR/err" < /dev/null
+	st=$?
+	[ $st = 1 ] || fail "'$*' exited $st, want 1: $(cat "$TMPDIR/err")"
+	[ "$(wc -l < "$TMPDIR/err")" = 1 ] && grep -q '^lazytrace: note: ' "$TMPDIR/err" ||
+		fail "'$*': not one note: $(cat "$TMPDIR/err")"
+}
+nothing report -i "$dat" --comm nosuch;	first 'no event matches the filters'
+nothing report -i "$dat" --from 1000;		first 'no event matches the filters'
+[ ! -s "$TMPDIR/out" ] || fail "report printed events past the end"
+nothing report -i "$dat" --pid 99999
+nothing timeline -i "$dat" --from 1000;	first 'no transition matches the filters'
+nothing timeline -i "$dat" --pid 99999 --json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["transitions"] == []' \
+	"$TMPDIR/out" || fail "timeline --json with nothing selected is not an empty list"
+nothing hogs -i "$DATA/host618-hogs.dat";	first 'no hogs'
+nothing hogs -i "$DATA/host618-hogs.dat" --json; first 'no hogs'
+# A kernel text trace with its header and no event: a trace, empty.
+k=$(kernel_text lazy612-hogs.txt.xz)
+grep '^#' "$k" > "$TMPDIR/header-only.txt"
+[ -s "$TMPDIR/header-only.txt" ] || fail "no header in $k"
+for cmd in report stats hogs timeline; do
+	nothing $cmd -i "$TMPDIR/header-only.txt"; first 'header-only.txt: no events'
+done
+nothing export -i "$TMPDIR/header-only.txt" --perfetto "$TMPDIR/e.json"
+nothing compare "$TMPDIR/header-only.txt" "$dat"; first 'header-only.txt: no events'
+
+# Zero bytes: a file, /dev/null and a pipe are the same mistake.
+: > "$TMPDIR/empty"
+for cmd in report stats hogs timeline tui; do
+	for src in "$TMPDIR/empty" /dev/null -; do
+		[ $cmd = tui ] && [ $src = - ] && continue	# tui refuses '-'
+		lt $cmd -i $src < /dev/null > /dev/null 2> "$TMPDIR/err"
+		st=$?
+		[ $st = 2 ] || fail "$cmd -i $src (empty): exit $st"
+		name=$src
+		[ $src = - ] && name='<stdin>'
+		[ "$(cat "$TMPDIR/err")" = "lazytrace: $name: empty input, not a trace" ] ||
+			fail "$cmd -i $src: $(cat "$TMPDIR/err")"
+	done
+done
+# tui reads the input before it wants a terminal (and before it takes
+# the screen): a file that is not a trace fails like everywhere else.
+printf 'hello\n' > "$TMPDIR/prose.txt"
+lt tui -i "$TMPDIR/prose.txt" < /dev/null > /dev/null 2> "$TMPDIR/err"
+[ $? = 2 ] || fail "tui on prose: not exit 2"
+grep -q 'prose.txt: line 1 (offset 0): not a trace' "$TMPDIR/err" ||
+	fail "tui on prose: $(cat "$TMPDIR/err")"
+echo "mistakes refused, empty results noted"
