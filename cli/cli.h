@@ -71,8 +71,24 @@ enum {
 	OPT_TO,
 	OPT_HZ,
 	OPT_COLOR,
+	OPT_STACKS,
+	OPT_NO_STACKS,
 	OPT_PRIVATE = 0x200,	/* first value free for a command's own */
 };
+
+/* Kernel stacks at ticks, for record, live and tui --live. */
+#define STACKS_LONG_OPTS \
+	{ "stacks", required_argument, NULL, OPT_STACKS }, \
+	{ "no-stacks", no_argument, NULL, OPT_NO_STACKS }
+
+#define STACKS_USAGE \
+"  --stacks WHEN         kernel stacks for the hogs' call sites: lazy (at a\n" \
+"                        tick that finds a lazy request pending; default),\n" \
+"                        tick (every tick), none\n" \
+"  --no-stacks           the same as --stacks none\n"
+
+/* 1 if @c was a stacks option (and stored), 0 if not; exits on bad value. */
+int stacks_opt(enum lt_stacks *st, int c, const char *arg);
 
 /* 1 if @c was an input option (and stored), 0 if not; exits on bad value. */
 int input_opt(struct input_opts *in, int c, const char *arg);

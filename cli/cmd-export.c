@@ -4,7 +4,9 @@
  * Perfetto UI (and chrome://tracing) opens. One track per CPU with the
  * tasks running on it; one track per task with its pending requests as
  * slices named by state (lazy, upgraded, eager); instant events for
- * upgrades (with their source) and folds. Written as the trace is read.
+ * upgrades (with their source) and folds; a tick-upgrade carries the
+ * kernel stack the tick took, where the trace has one. Written as the
+ * trace is read.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,7 +22,9 @@ static const char export_usage[] =
 "a track per CPU with the running tasks, a track per task with its\n"
 "pending need-resched requests (lazy, upgraded, eager) as slices, and\n"
 "instant events for upgrades (args.source: tick, hrtick, timer, irq,\n"
-"direct) and folds. FILE '-' is stdout.\n"
+"direct) and folds. FILE '-' is stdout. A tick-upgrade also carries the\n"
+"kernel stack taken in its tick (record's stacktrace trigger) as args\n"
+"{site, stack}, innermost frame first.\n"
 "\n"
 "  --perfetto FILE    output file\n"
 "  -i, --input FILE   trace.dat or kernel text trace (default trace.dat)\n"
@@ -39,6 +43,10 @@ struct cpu_run {
 	uint64_t since;
 	/* open request slices of the current task */
 	uint64_t lazy, upgraded, eager;
+	/* the kernel stack taken in the current timer interrupt */
+	bool stack_slot;
+	bool stack_hrtimer;	/* taken at an hrtimer's entry */
+	char *stack;		/* JSON args, or NULL */
 };
 
 struct exporter {
@@ -132,22 +140,49 @@ static void slice(struct exporter *x, int pid, int tid, const char *name,
 	fputc('}', x->fp);
 }
 
-static void instant_src(struct exporter *x, int pid, const char *name,
-			uint64_t ts, const char *source)
+static void instant(struct exporter *x, int pid, const char *name, uint64_t ts,
+		    const char *args)
 {
 	begin(x);
 	fprintf(x->fp, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d,"
 		"\"name\":\"%s\",\"cat\":\"transition\"", pid, pid, name);
 	us(x->fp, "ts", ts);
-	/* source names are fixed words: nothing to escape */
-	if (source)
-		fprintf(x->fp, ",\"args\":{\"source\":\"%s\"}", source);
+	if (args)
+		fprintf(x->fp, ",\"args\":%s", args);
 	fputc('}', x->fp);
 }
 
-static void instant(struct exporter *x, int pid, const char *name, uint64_t ts)
+/* {"site":"...","stack":["innermost",...]} of a kernel_stack event. */
+static char *stack_args(const struct lt_event *ev)
 {
-	instant_src(x, pid, name, ts, NULL);
+	char *buf = NULL, name[256], site[256] = "[unknown]";
+	size_t len = 0;
+	unsigned int i;
+	bool found = false;
+	FILE *fp = open_memstream(&buf, &len);
+
+	if (!fp)
+		return NULL;
+	fputs("{\"stack\":[", fp);
+	for (i = 0; i < ev->u.stack.nr; i++) {
+		lt_stack_frame(ev, i, name, sizeof(name), false);
+		if (!found && !lt_stack_frame_is_entry(name)) {
+			snprintf(site, sizeof(site), "%s", name);
+			found = true;
+		}
+		if (i)
+			fputc(',', fp);
+		escaped(fp, name);
+	}
+	fputs("],\"site\":", fp);
+	escaped(fp, site);
+	fprintf(fp, ",\"truncated\":%s}",
+		ev->u.stack.truncated ? "true" : "false");
+	if (fclose(fp)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
 static struct cpu_run *cpu_run(struct exporter *x, int cpu)
@@ -188,6 +223,27 @@ static void close_requests(struct exporter *x, struct cpu_run *c, int pid,
 	c->lazy = c->upgraded = c->eager = 0;
 }
 
+/*
+ * An upgrade's instant: args {"source": ...}, plus the members of @stack
+ * (stack_args()'s object) for a tick-upgrade that has one. Source names
+ * are fixed words: nothing to escape.
+ */
+static void upgrade_instant(struct exporter *x, const struct lt_transition *t,
+			    const char *stack)
+{
+	const char *src = lt_upgrade_source_name(t->source);
+	char plain[64], *args = NULL;
+
+	if (t->kind != LT_TR_TICK_UPGRADE || !stack || stack[0] != '{' ||
+	    asprintf(&args, "{\"source\":\"%s\",%s", src, stack + 1) < 0) {
+		args = NULL;
+		snprintf(plain, sizeof(plain), "{\"source\":\"%s\"}", src);
+	}
+	instant(x, t->pid, lt_transition_name(t->kind), t->seen_ns,
+		args ? args : plain);
+	free(args);
+}
+
 static void on_transition(const struct lt_transition *t, void *data)
 {
 	struct exporter *x = data;
@@ -210,12 +266,11 @@ static void on_transition(const struct lt_transition *t, void *data)
 			      t->seen_ns, lt_transition_name(t->kind));
 		c->lazy = 0;
 		c->upgraded = t->seen_ns;
-		/* every upgrade, with what made it */
-		instant_src(x, t->pid, lt_transition_name(t->kind), t->seen_ns,
-			    lt_upgrade_source_name(t->source));
+		/* every upgrade, with what made it and, from a tick, its stack */
+		upgrade_instant(x, t, c->stack);
 		break;
 	case LT_TR_FOLD:
-		instant(x, t->pid, "fold", t->seen_ns);
+		instant(x, t->pid, "fold", t->seen_ns, NULL);
 		break;
 	default:
 		close_requests(x, c, t->pid, t->seen_ns,
@@ -233,6 +288,39 @@ static void run_slice(struct exporter *x, int cpu, struct cpu_run *c,
 		return;
 	snprintf(name, sizeof(name), "%s %d", c->comm, c->pid);
 	slice(x, CPU_PID, CPU_PID + cpu, name, "running", c->since, ts, NULL);
+}
+
+/*
+ * The stack a tick took: a kernel_stack right after the timer interrupt's
+ * entry (or the tick's hrtimer), kept until the interrupt ends, for the
+ * tick-upgrade it may make.
+ */
+static void on_stack(struct cpu_run *c, const struct lt_event *ev)
+{
+	switch (ev->kind) {
+	case LT_EV_KERNEL_STACK:
+		if (c->stack_slot) {
+			free(c->stack);
+			c->stack = stack_args(ev);
+		}
+		break;
+	case LT_EV_HRTIMER_EXPIRE_EXIT:
+		if (!c->stack_hrtimer)
+			break;
+		/* fall through */
+	case LT_EV_LOCAL_TIMER_EXIT:
+	case LT_EV_SCHED_SWITCH:
+		free(c->stack);
+		c->stack = NULL;
+		break;
+	default:
+		break;
+	}
+	if (ev->kind != LT_EV_KERNEL_STACK) {
+		c->stack_slot = ev->kind == LT_EV_LOCAL_TIMER_ENTRY ||
+				ev->kind == LT_EV_HRTIMER_EXPIRE_ENTRY;
+		c->stack_hrtimer = ev->kind == LT_EV_HRTIMER_EXPIRE_ENTRY;
+	}
 }
 
 /* The CPU tracks: who runs where, from sched_switch. */
@@ -254,6 +342,7 @@ static void on_event(struct exporter *x, const struct lt_event *ev)
 		snprintf(c->comm, sizeof(c->comm), "%s", comm);
 		c->since = ev->ts;
 	}
+	on_stack(c, ev);
 	if (ev->kind != LT_EV_SCHED_SWITCH)
 		return;
 	snprintf(c->comm, sizeof(c->comm), "%s", ev->u.sched_switch.prev_comm);
@@ -299,8 +388,10 @@ static int export(struct input_opts *in, const char *out)
 	}
 	status = input_finish(r);
 	lt_analysis_finish(a);
-	for (i = 0; i < x.nr_cpus; i++)
+	for (i = 0; i < x.nr_cpus; i++) {
 		run_slice(&x, i, &x.cpus[i], last);
+		free(x.cpus[i].stack);
+	}
 	fprintf(x.fp, "\n],\"otherData\":{\"lazytrace_version\":\"%s\","
 		"\"abi\":\"%s\",\"lazy_preemption\":%s}}\n", LT_VERSION_STRING,
 		lt_abi_name(lt_analysis_summary(a)->abi),

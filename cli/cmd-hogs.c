@@ -8,11 +8,26 @@
 #include <string.h>
 
 #include "output-analysis.h"
+#include "output-sites.h"
+
+enum {
+	OPT_SHOW_STACKS = OPT_PRIVATE,
+	OPT_FOLDED,
+	OPT_SITES,
+};
+
+struct hogs_cli {
+	bool stacks;		/* --stacks: each hog's top call sites */
+	bool folded;		/* --folded: flame-graph input instead */
+	enum folded_weight weight;
+	unsigned int nr_sites;	/* --sites N */
+};
 
 static const char hogs_usage[] =
 "usage: lazytrace hogs [-i FILE] [--json|--csv] [--hz N] [--tick T]\n"
 "                      [--episode-ticks X] [--hog-episodes N]\n"
 "                      [--hog-pending-ticks X] [--abi NAME]\n"
+"                      [--stacks [--sites N] | --folded[=episodes|pending]]\n"
 "\n"
 "A hog episode is a lazy request still pending when a tick arrives, after\n"
 "being pending (outside timer interrupts) for at least half a tick. A hog\n"
@@ -20,6 +35,16 @@ static const char hogs_usage[] =
 "by more than 2 ticks). The tick length is the trace's median tick\n"
 "spacing, else --hz. Hogs are ranked by the total time their lazy\n"
 "requests were pending. Exit status 1 when there is no hog.\n"
+"\n"
+"With kernel stacks in the trace (record's stacktrace trigger, trace-cmd\n"
+"record -T), the stack taken at a tick that found a lazy request pending\n"
+"belongs to that request; a call site is the innermost frame that is not\n"
+"interrupt entry or tracing. --json always lists each hog's sites.\n"
+"  --stacks           each hog's top call sites with an abbreviated stack\n"
+"  --sites N          how many sites --stacks shows per hog (default 5)\n"
+"  --folded[=W]       folded stacks for flame graphs (flamegraph.pl, inferno,\n"
+"                     speedscope), task first, weighted by episodes (default)\n"
+"                     or pending time in ns\n"
 "\n"
 ANALYSIS_USAGE;
 
@@ -44,6 +69,7 @@ static void hogs_json(const struct analysis_cli *o, const struct lt_analysis *a,
 		      const struct lt_task_stats *const *h, size_t nr)
 {
 	const struct lt_analysis_summary *s = lt_analysis_summary(a);
+	uint64_t seen, used;
 	struct json j;
 	size_t i;
 
@@ -51,6 +77,9 @@ static void hogs_json(const struct analysis_cli *o, const struct lt_analysis *a,
 	json_tick_setup(&j, s);
 	json_uint(&j, "ticks", s->ticks);
 	json_lost(&j, a);
+	lt_analysis_stack_counts(a, &seen, &used);
+	json_uint(&j, "kernel_stacks", seen);
+	json_uint(&j, "kernel_stacks_at_ticks", used);
 	json_begin_array(&j, "hogs");
 	for (i = 0; i < nr; i++) {
 		const struct lt_task_stats *t = h[i];
@@ -76,6 +105,7 @@ static void hogs_json(const struct analysis_cli *o, const struct lt_analysis *a,
 			json_int(&j, "top_syscall", t->top_syscall);
 		else
 			json_null(&j, "top_syscall");
+		json_sites(&j, a, t);
 		json_end_object(&j);
 	}
 	json_end_array(&j);
@@ -126,6 +156,47 @@ static void hogs_csv(const struct lt_task_stats *const *h, size_t nr)
 	}
 }
 
+/* Each hog's top sites, with their share of its episodes. */
+static void hogs_sites_text(const struct hogs_cli *hc,
+			    const struct lt_analysis *a,
+			    const struct lt_task_stats *const *h, size_t nr)
+{
+	uint64_t seen, used, with;
+	char b[24], st[512];
+	size_t i, k, ns;
+
+	lt_analysis_stack_counts(a, &seen, &used);
+	printf("\ncall sites: %llu kernel stacks in the trace, %llu at a tick with a lazy request pending\n",
+	       (unsigned long long)seen, (unsigned long long)used);
+	if (!seen) {
+		printf("no kernel stacks: record them with lazytrace record (stacktrace trigger) or trace-cmd record -T\n");
+		return;
+	}
+	for (i = 0; i < nr; i++) {
+		const struct lt_site *s = lt_analysis_sites(a, h[i], &ns);
+
+		for (k = 0, with = 0; k < ns; k++)
+			if (s[k].nr_frames)
+				with += s[k].episodes;
+		printf("\n%4zu %7d %s: %llu episodes, %llu with a stack\n",
+		       i + 1, h[i]->pid, h[i]->comm,
+		       (unsigned long long)h[i]->episodes,
+		       (unsigned long long)with);
+		if (ns)
+			printf("     %8s %10s  %s\n", "EPISODES", "PENDING",
+			       "SITE <- CALLERS");
+		for (k = 0; k < ns && k < hc->nr_sites; k++) {
+			site_abbrev(&s[k], 3, 4, st, sizeof(st));
+			printf("     %8llu %10s  %s\n",
+			       (unsigned long long)s[k].episodes,
+			       fmt_ns(b, sizeof(b), s[k].pending_ns), st);
+		}
+		if (ns > hc->nr_sites)
+			printf("     ... %zu more sites (--sites N, --json)\n",
+			       ns - hc->nr_sites);
+	}
+}
+
 static void hogs_text(const struct analysis_cli *o, const struct lt_analysis *a,
 		      const struct lt_task_stats *const *h, size_t nr)
 {
@@ -166,23 +237,65 @@ static void hogs_text(const struct analysis_cli *o, const struct lt_analysis *a,
 	}
 }
 
+static unsigned int parse_sites(const char *arg)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+
+	if (end == arg || *end || !v || v > 100000)
+		die_usage("hogs: bad --sites '%s'", arg);
+	return v;
+}
+
 int cmd_hogs(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		ANALYSIS_LONG_OPTS,
+		{ "stacks", no_argument, NULL, OPT_SHOW_STACKS },
+		{ "folded", optional_argument, NULL, OPT_FOLDED },
+		{ "sites", required_argument, NULL, OPT_SITES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct lt_task_stats *const *h;
+	struct hogs_cli hc = { .nr_sites = 5 };
 	struct analysis_cli o;
 	struct lt_analysis *a;
 	uint64_t events;
 	int c, status;
-	size_t nr;
+	size_t nr, i;
 
-	c = analysis_parse(&o, argc, argv, longopts, hogs_usage);
-	if (c >= 0)
-		return c;
+	analysis_cli_init(&o);
+	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "h", longopts,
+				NULL)) != -1) {
+		if (analysis_opt(&o, c, optarg))
+			continue;
+		switch (c) {
+		case OPT_SHOW_STACKS:
+			hc.stacks = true;
+			break;
+		case OPT_FOLDED:
+			hc.folded = true;
+			if (!optarg || !strcmp(optarg, "episodes"))
+				hc.weight = FOLDED_EPISODES;
+			else if (!strcmp(optarg, "pending"))
+				hc.weight = FOLDED_PENDING;
+			else
+				die_usage("hogs: --folded takes episodes or pending, not '%s'",
+					  optarg);
+			break;
+		case OPT_SITES:
+			hc.nr_sites = parse_sites(optarg);
+			break;
+		case 'h':
+			fputs(hogs_usage, stdout);
+			return EXIT_OK;
+		default:
+			usage_fail();
+		}
+	}
+	if (hc.folded && (o.format != OUT_TEXT || hc.stacks))
+		die_usage("hogs: --folded goes alone, without --json, --csv or --stacks");
 	if (optind < argc)
 		die_usage("hogs: unexpected argument '%s'", argv[optind]);
 	a = analysis_run(&o, NULL, NULL, NULL, &status);
@@ -195,9 +308,14 @@ int cmd_hogs(int argc, char **argv)
 		hogs_json(&o, a, h, nr);
 	else if (o.format == OUT_CSV)
 		hogs_csv(h, nr);
+	else if (hc.folded)
+		for (i = 0; i < nr; i++)
+			folded_task(stdout, a, h[i], hc.weight);
 	else
 		hogs_text(&o, a, h, nr);
 	events = lt_analysis_summary(a)->events;
+	if (hc.stacks && o.format == OUT_TEXT && nr)
+		hogs_sites_text(&hc, a, h, nr);
 	lt_analysis_free(a);
 	if (!events)
 		return nothing_found("%s: no events", o.in.file);

@@ -18,10 +18,12 @@
 #include <unistd.h>
 
 #include "output-analysis.h"
+#include "cli.h"
+#include "output-sites.h"
 
 static const char live_usage[] =
 "usage: lazytrace live [-d SECONDS] [--interval MS] [--json] [--cpu LIST]\n"
-"                      [--syscalls] [--abi NAME] [--rows N]\n"
+"                      [--syscalls] [--abi NAME] [--rows N] [--stacks WHEN]\n"
 "\n"
 "Trace into a private tracefs instance (removed on exit, also on Ctrl-C)\n"
 "and show, for every interval, the tasks with pending need-resched\n"
@@ -34,6 +36,7 @@ static const char live_usage[] =
 "  --syscalls         also raw_syscalls (names the syscall of tick-upgrades)\n"
 "  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
 "  --rows N           tasks shown per interval (default: fit the terminal, or 20)\n"
+STACKS_USAGE
 "\n"
 "JSON (schema \"lazytrace-live/1\"), one object per interval: interval,\n"
 "first_ns, last_ns, events, lost_events, abi, tick_ns, tick_source,\n"
@@ -43,7 +46,8 @@ static const char live_usage[] =
 "request,since_ns,pending_ns}], hogs[task], tasks[task]; a task is {pid,comm,\n"
 "runtime_ns,cpu_share,lazy,eager,upgrade,tick_upgrade,episodes,\n"
 "max_pending_ns,upgrades_by_source,hog,pending,total_tick_upgrades,\n"
-"total_hog_intervals}.\n"
+"total_hog_intervals}, and for a hog\n"
+"sites[{function,episodes,pending_ns,truncated,stack}] as in hogs --json.\n"
 "Each interval is analysed on its own: a request open at its end is pending.\n";
 
 enum {
@@ -63,6 +67,7 @@ struct live_opts {
 	bool syscalls;
 	enum lt_abi abi;
 	int rows;
+	enum lt_stacks stacks;
 };
 
 /* A request still open when an interval ended. */
@@ -94,6 +99,7 @@ struct live_state {
 	struct total *totals[TOTAL_BUCKETS];
 	unsigned long interval;
 	struct lt_setup setup;	/* from the first interval: written once */
+	const struct lt_analysis *a;	/* the interval's, while printing */
 };
 
 /* The interval's summary with the setup line the run began with. */
@@ -266,6 +272,28 @@ static double ms(uint64_t ns)
 	return ns / 1e6;
 }
 
+/* Each hog's top call site, when the interval has stacks. */
+static void print_sites(const struct lt_analysis *a, const struct row *rows,
+			size_t nr)
+{
+	const struct lt_site *s;
+	char st[256];
+	size_t i, ns;
+
+	for (i = 0; i < nr; i++) {
+		if (!rows[i].t->hog)
+			continue;
+		s = lt_analysis_sites(a, rows[i].t, &ns);
+		if (!ns)
+			continue;
+		site_abbrev(&s[0], 3, 2, st, sizeof(st));
+		printf("site %7d %-16.16s %llu/%llu episodes: %s\n",
+		       rows[i].t->pid, rows[i].t->comm,
+		       (unsigned long long)s[0].episodes,
+		       (unsigned long long)rows[i].t->episodes, st);
+	}
+}
+
 static void print_table(struct live_state *st, struct lt_analysis *a,
 			struct row *rows, size_t nr, uint64_t end_ns)
 {
@@ -320,6 +348,7 @@ static void print_table(struct live_state *st, struct lt_analysis *a,
 		       (unsigned long long)(tot ? tot->tick_upgrades : 0),
 		       (unsigned long long)(tot ? tot->hog_intervals : 0));
 	}
+	print_sites(a, rows, nr);
 	fflush(stdout);
 }
 
@@ -372,6 +401,8 @@ static void json_task(struct json *j, struct live_state *st,
 	}
 	json_uint(j, "total_tick_upgrades", tot ? tot->tick_upgrades : 0);
 	json_uint(j, "total_hog_intervals", tot ? tot->hog_intervals : 0);
+	if (t->hog)
+		json_sites(j, st->a, t);
 	json_end_object(j);
 }
 
@@ -465,6 +496,7 @@ static int one_interval(struct live_state *st, struct lt_reader *r)
 	}
 	end = lt_analysis_summary(a)->last_ns;
 	rows = make_rows(st, a, &nr);
+	st->a = a;
 	if (st->o->json)
 		print_json(st, a, rows, nr, end);
 	else
@@ -481,7 +513,8 @@ static int live(const struct live_opts *o)
 {
 	struct lt_tracefs_opts to = { .cpus = o->cpus.v, .nr_cpus = o->cpus.nr,
 				      .syscalls = o->syscalls,
-				      .functions = true, .note = note };
+				      .functions = true, .stacks = o->stacks,
+				      .note = note };
 	struct lt_open_opts oo = { .abi = o->abi };
 	struct live_state *st;
 	struct lt_tracefs *s;
@@ -556,6 +589,7 @@ int cmd_live(int argc, char **argv)
 		{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
 		{ "abi", required_argument, NULL, OPT_ABI },
 		{ "rows", required_argument, NULL, OPT_ROWS },
+		STACKS_LONG_OPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -564,6 +598,8 @@ int cmd_live(int argc, char **argv)
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "d:h", longopts, NULL)) != -1) {
+		if (stacks_opt(&o.stacks, c, optarg))
+			continue;
 		switch (c) {
 		case 'd':
 			o.duration = parse_time_ns(optarg);

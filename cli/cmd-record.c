@@ -22,6 +22,7 @@
 static const char record_usage[] =
 "usage: lazytrace record [-o FILE] [-d SECONDS] [--cpu LIST] [--syscalls]\n"
 "                        [--buffer-size KB] [--functions|--no-functions]\n"
+"                        [--stacks WHEN]\n"
 "                        [-- COMMAND ARGS...]\n"
 "\n"
 "Record sched_switch, the wakeups, the tick and every hrtimer (the tick is\n"
@@ -42,7 +43,8 @@ static const char record_usage[] =
 "  --buffer-size KB      ring buffer per CPU (default 4096)\n"
 "  --functions           function-trace resched_curr* even where hrtimer\n"
 "                        events name the tick (default: only where not)\n"
-"  --no-functions        never function-trace resched_curr*\n";
+"  --no-functions        never function-trace resched_curr*\n"
+STACKS_USAGE;
 
 enum {
 	OPT_SYSCALLS = OPT_PRIVATE,
@@ -59,6 +61,7 @@ struct record_opts {
 	bool functions;
 	bool functions_always;
 	size_t buffer_kb;
+	enum lt_stacks stacks;
 	char **command;
 };
 
@@ -332,6 +335,7 @@ static int record(struct record_opts *o)
 		.cpus = o->cpus.v, .nr_cpus = o->cpus.nr, .syscalls = o->syscalls,
 		.functions = o->functions, .buffer_kb = o->buffer_kb,
 		.functions_always = o->functions_always,
+		.stacks = o->stacks,
 		.note = note,
 	};
 	struct spool sp = { 0 };
@@ -436,6 +440,7 @@ int cmd_record(int argc, char **argv)
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 		{ "no-functions", no_argument, NULL, OPT_NO_FUNCTIONS },
 		{ "functions", no_argument, NULL, OPT_FUNCTIONS },
+		STACKS_LONG_OPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -446,6 +451,8 @@ int cmd_record(int argc, char **argv)
 
 	/* "+": options end at the command, whose own options are its own. */
 	while ((c = getopt_long(argc, argv, "+o:d:h", longopts, NULL)) != -1) {
+		if (stacks_opt(&o.stacks, c, optarg))
+			continue;
 		switch (c) {
 		case 'o':
 			o.output = optarg;

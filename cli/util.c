@@ -545,3 +545,22 @@ int analysis_feed_all(struct lt_analysis *a, struct lt_reader *r,
 	lt_analysis_finish(a);
 	return ret;
 }
+
+int stacks_opt(enum lt_stacks *st, int c, const char *arg)
+{
+	if (c == OPT_NO_STACKS) {
+		*st = LT_STACKS_NONE;
+		return 1;
+	}
+	if (c != OPT_STACKS)
+		return 0;
+	if (!strcmp(arg, "lazy"))
+		*st = LT_STACKS_LAZY;
+	else if (!strcmp(arg, "tick"))
+		*st = LT_STACKS_TICK;
+	else if (!strcmp(arg, "none"))
+		*st = LT_STACKS_NONE;
+	else
+		die_usage("bad --stacks '%s' (lazy, tick or none)", arg);
+	return 1;
+}

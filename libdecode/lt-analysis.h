@@ -55,6 +55,7 @@ struct lt_task {
 	long sc_id[8];
 	uint64_t sc_count[8];
 	struct lt_task *next_hash;
+	struct lt_task_sites *sites;	/* its stacks at ticks (lt-stack.c) */
 };
 
 /* A need-resched request of the current task, open until served. */
@@ -69,6 +70,7 @@ struct lt_req {
 	uint64_t request_ns;	/* from a probe: when it was made, else 0 */
 	int requester_pid;
 	char requester_comm[LT_COMM_LEN];
+	const struct lt_stk *stack; /* lazy: the stack at its last tick */
 };
 
 /* A sched_set_need_resched probe event, waiting for the flags to show it. */
@@ -113,6 +115,7 @@ struct lt_cpu {
 	uint64_t lost;
 	bool lost_unknown;
 	struct lt_task *idle;
+	bool stack_slot;	/* a kernel_stack now would be the tick's */
 };
 
 /* The bits the state machine needs of one flag byte, under the ABI. */
@@ -141,6 +144,7 @@ struct lt_analysis {
 	size_t nr_hogs;
 	bool oom;
 	bool hrtimer_ticks;	/* some CPU's tick showed up as an hrtimer */
+	struct lt_stack_table *stacks;	/* lt-stack.c */
 };
 
 /* lt-stats.c */
@@ -164,5 +168,13 @@ void lt_hogs_request_end(struct lt_analysis *a, struct lt_cpu *c,
 uint64_t lt_hogs_irq_time(const struct lt_cpu *c, uint64_t ts);
 void lt_hogs_finish(struct lt_analysis *a);
 int lt_hogs_spacing(struct lt_cpu *c, uint64_t ns);
+
+/* lt-stack.c */
+void lt_stack_feed(struct lt_analysis *a, struct lt_cpu *c,
+		   const struct lt_event *ev);
+int lt_stack_request_end(struct lt_analysis *a, struct lt_task *t,
+			 const struct lt_req *lazy, uint64_t pending);
+int lt_stack_finish(struct lt_analysis *a, uint64_t ep_ns);
+void lt_stack_free(struct lt_analysis *a);
 
 #endif /* _LT_ANALYSIS_H */

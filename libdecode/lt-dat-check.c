@@ -377,6 +377,8 @@ static int parse_fields(struct chk *c, const struct view *f, const char *what,
 	const char *line, *eol, *decl, *semi, *n;
 	struct ev_fmt *ev;
 	long long id = key_num(s, end, "\nID: "), off, size;
+	bool flexible_stack = memmem(s, end - s, "name: kernel_stack\n", 19) ||
+			      memmem(s, end - s, "name: user_stack\n", 17);
 
 	if (id < 0 && f->len >= 4 && !memcmp(s, "ID: ", 4))
 		id = key_num(s, end, "ID: ");
@@ -420,6 +422,13 @@ static int parse_fields(struct chk *c, const struct view *f, const char *what,
 		names[(*nr_names)++].name = n;
 		if (!memmem(decl, semi - decl, "__data_loc", 10) &&
 		    !memmem(decl, semi - decl, "__rel_loc", 9)) {
+			/*
+			 * A stack event's caller[] array holds only the
+			 * frames its size field counts: the record ends
+			 * where they do, not where the format's array does.
+			 */
+			if (flexible_stack && memchr(decl, '[', semi - decl))
+				size = 0;
 			if (off + size > ev->min_size)
 				ev->min_size = off + size;
 			continue;

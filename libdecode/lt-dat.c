@@ -68,6 +68,12 @@ struct dat {
 	char comm[LT_COMM_LEN];
 	struct consumed *consumed;	/* per CPU: pages read, still mapped */
 	uintptr_t page_size;
+	/* the current kernel_stack event's frames, and the symbol table */
+	uint64_t stack_ip[LT_STACK_MAX_FRAMES];
+	struct dat_syms {
+		struct lt_symbols s;
+		struct tep_handle *tep;
+	} syms;
 	/* pid -> comm: libtraceevent's lookup is a bsearch per event */
 	struct {
 		int pid;
@@ -103,6 +109,7 @@ static const char *const field_names[][8] = {
 	[LT_EV_FUNCTION] = { "ip", "parent_ip" },
 	[LT_EV_PRINT] = { "buf" },
 	[LT_EV_SET_NEED_RESCHED] = { "pid", "cpu", "tif" },
+	[LT_EV_KERNEL_STACK] = { "size", "caller" },
 };
 
 /*
@@ -303,6 +310,60 @@ static void func_name(struct dat *d, unsigned long long addr, char *dst,
 		snprintf(dst, size, "0x%llx", addr);
 }
 
+/* The trace's kallsyms, through libtraceevent. */
+static int dat_symbol(const struct lt_symbols *s, uint64_t ip,
+		      const char **name, uint64_t *start, uint64_t *size)
+{
+	const struct dat_syms *ds = (const struct dat_syms *)s;
+	unsigned long long st = 0;
+	unsigned long sz = 0;
+	const char *n = NULL;
+
+	if (!ip || !tep_find_function_info(ds->tep, ip, &n, &st, &sz) || !n)
+		return -1;
+	*name = n;
+	*start = st;
+	*size = sz;
+	return 0;
+}
+
+/*
+ * kernel_stack: "size" frames in "caller", as many as the record holds
+ * (the format declares a fixed array, the kernel writes "size" entries);
+ * an all-ones word ends the stack on older kernels.
+ */
+static void fill_stack(struct dat *d, struct event_info *ei,
+		       struct tep_record *rec, struct lt_event *ev)
+{
+	struct tep_format_field *fc = ei->f[1];
+	long long want = num(ei->f[0], rec);
+	int word = tep_get_long_size(d->tep);
+	unsigned long long v, end;
+	long long avail;
+	unsigned int i;
+
+	ev->u.stack.ip = d->stack_ip;
+	ev->u.stack.syms = &d->syms.s;
+	if (word != 4 && word != 8)
+		word = 8;
+	end = word == 8 ? ~0ULL : 0xffffffffULL;
+	if (!fc || want < 0 || fc->offset < 0 || fc->offset > rec->size) {
+		ev->u.stack.truncated = true;
+		return;
+	}
+	avail = (rec->size - fc->offset) / word;
+	if (want > avail || want > LT_STACK_MAX_FRAMES)
+		ev->u.stack.truncated = true;
+	for (i = 0; i < want && i < avail && i < LT_STACK_MAX_FRAMES; i++) {
+		v = tep_read_number(d->tep, (char *)rec->data + fc->offset +
+				    i * word, word);
+		if (v == end || !v)
+			break;
+		d->stack_ip[i] = v;
+	}
+	ev->u.stack.nr = i;
+}
+
 static void fill_fields(struct dat *d, struct event_info *ei,
 			struct tep_record *rec, struct lt_event *ev)
 {
@@ -361,6 +422,9 @@ static void fill_fields(struct dat *d, struct event_info *ei,
 			  sizeof(ev->u.function.func));
 		func_name(d, num(f[1], rec), ev->u.function.parent,
 			  sizeof(ev->u.function.parent));
+		break;
+	case LT_EV_KERNEL_STACK:
+		fill_stack(d, ei, rec, ev);
 		break;
 	default:
 		break;
@@ -968,6 +1032,8 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	if (pick_buffer(r, d, opts->buffer))
 		return -1;
 	d->tep = tracecmd_get_tep(d->handle);
+	d->syms.s.lookup = dat_symbol;
+	d->syms.tep = d->tep;
 	tep_set_loglevel(TEP_LOG_NONE);
 	r->nr_cpus = tep_get_cpus(d->tep);
 	d->printer = lt_printer_new(d->tep);

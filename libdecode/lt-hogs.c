@@ -64,6 +64,8 @@ void lt_hogs_request_end(struct lt_analysis *a, struct lt_cpu *c,
 		t->max_task_pending = own;
 	if (lazy->ticks > t->max_ticks)
 		t->max_ticks = lazy->ticks;
+	if (lt_stack_request_end(a, t, lazy, served ? pending : 0))
+		a->oom = true;
 }
 
 /* Spacings kept per CPU: 32 KiB, whatever the length of the trace. */
@@ -175,6 +177,8 @@ void lt_hogs_finish(struct lt_analysis *a)
 	a->sum.tick_ns = tick;
 	ep_ns = (uint64_t)(a->opts.episode_ticks * tick + 0.5);
 	max_ns = (uint64_t)(a->opts.hog_pending_ticks * tick + 0.5);
+	if (lt_stack_finish(a, ep_ns))
+		a->oom = true;
 
 	free(a->hogs);
 	a->hogs = calloc(a->nr_tasks ? a->nr_tasks : 1, sizeof(*a->hogs));

@@ -56,6 +56,18 @@ enum lt_event_kind lt_event_kind_of(const char *system, const char *name);
 const char *lt_event_system_of(const char *name);
 enum lt_prev_state lt_prev_state_of(const char *str);
 
+/*
+ * A kernel symbol table, for kernel_stack frames: the function that
+ * contains @ip, with its start and size; -1 if none does.
+ */
+struct lt_symbols {
+	int (*lookup)(const struct lt_symbols *s, uint64_t ip,
+		      const char **name, uint64_t *start, uint64_t *size);
+};
+
+/* A kernel_stack event's payload as the kernel prints it (lt-reader.c). */
+size_t lt_stack_payload(const struct lt_event *ev, char *buf, size_t len);
+
 int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts);
 int lt_text_open(struct lt_reader *r, FILE *fp, const struct lt_open_opts *opts);
 
@@ -77,5 +89,14 @@ int lt_tracefs_page_size(const struct lt_tracefs *s);
 bool lt_tracefs_functions(const struct lt_tracefs *s);
 bool lt_tracefs_needs_symbols(const struct lt_tracefs *s);
 const char *lt_tracefs_comms(const struct lt_tracefs *s);
+
+/* The stacktrace trigger on the tick (lt-tracefs-stack.c). */
+struct lt_stack_trigger;
+
+struct lt_stack_trigger *lt_tracefs_stacks_on(struct tracefs_instance *inst,
+					      enum lt_stacks mode,
+					      void (*note)(const char *msg));
+int lt_tracefs_stacks_off(struct tracefs_instance *inst,
+			  struct lt_stack_trigger *t);
 
 #endif /* _LT_INTERNAL_H */

@@ -93,6 +93,7 @@ static const struct {
 	/* a probe of ours: its group (system) varies by recording */
 	{ NULL, "sched_set_need_resched", LT_EV_SET_NEED_RESCHED },
 	{ NULL, "set_need_resched", LT_EV_SET_NEED_RESCHED },
+	{ "ftrace", "kernel_stack", LT_EV_KERNEL_STACK },
 };
 
 #define NR_KNOWN ARRAY_SIZE(known_events)
@@ -296,6 +297,9 @@ bool lt_event_named(const struct lt_event *ev)
 		return ev->kind != LT_EV_FUNCTION;
 	if (ev->system[0] == 's' && !strcmp(ev->system, "syscalls"))
 		return false;
+	/* stacks print "<stack trace>" and their frames alone */
+	if (ev->kind == LT_EV_KERNEL_STACK || !strcmp(ev->name, "user_stack"))
+		return false;
 	/* trace_marker writes print as "tracing_mark_write: text" */
 	return !(ev->system[0] == 'f' && !strcmp(ev->system, "ftrace") &&
 		 !strcmp(ev->name, "print"));
@@ -304,7 +308,73 @@ bool lt_event_named(const struct lt_event *ev)
 size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
 			char *buf, size_t len)
 {
+	if (ev->kind == LT_EV_KERNEL_STACK)
+		return lt_stack_payload(ev, buf, len);
 	return r->ops->payload(r, ev, buf, len);
+}
+
+/* Append to @buf as snprintf would, counting what does not fit. */
+static size_t append(char *buf, size_t len, size_t n, const char *s)
+{
+	size_t sl = strlen(s);
+
+	if (n < len)
+		lt_strlcpy(buf + n, s, len - n);
+	return n + sl;
+}
+
+size_t lt_stack_frame(const struct lt_event *ev, unsigned int i, char *buf,
+		      size_t len, bool offset)
+{
+	const struct lt_symbols *syms = ev->u.stack.syms;
+	uint64_t ip, start, size;
+	const char *name;
+	char tmp[64];
+	size_t n;
+
+	if (len)
+		buf[0] = '\0';
+	if (ev->kind != LT_EV_KERNEL_STACK || i >= ev->u.stack.nr)
+		return 0;
+	ip = ev->u.stack.ip ? ev->u.stack.ip[i] : 0;
+	if (ev->u.stack.text && ev->u.stack.text[i][0]) {
+		/* "func+0x1a/0x40 <ffffffff81234567>": cut what is not asked */
+		name = ev->u.stack.text[i];
+		n = strcspn(name, offset ? " " : "+ ");
+		if (len)
+			lt_strlcpy(buf, name, n + 1 < len ? n + 1 : len);
+		return n;
+	}
+	if (syms && syms->lookup(syms, ip, &name, &start, &size) == 0) {
+		n = append(buf, len, 0, name);
+		if (offset && size) {
+			snprintf(tmp, sizeof(tmp), "+0x%llx/0x%llx",
+				 (unsigned long long)(ip - start),
+				 (unsigned long long)size);
+			n = append(buf, len, n, tmp);
+		}
+		return n;
+	}
+	snprintf(tmp, sizeof(tmp), "0x%llx", (unsigned long long)ip);
+	return append(buf, len, 0, tmp);
+}
+
+size_t lt_stack_payload(const struct lt_event *ev, char *buf, size_t len)
+{
+	char frame[256];
+	unsigned int i;
+	size_t n;
+
+	n = append(buf, len, 0, "<stack trace>");
+	for (i = 0; i < ev->u.stack.nr; i++) {
+		if (ev->u.stack.text)
+			lt_strlcpy(frame, ev->u.stack.text[i], sizeof(frame));
+		else
+			lt_stack_frame(ev, i, frame, sizeof(frame), false);
+		n = append(buf, len, n, "\n => ");
+		n = append(buf, len, n, frame);
+	}
+	return n;
 }
 
 int lt_event_field(struct lt_reader *r, const struct lt_event *ev,

@@ -32,6 +32,10 @@ struct text {
 	uint64_t *missed;	/* per CPU: lost events not yet reported */
 	int nr_missed;
 	uint64_t next_missed;
+	/* the current "<stack trace>": each " => " line after it */
+	char frame[LT_STACK_MAX_FRAMES][160];
+	const char *frame_ptr[LT_STACK_MAX_FRAMES];
+	uint64_t frame_ip[LT_STACK_MAX_FRAMES];
 };
 
 static int text_fail(struct lt_reader *r, struct text *t, const char *what)
@@ -444,6 +448,15 @@ static int parse_rest(struct text *t, const char *rest, struct lt_event *ev)
 		ev->kind = LT_EV_OTHER;
 		return 0;
 	}
+	/* Stacks print no event name either; their frames follow. */
+	if (!strcmp(rest, "<stack trace>") ||
+	    !strcmp(rest, "<user stack trace>")) {
+		t->payload = rest;
+		ev->system = "ftrace";
+		ev->name = rest[1] == 's' ? "kernel_stack" : "user_stack";
+		ev->kind = rest[1] == 's' ? LT_EV_KERNEL_STACK : LT_EV_OTHER;
+		return 0;
+	}
 	/* The function tracer prints no event name. */
 	t->payload = rest;
 	ev->name = "function";
@@ -501,7 +514,9 @@ static bool lost_line(struct lt_reader *r, struct text *t, const char *l)
 
 static bool skip_line(const char *l)
 {
+	/* A stack's frame lines, met alone after a seek. */
 	return !l[0] || l[0] == '#' || !strncmp(l, "CPU ", 4) ||
+	       !strncmp(l, " => ", 4) ||
 	       strstr(l, "##### CPU") != NULL;
 }
 
@@ -624,6 +639,55 @@ static int parse_event(struct lt_reader *r, struct text *t)
 	return parse_rest(t, rest, ev);
 }
 
+/* Whether the next line is a stack frame (" => ..."), without taking it. */
+static bool frame_follows(struct text *t)
+{
+	if (t->rend - t->rstart < 4 && !t->eof && fill(t))
+		return false;
+	return t->rend - t->rstart >= 4 &&
+	       !memcmp(t->rbuf + t->rstart, " => ", 4);
+}
+
+/*
+ * The frames of a stack: " => func", " => func+0x1a/0x40" (sym-offset),
+ * either followed by " <ffffffff81234567>" (sym-addr), or the address
+ * alone where the kernel has no symbol. Frames past the reader's limit
+ * are read and dropped, and the stack marked truncated.
+ */
+static int read_frames(struct lt_reader *r, struct text *t)
+{
+	struct lt_event *ev = &r->ev;
+	unsigned int nr = 0;
+	const char *p, *lt;
+	uint64_t pos = r->pos;
+	int ret;
+
+	while (frame_follows(t)) {
+		ret = read_line(r, t);
+		if (ret <= 0)
+			return ret;
+		if (nr == LT_STACK_MAX_FRAMES) {
+			ev->u.stack.truncated = true;
+			continue;
+		}
+		p = skip_spaces(t->line + 4);
+		lt_strlcpy(t->frame[nr], p, sizeof(t->frame[nr]));
+		t->frame_ptr[nr] = t->frame[nr];
+		lt = strchr(p, '<');
+		if (lt)
+			p = lt + 1;
+		t->frame_ip[nr] = strtoull(p, NULL, 16);
+		nr++;
+	}
+	r->pos = pos;
+	if (ev->kind == LT_EV_KERNEL_STACK) {
+		ev->u.stack.ip = t->frame_ip;
+		ev->u.stack.text = t->frame_ptr;
+		ev->u.stack.nr = nr;
+	}
+	return 1;
+}
+
 static int text_next(struct lt_reader *r)
 {
 	struct text *t = r->priv;
@@ -641,6 +705,8 @@ static int text_next(struct lt_reader *r)
 			continue;
 		if (parse_event(r, t))
 			return -1;
+		if (!strcmp(r->ev.system, "ftrace") && r->ev.name[0] != 'f')
+			return read_frames(r, t) < 0 ? -1 : 1;
 		return 1;
 	}
 }

@@ -42,6 +42,7 @@ struct lt_tracefs {
 	bool functions;
 	char probe_group[64];	/* our sched_set_need_resched probe, or "" */
 	char setup[512];	/* the setup line, composed before tracing */
+	struct lt_stack_trigger *stacks;
 	char *comms;		/* "pid comm\n" lines seen in /proc */
 	size_t comms_len;
 	size_t comms_size;
@@ -582,6 +583,7 @@ struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
 	quiet_self(s, o);
 	/* before tracing starts: it may run gzip for /proc/config.gz */
 	lt_tracefs_setup_line(s->setup, sizeof(s->setup));
+	s->stacks = lt_tracefs_stacks_on(s->inst, o->stacks, o->note);
 	return s;
 fail:
 	lt_tracefs_destroy(s);
@@ -615,7 +617,7 @@ bool lt_tracefs_functions(const struct lt_tracefs *s)
 
 bool lt_tracefs_needs_symbols(const struct lt_tracefs *s)
 {
-	return s->functions || s->tick_hrtimer;
+	return s->functions || s->tick_hrtimer || s->stacks;
 }
 
 int lt_tracefs_start(struct lt_tracefs *s)
@@ -675,6 +677,7 @@ void lt_tracefs_destroy(struct lt_tracefs *s)
 		if (s->fd[cpu] >= 0)
 			close(s->fd[cpu]);
 	if (s->inst) {
+		lt_tracefs_stacks_off(s->inst, s->stacks);
 		destroy_instance(s->inst);
 		tracefs_instance_free(s->inst);
 	}

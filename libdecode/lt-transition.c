@@ -825,6 +825,7 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
 	else
 		task_events(a, c, t, ev);
 	context(a, c, ev);
+	lt_stack_feed(a, c, ev);
 	c->last_ts = ev->ts;
 	c->seen = true;
 	if (a->oom) {
@@ -913,6 +914,7 @@ void lt_analysis_free(struct lt_analysis *a)
 		return;
 	for (i = 0; i < a->nr_cpus_alloc; i++)
 		free(a->cpus[i].spacing);
+	lt_stack_free(a);
 	lt_stats_free(a);
 	free(a->hogs);
 	free(a->cpus);

@@ -406,6 +406,24 @@ static void title(int y, int x, int w, const char *s)
 	attroff(A_BOLD | pair(PAIR_TITLE));
 }
 
+/* The selected hog's top call sites, in the rows the hog list left. */
+static void draw_sites(struct view *v, int x, int w, int y)
+{
+	const struct lt_site *s;
+	size_t nr, i;
+
+	if (!v->sel || !v->sel->hog)
+		return;
+	s = lt_analysis_sites(v->s->a, v->sel, &nr);
+	if (!nr || y >= lay.mid + lay.mid_h)
+		return;
+	putf(y++, x, w, "Sites of %d (episodes, innermost frame):",
+	     v->sel->pid);
+	for (i = 0; i < nr && y < lay.mid + lay.mid_h; i++)
+		putf(y++, x, w, " %4llu %s%s", (unsigned long long)s[i].episodes,
+		     s[i].function, s[i].truncated ? " [truncated]" : "");
+}
+
 static void draw_hogs(struct view *v, int x, int w)
 {
 	const struct lt_task_stats *const *h;
@@ -439,6 +457,7 @@ static void draw_hogs(struct view *v, int x, int w)
 		if (me)
 			attroff(A_REVERSE);
 	}
+	draw_sites(v, x, w, y);
 }
 
 static void draw_task(struct view *v, int x, int w)

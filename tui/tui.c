@@ -23,7 +23,7 @@ enum { OPT_LIVE = OPT_PRIVATE };
 
 static const char tui_usage[] =
 "usage: lazytrace tui [-i FILE] [--abi NAME] [-B BUFFER] [--hz N]\n"
-"       lazytrace tui --live [--abi NAME] [--hz N]\n"
+"       lazytrace tui --live [--abi NAME] [--hz N] [--stacks WHEN]\n"
 "\n"
 "A full-screen timeline: one row per CPU, time across, each cell showing\n"
 "the running task's need-resched state by colour and letter (. idle,\n"
@@ -38,7 +38,10 @@ static const char tui_usage[] =
 "  --hz N             tick rate when the trace has no tick events (default 250)\n"
 "  --live             trace this machine (root) into a private tracefs\n"
 "                     instance, removed on exit; the timeline grows every\n"
-"                     second, the panels show the last second's analysis\n";
+"                     second, the panels show the last second's analysis\n"
+"  --stacks WHEN      with --live: kernel stacks for the hogs' call sites,\n"
+"                     lazy (a tick finding a lazy request; default), tick\n"
+"                     (every tick) or none; --no-stacks is none\n";
 
 volatile sig_atomic_t got_signal;
 
@@ -224,9 +227,9 @@ static int run(const struct input_opts *in, const struct lt_analysis_opts *lo)
 
 /* --live: trace into a private tracefs instance, removed on every exit. */
 static int run_live(const struct input_opts *in,
-		    const struct lt_analysis_opts *lo)
+		    const struct lt_analysis_opts *lo, enum lt_stacks stacks)
 {
-	struct lt_tracefs_opts to = { .functions = true };
+	struct lt_tracefs_opts to = { .functions = true, .stacks = stacks };
 	struct lt_open_opts oo = { .abi = in->abi };
 	struct lt_tracefs *ts;
 	struct lt_reader *r;
@@ -288,11 +291,13 @@ int cmd_tui(int argc, char **argv)
 		INPUT_LONG_OPTS,
 		{ "hz", required_argument, NULL, OPT_HZ },
 		{ "live", no_argument, NULL, OPT_LIVE },
+		STACKS_LONG_OPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct input_opts in = INPUT_OPTS_INIT;
 	struct lt_analysis_opts lo = { 0 };
+	enum lt_stacks stacks = LT_STACKS_LAZY;
 	bool live = false, in_given = false;
 	int c;
 
@@ -302,6 +307,8 @@ int cmd_tui(int argc, char **argv)
 			in_given |= c == 'i';
 			continue;
 		}
+		if (stacks_opt(&stacks, c, optarg))
+			continue;
 		switch (c) {
 		case OPT_LIVE:
 			live = true;
@@ -330,5 +337,5 @@ int cmd_tui(int argc, char **argv)
 		die_usage("tui: needs a terminal (use report, timeline or hogs in scripts)");
 	setlocale(LC_ALL, "");
 	catch_signals();
-	return live ? run_live(&in, &lo) : run(&in, &lo);
+	return live ? run_live(&in, &lo, stacks) : run(&in, &lo);
 }

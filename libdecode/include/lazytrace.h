@@ -151,6 +151,7 @@ char lt_flags_resched_letter(enum lt_abi abi, unsigned int flags);
  * @LT_EV_SET_NEED_RESCHED: a tracepoint probe named sched_set_need_resched
  *	or set_need_resched (any group) on the bare tracepoint
  *	sched_set_need_resched_tp, with the fields pid (target task), cpu, tif
+ * @LT_EV_KERNEL_STACK: ftrace:kernel_stack, a stack the kernel took
  * @LT_EV_KIND_MAX: the number of kinds
  */
 enum lt_event_kind {
@@ -175,6 +176,7 @@ enum lt_event_kind {
 	LT_EV_FUNCTION,
 	LT_EV_PRINT,
 	LT_EV_SET_NEED_RESCHED,
+	LT_EV_KERNEL_STACK,
 	LT_EV_KIND_MAX,
 };
 
@@ -191,6 +193,11 @@ enum lt_prev_state {
 };
 
 #define LT_COMM_LEN 32
+
+/* Frames a reader hands up per kernel stack; deeper stacks are truncated. */
+#define LT_STACK_MAX_FRAMES 128
+
+struct lt_symbols;
 
 /* Count of lost events when the buffer says "some" but not how many */
 #define LT_MISSED_UNKNOWN (~0ULL)
@@ -266,6 +273,21 @@ struct lt_event {
 			int pid;	/* exit: the task; fork: the child */
 			char comm[LT_COMM_LEN];
 		} process;
+		/*
+		 * kernel_stack (ftrace's "<stack trace>"), innermost frame
+		 * first: @ip the addresses (0 where the text gave none),
+		 * @text the frames as the kernel printed them (text input;
+		 * NULL for trace.dat), @syms the trace's kallsyms (NULL if
+		 * none), @truncated when the kernel or the reader cut the
+		 * stack short. Read the frames with lt_stack_frame().
+		 */
+		struct {
+			const uint64_t *ip;
+			const char *const *text;
+			const struct lt_symbols *syms;
+			unsigned int nr;
+			bool truncated;
+		} stack;
 	} u;
 };
 
@@ -491,6 +513,36 @@ bool lt_event_named(const struct lt_event *ev);
 int lt_event_field(struct lt_reader *r, const struct lt_event *ev,
 		   const char *field, long long *val);
 
+/**
+ * lt_stack_frame - one frame of a kernel_stack event, as text
+ * @ev: a %LT_EV_KERNEL_STACK event
+ * @i: the frame, 0 the innermost
+ * @buf: output buffer
+ * @len: size of @buf
+ * @offset: append "+0xOFF/0xSIZE" where the symbol table knows them
+ *
+ * Symbols are resolved here, not when the event is read: from the
+ * trace's kallsyms (trace.dat) or as the kernel printed them (text). A
+ * frame without a symbol (a kernel without kallsyms access, a module
+ * missing from the table) is its address, "0xffffffff81234567".
+ * Returns the length the full text needs (0 if @i is out of range).
+ */
+size_t lt_stack_frame(const struct lt_event *ev, unsigned int i, char *buf,
+		      size_t len, bool offset);
+
+/**
+ * lt_stack_frame_is_entry - whether a frame is interrupt entry or tracing
+ * @function: a frame's function name, without offset
+ *
+ * The frames a stack taken in the tick begins with: the tracing code that
+ * saved it (trace_*, *trigger*, stack_trace_*, ...), the interrupt entry
+ * and exit (asm_sysvec_*, sysvec_*, irq_*, softirq processing on
+ * interrupt exit, arm64's el1h_64_irq*, gic_*, ...) and the tick itself
+ * (hrtimer_*, tick_*, update_process_times, sched_tick). A hog's call
+ * site is the innermost frame for which this is false.
+ */
+bool lt_stack_frame_is_entry(const char *function);
+
 /* ------------------------------------------------------------------ */
 /* Analysis                                                            */
 /* ------------------------------------------------------------------ */
@@ -563,6 +615,7 @@ bool lt_transition_is_served(enum lt_transition_kind kind);
  * @LT_UPG_TIMER: any other hrtimer
  * @LT_UPG_IRQ: another interrupt (hard or soft irq context)
  * @LT_UPG_DIRECT: outside interrupt context, e.g. an RT wakeup
+ * @LT_UPG_SOURCE_MAX: the number of sources
  */
 enum lt_upgrade_source {
 	LT_UPG_TICK = 0,
@@ -953,6 +1006,72 @@ const struct lt_task_stats *const *lt_analysis_hogs(const struct lt_analysis *a,
 						    size_t *nr);
 
 /**
+ * struct lt_site - where a task ran with a lazy request pending at a tick
+ * @function: the call site: the innermost frame of the stack that is
+ *	not interrupt entry or tracing (lt_stack_frame_is_entry()), or
+ *	"[no stack]" for episodes the trace has no stack for, "[unknown]"
+ *	for a stack of entry frames only
+ * @episodes: hog episodes (see &struct lt_task_stats) whose stack it is
+ * @pending_ns: total time their lazy requests were pending (served ones,
+ *	as &lt_task_stats.pending_ns)
+ * @stack: the full stack, innermost frame first: function names, or
+ *	addresses in hex where there is no symbol. For a site: its stack
+ *	with the most episodes
+ * @nr_frames: frames in @stack
+ * @truncated: the stack was cut short (its outermost frames are missing)
+ */
+struct lt_site {
+	const char *function;
+	uint64_t episodes;
+	uint64_t pending_ns;
+	const char *const *stack;
+	unsigned int nr_frames;
+	bool truncated;
+};
+
+/**
+ * lt_analysis_sites - a task's call sites, after lt_analysis_finish()
+ * @a: the analysis
+ * @t: a task of @a
+ * @nr: receives the number of sites
+ *
+ * The stacks of the kernel_stack events that follow a tick (or the timer
+ * interrupt entry) finding the task's lazy request pending, one per
+ * request (the last tick's), grouped by call site and ranked by
+ * episodes, then pending time. Only requests that made an episode count;
+ * sites with no episode are left out. "[no stack]" counts the episodes
+ * without a stack once the trace has stacks. Returns an array owned by
+ * @a (NULL when @nr is 0).
+ */
+const struct lt_site *lt_analysis_sites(const struct lt_analysis *a,
+					const struct lt_task_stats *t,
+					size_t *nr);
+
+/**
+ * lt_analysis_stacks - a task's distinct stacks, after lt_analysis_finish()
+ * @a: the analysis
+ * @t: a task of @a
+ * @nr: receives the number of stacks
+ *
+ * Like lt_analysis_sites() but one entry per distinct stack (its
+ * @function is the stack's site); the entries of one site add up to the
+ * site. For flame graphs. Memory is bounded: past a cap of distinct
+ * stacks per task, new ones count under their site's first stack.
+ */
+const struct lt_site *lt_analysis_stacks(const struct lt_analysis *a,
+					 const struct lt_task_stats *t,
+					 size_t *nr);
+
+/**
+ * lt_analysis_stack_counts - how the trace's kernel stacks were used
+ * @a: the analysis
+ * @seen: receives the number of kernel_stack events
+ * @used: receives those that followed a tick with a lazy request pending
+ */
+void lt_analysis_stack_counts(const struct lt_analysis *a, uint64_t *seen,
+			      uint64_t *used);
+
+/**
  * lt_analysis_free - free an analysis and all its results
  * @a: the analysis, may be NULL
  */
@@ -973,6 +1092,20 @@ void lt_analysis_free(struct lt_analysis *a);
 struct lt_tracefs;
 
 /**
+ * enum lt_stacks - when a recording asks the kernel for a stack
+ * @LT_STACKS_LAZY: at a tick that finds a lazy request pending (a
+ *	stacktrace trigger filtered on the lazy bit of common_flags)
+ * @LT_STACKS_NONE: never
+ * @LT_STACKS_TICK: at every tick (also the fallback where the kernel
+ *	refuses the filter)
+ */
+enum lt_stacks {
+	LT_STACKS_LAZY = 0,
+	LT_STACKS_NONE,
+	LT_STACKS_TICK,
+};
+
+/**
  * struct lt_tracefs_opts - what a recording session enables
  * @cpus: trace only these CPUs ...
  * @nr_cpus: ... if this is not 0
@@ -983,6 +1116,7 @@ struct lt_tracefs;
  *	@functions_always
  * @functions_always: function tracing even where hrtimer events exist
  * @buffer_kb: ring buffer per CPU; 0 for a default
+ * @stacks: kernel stacks at ticks, for the hogs' call sites
  * @note: told what was left out, and why
  */
 struct lt_tracefs_opts {
@@ -992,6 +1126,7 @@ struct lt_tracefs_opts {
 	bool functions;
 	bool functions_always;
 	size_t buffer_kb;
+	enum lt_stacks stacks;
 	void (*note)(const char *msg);
 };
 

@@ -33,6 +33,11 @@ assert d["events"] == 10 * int(sys.argv[2]), d["events"]
 assert d["switches"]["preempted"] > 0
 PY
 echo "peak RSS: 1x $small KB, 10x $large KB"
-[ $((large * 10)) -le $((small * 11)) ] ||
+# Within 10 % or 512 KB, whichever is more: allocator noise moves a
+# 3 MB peak by a few hundred KB, while growth with events would add at
+# least a megabyte over the 1.05 million extra events.
+allow=$((small / 10))
+[ "$allow" -ge 512 ] || allow=512
+[ $((large - small)) -le "$allow" ] ||
 	fail "peak RSS grew from $small KB to $large KB on a 10x longer trace"
 exit 0

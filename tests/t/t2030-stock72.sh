@@ -74,7 +74,8 @@ done
 # says who upgraded the hogs; stats prints the setup line.
 lt timeline -i "$S/stock72-lazy-hrtick.dat" --kind upgrade,tick-upgrade > "$TMPDIR/tl.txt" ||
 	fail "timeline"
-n=$(grep -c . "$TMPDIR/tl.txt")
+# the first line is the header
+n=$(tail -n +2 "$TMPDIR/tl.txt" | grep -c .)
 m=$(grep -c ' source=\(tick\|hrtick\|timer\|irq\|direct\)' "$TMPDIR/tl.txt")
 [ "$n" -gt 1000 ] && [ "$n" = "$m" ] || fail "timeline: $m of $n upgrades name a source"
 grep -q 'source=hrtick.*requested [0-9.]* by ' "$TMPDIR/tl.txt" ||

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Hog call sites in text, JSON and folded stacks (output-sites.c).
+ */
+#ifndef _LT_OUTPUT_SITES_H
+#define _LT_OUTPUT_SITES_H
+
+#include "cli.h"
+
+enum folded_weight {
+	FOLDED_EPISODES = 0,
+	FOLDED_PENDING,
+};
+
+/*
+ * "site <- caller <- ... <- outer": the first @head frames from the site
+ * and the @tail outermost ones before the system call entry.
+ */
+void site_abbrev(const struct lt_site *s, unsigned int head,
+		 unsigned int tail, char *buf, size_t len);
+
+/* The "sites" array of one task. */
+void json_sites(struct json *j, const struct lt_analysis *a,
+		const struct lt_task_stats *t);
+
+/* One folded line per distinct stack of @t, "comm-pid;...;site weight". */
+void folded_task(FILE *fp, const struct lt_analysis *a,
+		 const struct lt_task_stats *t, enum folded_weight w);
+
+#endif /* _LT_OUTPUT_SITES_H */
