@@ -142,6 +142,14 @@ fuzz: fuzz-deps
 fuzz-deps:
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(FUZZ_PKGS)"
 
+# CPU, wall time and memory against trace-cmd and a bare libtracecmd
+# iteration (bench/README.md); BENCH_RECORD / BENCH_TRACE pick the large
+# trace. Fails when a goal is missed.
+bench: all
+	@LAZYTRACE=$(CURDIR)/$(BIN) sh bench/bench.sh; a=$$?; \
+	LAZYTRACE=$(CURDIR)/$(BIN) sh bench/bench-tui.sh $(BENCH_TUI_TRACE); \
+	b=$$?; [ $$a = 0 ] && [ $$b = 0 ]
+
 demo: all
 	sh tests/demo.sh ./$(BIN)
 
@@ -212,7 +220,7 @@ vm-record-stock: vm-deps
 clean:
 	rm -rf build build-asan $(BIN)
 
-.PHONY: all check asan valgrind fuzz fuzz-deps demo doc-check deps install \
+.PHONY: all check asan valgrind fuzz fuzz-deps bench demo doc-check deps install \
 	patches-check \
 	vm-test vm-deps vm-test-stock vm-record-stock clean
 .DELETE_ON_ERROR:

@@ -7,7 +7,9 @@
 # from outside in a tmux pane, as a user would see it.
 #
 #   bench/bench-tui.sh [TRACE...]      default: tests/data/lazy612-msg-full.dat
-#   BENCH_RECORD=S bench/bench-tui.sh  also record S seconds of two pipe
+#                                      and the recordings bench.sh keeps in
+#                                      bench/data/
+#   BENCH_TUI_RECORD=S bench/bench-tui.sh  also record S seconds of two pipe
 #                                      loops (root, tracefs) into
 #                                      bench/data/tui-S.dat and measure it
 #
@@ -15,18 +17,19 @@
 # the file, which the kernel may drop at will. PEAK-ANON is the largest
 # RssAnon seen: the memory that is really the viewer's.
 #
-# Results (2 vCPU VM, Debian 12, 2026-12-03; x10.txt: the kernel text of
-# lazy612-msg-full ten times over, bench/mk-long-text.py; tui-16.dat:
-# BENCH_RECORD=16, trace.dat v6 uncompressed):
+# Exits 1 when a first screen takes more than BENCH_TUI_FIRST seconds
+# (default 2), the goal on a 1 GB trace.dat.
+#
+# Results (2 vCPU VM shared with other builds, load average 60, Debian 12,
+# 2026-12-03; big1g.dat: `lazytrace record -- perf bench sched messaging
+# -l 76000`, trace.dat v6 uncompressed):
 #
 # TRACE                  SIZE    EVENTS FIRST-SCREEN  COMPLETE   PEAK-RSS  PEAK-ANON
-# lazy612-msg-full.dat   1.0M    116623        0.24s     0.24s    20872kB    17472kB
-# x10.txt              142.5M   1166230        0.16s     1.06s    10236kB     7260kB
-# tui-16.dat           854.3M  10424550        0.31s     4.14s    47712kB    24940kB
+# big1g.dat            995.1M  20915930        0.60s    23.27s    59272kB    52312kB
 #
 # The first screen comes before the input is read: the timeline fills in
-# behind it. Memory is the summary's fixed-size bins (per CPU), not the
-# events: 25 MB for 10 M events, 2.9 % of the file.
+# behind it. Memory is the summary's fixed-size bins (per CPU) and the
+# tasks, not the events.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 LAZYTRACE=${LAZYTRACE:-$top/lazytrace}
@@ -34,7 +37,14 @@ command -v tmux >/dev/null 2>&1 || { echo "bench-tui: needs tmux"; exit 77; }
 command -v bc >/dev/null 2>&1 || { echo "bench-tui: needs bc"; exit 77; }
 [ -x "$LAZYTRACE" ] || { echo "bench-tui: build first (make)"; exit 2; }
 
-if [ -n "${BENCH_RECORD:-}" ]; then
+if [ $# -eq 0 ]; then
+	set -- "$top/tests/data/lazy612-msg-full.dat"
+	for f in "$top"/bench/data/*.dat; do
+		[ -s "$f" ] && set -- "$@" "$f"
+	done
+fi
+if [ -n "${BENCH_TUI_RECORD:-}" ]; then
+	BENCH_RECORD=$BENCH_TUI_RECORD
 	big=$top/bench/data/tui-$BENCH_RECORD.dat
 	mkdir -p "$top/bench/data"
 	if [ ! -s "$big" ]; then
@@ -46,10 +56,10 @@ if [ -n "${BENCH_RECORD:-}" ]; then
 			> /dev/null || exit 2
 		mv "$big.tmp" "$big"
 	fi
-	[ $# -gt 0 ] || set -- "$top/tests/data/lazy612-msg-full.dat"
 	set -- "$@" "$big"
 fi
-[ $# -gt 0 ] || set -- "$top/tests/data/lazy612-msg-full.dat"
+FIRST_MAX=${BENCH_TUI_FIRST:-2}
+fail=0
 
 tmp=$(mktemp -d)
 sock=$tmp/tmux.sock
@@ -112,4 +122,9 @@ for f in "$@"; do
 		"$(basename "$f")" "$(echo "$size / 1048576" | bc -l)" \
 		"${events:-?}" "${first:-0}" "$done" "$peak" "$apeak" \
 		"$(echo "100 * $apeak * 1024 / $size" | bc -l)"
+	if [ -z "$first" ] || [ "$(echo "$first > $FIRST_MAX" | bc)" = 1 ]; then
+		echo "bench-tui: $(basename "$f"): first screen after ${first:-never}s (goal <= ${FIRST_MAX}s)"
+		fail=1
+	fi
 done
+exit $fail

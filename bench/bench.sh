@@ -1,114 +1,196 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench/bench.sh [TRACE.dat]
+# bench/bench.sh: lazytrace against trace-cmd and a bare libtracecmd
+# iteration, side by side on the same files, in one run (`make bench`).
 #
-# One run each, on the same trace.dat, of
-#   bare-iter (bench/bare-iter.c: libtracecmd's own iteration, the floor),
-#   lazytrace report, lazytrace report -l, lazytrace stats,
+#   bench/bench.sh [TRACE.dat...]
+#
+# Traces: the given ones, else the largest bundled recordings and a large
+# recording of this machine: BENCH_RECORD=LOOPS (default 2100; 0: none)
+# records `perf bench sched messaging -l LOOPS` with `lazytrace record`
+# (root, tracefs) into bench/data/msg-LOOPS.dat, kept for the next run, and
+# converts it to a version 7 zstd copy with `trace-cmd convert`, so that
+# both file formats are measured. BENCH_TRACE=FILE uses FILE (and its v7
+# copy) instead of recording.
+#
+# Commands, each run BENCH_RUNS times (default 3; the median is kept):
+#   bare-iter (bench/bare-iter.c: libtracecmd's own iteration, the floor)
+#   lazytrace stats, lazytrace report, lazytrace report -l
 #   trace-cmd report, trace-cmd report -l
-# printing user CPU, system CPU, wall time and peak RSS (GNU time) as a
-# Markdown table, then the ratios. Then peak RSS of `lazytrace stats` on a
-# trace 1x and 10x as long (two recordings of the same load).
+# CPU (user + system) and wall time separately, peak RSS (GNU time).
+# Then the text reader's memory: `lazytrace stats` on a kernel text trace
+# and on one ten times as long (bench/mk-long-text.py).
 #
-# Without TRACE, records one on this machine (root, tracefs) into
-# bench/data/ (gitignored) with `lazytrace record` around `perf bench sched
-# messaging -l BENCH_LOOPS` (default 2100 loops: ~700k events here), and
-# a 10x one (BENCH_10X=0 skips it). Recordings are kept for the next run.
-# trace-cmd record cannot be used on hosts that forbid writing
-# /proc/sys/kernel/ftrace_enabled; lazytrace record uses its own instance.
+# The table goes to stdout and between the markers in bench/README.md
+# (BENCH_README=0: not). Exit status 1 when a goal is missed on a trace
+# of at least 700k events, 2 when there is no such trace:
+#   stats CPU <= trace-cmd report CPU / 5
+#   stats CPU <= 1.5 x bare-iter CPU
+#   report -l CPU <= trace-cmd report -l CPU / 1.5
+#   text trace 10x: peak RSS within 10 % of 1x
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 LT=${LAZYTRACE:-$top/lazytrace}
 D=${BENCH_DATA:-$top/bench/data}
-LOOPS=${BENCH_LOOPS:-2100}
+RUNS=${BENCH_RUNS:-3}
+LOOPS=${BENCH_RECORD:-2100}
+BIG=700000
 mkdir -p "$D"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
-[ -x "$LT" ] || { echo "build lazytrace first (make)"; exit 2; }
-[ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)"; exit 2; }
-cc -O2 -o "$D/bare-iter" "$top/bench/bare-iter.c" \
+[ -x "$LT" ] || { echo "bench: build lazytrace first (make)"; exit 2; }
+[ -x /usr/bin/time ] || { echo "bench: needs GNU time (/usr/bin/time)"; exit 2; }
+command -v trace-cmd > /dev/null || { echo "bench: needs trace-cmd"; exit 2; }
+cc -O2 -o "$tmp/bare-iter" "$top/bench/bare-iter.c" \
 	$(pkg-config --cflags --libs libtracecmd libtraceevent)
 
 record() {	# FILE LOOPS
 	[ -s "$1" ] && return 0
-	echo "recording $1: perf bench sched messaging -l $2" >&2
-	if command -v perf > /dev/null; then
-		"$LT" record -o "$1.tmp" --buffer-size 65536 -- \
-			perf bench sched messaging -l "$2" > /dev/null
-	else	# two pipe loops, for as long as the messaging load would take
-		"$LT" record -o "$1.tmp" --buffer-size 65536 \
-			-d "$(($2 / 700 + 1))" -- sh -c '
-			dd if=/dev/zero bs=1 count=1000000000 2>/dev/null | cat >/dev/null &
-			dd if=/dev/zero bs=1 count=1000000000 2>/dev/null | cat >/dev/null' \
-			> /dev/null
-	fi
+	command -v perf > /dev/null || { echo "bench: needs perf to record" >&2; return 1; }
+	echo "bench: recording $1: perf bench sched messaging -l $2" >&2
+	"$LT" record -o "$1.tmp" --buffer-size 65536 -- \
+		perf bench sched messaging -l "$2" > /dev/null || return 1
 	mv "$1.tmp" "$1"
 }
 
-trace=${1:-}
-if [ -z "$trace" ]; then
-	trace=$D/msg-1x.dat
-	record "$trace" "$LOOPS"
+v7_copy() {	# FILE: its version 7 zstd copy, made once
+	v7=$D/$(basename "${1%.dat}")-v7zstd.dat
+	if [ ! -s "$v7" ]; then
+		trace-cmd convert -i "$1" -o "$v7.tmp" --file-version 7 \
+			--compression zstd > /dev/null 2>&1 || return 1
+		mv "$v7.tmp" "$v7"
+	fi
+	echo "$v7"
+}
+
+if [ $# -eq 0 ]; then
+	set -- "$top/tests/data/lazy612-msg-full.dat" "$top/tests/data/host618-hogs.dat"
+	big=${BENCH_TRACE:-}
+	if [ -z "$big" ] && [ "$LOOPS" != 0 ]; then
+		big=$D/msg-$LOOPS.dat
+		record "$big" "$LOOPS" || big=
+	fi
+	if [ -n "$big" ]; then
+		set -- "$@" "$big"
+		v7=$(v7_copy "$big") && set -- "$@" "$v7"
+	fi
 fi
 
-# run NAME CMD...: one run; sets NAME_user, NAME_wall, NAME_rss
-run() {
-	name=$1
-	shift
-	/usr/bin/time -f "%U %S %e %M" -o "$D/time" "$@" > /dev/null 2> "$D/err" ||
-		{ cat "$D/err"; echo "$name failed"; exit 1; }
-	read -r user sys wall rss < "$D/time"
-	printf '| %-22s | %6.2f | %6.2f | %6.2f | %9d |\n' "$*" "$user" "$sys" \
-		"$wall" "$rss" | sed "s|$trace|T|; s|$D/||; s|$LT|lazytrace|"
-	eval "${name}_user=$user ${name}_wall=$wall ${name}_rss=$rss"
-}
-
-ratio() {	# A B: A/B with one decimal
-	echo "$1 $2" | awk '{ if ($2 > 0) printf "%.1f", $1 / $2; else print "inf" }'
-}
-
-events=$("$D/bare-iter" "$trace" | cut -d' ' -f1)
-echo "T = $trace: $events events, $(du -m "$trace" | cut -f1) MB"
-echo
-echo "| command | user s | sys s | wall s | peak RSS KB |"
-echo "|---|---|---|---|---|"
-run bare "$D/bare-iter" "$trace"
-run lt_report "$LT" report -i "$trace"
-run lt_lat "$LT" report -l -i "$trace"
-run lt_stats "$LT" stats -i "$trace"
-run tc_report trace-cmd report -i "$trace"
-run tc_lat trace-cmd report -l -i "$trace"
-echo
-echo "user CPU, trace-cmd report / lazytrace report:       $(ratio "$tc_report_user" "$lt_report_user")x"
-echo "user CPU, trace-cmd report -l / lazytrace report -l: $(ratio "$tc_lat_user" "$lt_lat_user")x"
-echo "user CPU, trace-cmd report / lazytrace stats:        $(ratio "$tc_report_user" "$lt_stats_user")x (aim >= 5)"
-echo "user CPU, lazytrace stats / bare-iter:               $(ratio "$lt_stats_user" "$bare_user")x (aim <= 1.5)"
-echo "wall, trace-cmd report / lazytrace report:           $(ratio "$tc_report_wall" "$lt_report_wall")x"
-echo "peak RSS, lazytrace report / trace-cmd report:       $(ratio "$lt_report_rss" "$tc_report_rss")x"
-
-[ "${BENCH_10X:-1}" = 0 ] && exit 0
-[ -n "${1:-}" ] && exit 0
-big=$D/msg-10x.dat
-record "$big" $((LOOPS * 10))
-echo
-echo "peak RSS of lazytrace stats, 1x and 10x (anonymous and file-backed"
-echo "peaks sampled from /proc/PID/status every 10 ms):"
-echo "| trace | events | MB | user s | peak RSS KB | peak RssAnon KB | peak RssFile KB |"
-echo "|---|---|---|---|---|---|---|"
-for t in "$trace" "$big"; do
-	/usr/bin/time -f "%U %M" -o "$D/time" "$LT" stats -i "$t" > /dev/null &
-	sleep 0.05
-	pid=$(pgrep -o -f "^$LT stats -i $t") || pid=
-	anon=0 file=0
-	while [ -n "$pid" ] && [ -r "/proc/$pid/status" ]; do
-		set -- $(awk '/^RssAnon|^RssFile/ { print $2 }' "/proc/$pid/status" 2> /dev/null) 0 0
-		[ "$1" -gt "$anon" ] && anon=$1
-		[ "$2" -gt "$file" ] && file=$2
-		sleep 0.01
+# measure CMD...: "cpu user sys wall rss" medians over $RUNS runs
+measure() {
+	: > "$tmp/runs"
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		/usr/bin/time -f "%U %S %e %M" -o "$tmp/time" "$@" \
+			> /dev/null 2> "$tmp/err" ||
+			{ cat "$tmp/err" >&2; echo "bench: failed: $*" >&2; exit 2; }
+		awk '{ printf "%.2f %s %s %s %s\n", $1 + $2, $1, $2, $3, $4 }' \
+			"$tmp/time" >> "$tmp/runs"
+		i=$((i + 1))
 	done
-	wait
-	read -r user rss < "$D/time"
-	printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$(basename "$t")" \
-		"$("$D/bare-iter" "$t" | cut -d' ' -f1)" "$(du -m "$t" | cut -f1)" \
-		"$user" "$rss" "$anon" "$file"
+	# median by CPU; the largest RSS
+	rss=$(sort -n -k5 "$tmp/runs" | tail -1 | cut -d' ' -f5)
+	sort -n -k1 "$tmp/runs" | sed -n "$(((RUNS + 1) / 2))p" |
+		awk -v rss="$rss" '{ print $1, $2, $3, $4, rss }'
+}
+
+ratio() {	# A B: A/B, two decimals
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'
+}
+
+out=$tmp/table
+fail=0 checked=0
+{
+echo "| trace | events | command | CPU s | user s | sys s | wall s | peak RSS MB |"
+echo "|---|---|---|---|---|---|---|---|"
+} > "$out"
+: > "$tmp/goals"
+for t in "$@"; do
+	[ -s "$t" ] || { echo "bench: no such trace $t" >&2; exit 2; }
+	events=$("$tmp/bare-iter" "$t" | cut -d' ' -f1)
+	name=$(basename "$t")
+	for c in bare stats report report_l tc_report tc_report_l; do
+		case $c in
+		bare)		set -- "$tmp/bare-iter" "$t"; label="bare-iter" ;;
+		stats)		set -- "$LT" stats -i "$t"; label="lazytrace stats" ;;
+		report)		set -- "$LT" report -i "$t"; label="lazytrace report" ;;
+		report_l)	set -- "$LT" report -l -i "$t"; label="lazytrace report -l" ;;
+		tc_report)	set -- trace-cmd report -i "$t"; label="trace-cmd report" ;;
+		tc_report_l)	set -- trace-cmd report -l -i "$t"; label="trace-cmd report -l" ;;
+		esac
+		read -r cpu user sys wall rss <<EOF
+$(measure "$@")
+EOF
+		eval "cpu_$c=$cpu"
+		printf '| %s | %s | %s | %.2f | %.2f | %.2f | %.2f | %.1f |\n' \
+			"$name" "$events" "$label" "$cpu" "$user" "$sys" "$wall" \
+			"$(awk -v k="$rss" 'BEGIN { print k / 1024 }')" >> "$out"
+	done
+	r1=$(ratio "$cpu_tc_report" "$cpu_stats")
+	r2=$(ratio "$cpu_stats" "$cpu_bare")
+	r3=$(ratio "$cpu_tc_report_l" "$cpu_report_l")
+	r4=$(ratio "$cpu_tc_report" "$cpu_report")
+	verdict=""
+	if [ "$events" -ge "$BIG" ]; then
+		checked=1
+		ok() { awk -v v="$1" -v op="$2" -v g="$3" 'BEGIN {
+			exit !((op == ">=" && v >= g) || (op == "<=" && v <= g)) }'; }
+		m1=met m2=met m3=met
+		ok "$r1" ">=" 5 || { m1=MISSED; fail=1; }
+		ok "$r2" "<=" 1.5 || { m2=MISSED; fail=1; }
+		ok "$r3" ">=" 1.5 || { m3=MISSED; fail=1; }
+		verdict=" ($m1 / $m2 / $m3)"
+	fi
+	printf '| %s | %s | %sx | %sx | %sx | %sx |%s\n' "$name" "$events" \
+		"$r1" "$r2" "$r3" "$r4" "$verdict" >> "$tmp/goals"
 done
+{
+echo
+echo "| trace | events | trace-cmd report / stats (goal >= 5) | stats / bare-iter (goal <= 1.5) | trace-cmd report -l / report -l (goal >= 1.5) | trace-cmd report / report |"
+echo "|---|---|---|---|---|---|"
+sed 's/ (\(.*\))$//' "$tmp/goals"
+echo
+sed -n 's/^| \([^|]*\) | \([0-9]*\) |.*(\(.*\))$/Goals on \1 (\2 events): \3/p' "$tmp/goals"
+} >> "$out"
+
+# The text reader streams: its memory must not grow with the trace.
+xz -dc "$top/tests/data/lazy612-msg-full.txt.xz" > "$tmp/x1.txt"
+python3 "$top/bench/mk-long-text.py" 10 < "$tmp/x1.txt" > "$tmp/x10.txt"
+read -r c1 u1 s1 w1 rss1 <<EOF
+$(measure "$LT" stats -i "$tmp/x1.txt")
+EOF
+read -r c10 u10 s10 w10 rss10 <<EOF
+$(measure "$LT" stats -i "$tmp/x10.txt")
+EOF
+growth=$(awk -v a="$rss1" -v b="$rss10" 'BEGIN { printf "%+.1f", 100 * (b - a) / a }')
+{
+echo
+echo "| text trace (lazytrace stats) | events | CPU s | wall s | peak RSS KB |"
+echo "|---|---|---|---|---|"
+echo "| lazy612-msg-full.txt (1x) | 116623 | $c1 | $w1 | $rss1 |"
+echo "| 10x (mk-long-text.py) | 1166230 | $c10 | $w10 | $rss10 ($growth %) |"
+} >> "$out"
+awk -v g="$growth" 'BEGIN { exit !(g <= 10) }' || fail=1
+
+cat "$out"
+if [ "${BENCH_README:-1}" != 0 ]; then
+	readme=$top/bench/README.md
+	{
+		sed '/<!-- bench:begin -->/q' "$readme"
+		echo
+		echo "$(date -u +%Y-%m-%d), $(nproc) CPUs, $(uname -r), trace-cmd $(trace-cmd -h 2>&1 | sed -n 's/.*version \([^ ]*\).*/\1/p' | head -1), $RUNS runs (median):"
+		echo
+		cat "$out"
+		echo
+		sed -n '/<!-- bench:end -->/,$p' "$readme"
+	} > "$tmp/readme"
+	cp "$tmp/readme" "$readme"
+fi
+if [ $checked = 0 ]; then
+	echo "bench: no trace of $BIG events or more: goals not checked" >&2
+	exit 2
+fi
+[ $fail = 0 ] || { echo "bench: a goal is missed" >&2; exit 1; }
+echo "bench: all goals met"

@@ -170,18 +170,56 @@ static void print_default(const struct line *l, bool color)
 	print_payload(&l->ev, l->payload);
 }
 
-/* lat_print_generic() and lat_print_timestamp(), verbose off. */
+/*
+ * lat_print_generic() and lat_print_timestamp(), verbose off:
+ * "%8.8s-%-7d %3d%s %4lluus%c: " by hand, printf for unusual lines.
+ */
 static void print_latency(const struct line *l, uint64_t base, uint64_t next,
 			  bool color)
 {
 	uint64_t rel = ns2usecs(next - l->ev.ts);
-	char lat[32];
+	uint64_t us = ns2usecs(l->ev.ts - base);
+	char lat[32], buf[160], *p = buf, *pid;
+	const char *lat_s = lat_field(l, color, lat, sizeof(lat));
+	size_t len = strnlen(l->ev.comm, 8), n = len;
 
-	printf("%8.8s-%-7d %3d%s %4lluus%c: ", l->ev.comm, l->ev.pid,
-	       l->ev.cpu, lat_field(l, color, lat, sizeof(lat)),
-	       (unsigned long long)ns2usecs(l->ev.ts - base),
-	       delay_mark(rel * 1000));
+	if (l->ev.pid < 0 || l->ev.cpu < 0 || strlen(lat_s) > 64) {
+		printf("%8.8s-%-7d %3d%s %4lluus%c: ", l->ev.comm, l->ev.pid,
+		       l->ev.cpu, lat_s, (unsigned long long)us,
+		       delay_mark(rel * 1000));
+		print_payload(&l->ev, l->payload);
+		return;
+	}
+	while (n++ < 8)
+		*p++ = ' ';
+	memcpy(p, l->ev.comm, len);
+	p += len;
+	*p++ = '-';
+	pid = p;
+	p = put_uint(p, l->ev.pid, 0, ' ');
+	while (p - pid < 7)
+		*p++ = ' ';
+	*p++ = ' ';
+	p = put_uint(p, l->ev.cpu, 3, ' ');
+	p = stpcpy(p, lat_s);
+	*p++ = ' ';
+	p = put_uint(p, us, 4, ' ');
+	*p++ = 'u';
+	*p++ = 's';
+	*p++ = delay_mark(rel * 1000);
+	*p++ = ':';
+	*p++ = ' ';
+	fwrite(buf, 1, p - buf, stdout);
 	print_payload(&l->ev, l->payload);
+}
+
+/* snprintf(dst, size, "%s", src) without printf. */
+static void copy_str(char *dst, const char *src, size_t size)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
 }
 
 static int keep_line(struct lt_reader *r, struct line *l,
@@ -190,8 +228,8 @@ static int keep_line(struct lt_reader *r, struct line *l,
 	size_t need;
 
 	l->ev = *ev;
-	snprintf(l->comm, sizeof(l->comm), "%s", ev->comm ? ev->comm : "<...>");
-	snprintf(l->name, sizeof(l->name), "%s", ev->name);
+	copy_str(l->comm, ev->comm ? ev->comm : "<...>", sizeof(l->comm));
+	copy_str(l->name, ev->name, sizeof(l->name));
 	l->ev.comm = l->comm;
 	l->ev.name = l->name;
 	lt_flags_latency(abi, ev->flags, ev->preempt_count, l->lat);

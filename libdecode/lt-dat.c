@@ -18,6 +18,7 @@
 #include "lt-dat-check.h"
 #include "lt-internal.h"
 #include "lt-print.h"
+#include "lt-print-known.h"
 
 /* Exported by libtracecmd but missing from Debian's public header. */
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
@@ -37,13 +38,20 @@ struct event_info {
 	char state_letter[16];
 	int nr_state_letters;
 	unsigned long long preempt_marker;
+	struct lt_known_print print;	/* printed by hand if known */
 };
 
-/* A run of a CPU's pages that were read through, and the page being read. */
+/*
+ * A run of a CPU's pages that were read through, the page being read, and
+ * the mapping the CPU's pages were last found in.
+ */
 struct consumed {
 	uintptr_t lo;
 	uintptr_t hi;
 	uintptr_t cur;
+	uintptr_t map_lo;
+	uintptr_t map_hi;
+	bool map_file;
 };
 
 struct dat {
@@ -59,6 +67,7 @@ struct dat {
 	struct lt_printer *printer;	/* formats what we read */
 	char comm[LT_COMM_LEN];
 	struct consumed *consumed;	/* per CPU: pages read, still mapped */
+	uintptr_t page_size;
 	/* the current kernel_stack event's frames, and the symbol table */
 	uint64_t stack_ip[LT_STACK_MAX_FRAMES];
 	struct dat_syms {
@@ -70,6 +79,17 @@ struct dat {
 		int pid;
 		const char *comm;
 	} comm_cache[256];
+	/* address -> kernel symbol: tep_find_function() is a bsearch too */
+	struct {
+		unsigned long long addr;
+		const char *name;
+	} func_cache[256];
+	/*
+	 * The common fields, found once: tep_data_type() and friends look
+	 * each one up by name again on every call.
+	 */
+	struct tep_format_field *c_type, *c_pid, *c_flags, *c_pc;
+	bool native;		/* the file is in the host's byte order */
 };
 
 static const char *const field_names[][8] = {
@@ -150,6 +170,7 @@ static struct event_info *event_info(struct dat *d, int type)
 	if (!ei->event)
 		return NULL;
 	ei->kind = lt_event_kind_of(ei->event->system, ei->event->name);
+	lt_known_print_init(&ei->print, ei->event);
 	for (i = 0; i < 8 && ei->kind < LT_EV_KIND_MAX; i++) {
 		const char *fn = field_names[ei->kind][i];
 
@@ -182,6 +203,39 @@ static long long num(struct tep_format_field *f, struct tep_record *rec)
 			return (signed char)v;
 	}
 	return (long long)v;
+}
+
+/*
+ * num() for the hot fields: a file in the host's byte order is read with
+ * a plain load instead of two calls into libtraceevent.
+ */
+static inline long long fnum(struct dat *d, struct tep_format_field *f,
+			     struct tep_record *rec)
+{
+	const char *p;
+
+	if (!d->native || !f || f->offset < 0 ||
+	    f->offset + f->size > rec->size)
+		return num(f, rec);
+	p = (const char *)rec->data + f->offset;
+	switch (f->size) {
+	case 4: {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		if (f->flags & TEP_FIELD_IS_SIGNED)
+			return (int32_t)v;
+		return v;
+	}
+	case 8: {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		return (long long)v;
+	}
+	default:
+		return num(f, rec);
+	}
 }
 
 static void str(struct tep_format_field *f, struct tep_record *rec, char *dst,
@@ -241,8 +295,15 @@ static void prev_state_str(const struct event_info *ei, unsigned long long st,
 static void func_name(struct dat *d, unsigned long long addr, char *dst,
 		      size_t size)
 {
-	const char *name = tep_find_function(d->tep, addr);
+	unsigned int slot = (unsigned int)(addr >> 4) % 256;
+	const char *name = d->func_cache[slot].name;
 
+	/* A name is the symbol table's, fixed while the file is open. */
+	if (!name || d->func_cache[slot].addr != addr) {
+		name = tep_find_function(d->tep, addr);
+		d->func_cache[slot].addr = addr;
+		d->func_cache[slot].name = name;
+	}
 	if (name)
 		lt_strlcpy(dst, name, size);
 	else
@@ -310,26 +371,26 @@ static void fill_fields(struct dat *d, struct event_info *ei,
 
 	switch (ei->kind) {
 	case LT_EV_SCHED_SWITCH: {
-		unsigned long long st = num(f[3], rec);
+		unsigned long long st = fnum(d, f[3], rec);
 
 		str(f[0], rec, ev->u.sched_switch.prev_comm, LT_COMM_LEN);
-		ev->u.sched_switch.prev_pid = num(f[1], rec);
-		ev->u.sched_switch.prev_prio = num(f[2], rec);
+		ev->u.sched_switch.prev_pid = fnum(d, f[1], rec);
+		ev->u.sched_switch.prev_prio = fnum(d, f[2], rec);
 		prev_state_str(ei, st, ev->u.sched_switch.prev_state_str);
 		ev->u.sched_switch.prev_state =
 			lt_prev_state_of(ev->u.sched_switch.prev_state_str);
 		str(f[4], rec, ev->u.sched_switch.next_comm, LT_COMM_LEN);
-		ev->u.sched_switch.next_pid = num(f[5], rec);
-		ev->u.sched_switch.next_prio = num(f[6], rec);
+		ev->u.sched_switch.next_pid = fnum(d, f[5], rec);
+		ev->u.sched_switch.next_prio = fnum(d, f[6], rec);
 		break;
 	}
 	case LT_EV_SCHED_WAKING:
 	case LT_EV_SCHED_WAKEUP:
 	case LT_EV_SCHED_WAKEUP_NEW:
 		str(f[0], rec, ev->u.wakeup.comm, LT_COMM_LEN);
-		ev->u.wakeup.pid = num(f[1], rec);
-		ev->u.wakeup.prio = num(f[2], rec);
-		ev->u.wakeup.target_cpu = num(f[3], rec);
+		ev->u.wakeup.pid = fnum(d, f[1], rec);
+		ev->u.wakeup.prio = fnum(d, f[2], rec);
+		ev->u.wakeup.target_cpu = fnum(d, f[3], rec);
 		break;
 	case LT_EV_SCHED_PROCESS_EXIT:
 	case LT_EV_SCHED_PROCESS_FORK:
@@ -394,6 +455,60 @@ static const char *comm_of(struct dat *d, int pid)
 /* A record too small for the common header is corrupt. */
 #define COMMON_HDR_SIZE 8
 
+static void find_common_fields(struct dat *d)
+{
+	struct tep_event **events = tep_list_events(d->tep, TEP_EVENT_SORT_ID);
+	struct tep_format_field *f[4] = { NULL };
+	static const char *const names[4] = {
+		"common_type", "common_pid", "common_flags",
+		"common_preempt_count"
+	};
+	int i;
+
+	if (!events || !events[0])
+		return;
+	for (i = 0; i < 4; i++) {
+		f[i] = tep_find_common_field(events[0], names[i]);
+		/* Only what the header check guarantees is read directly. */
+		if (f[i] && (f[i]->offset < 0 || f[i]->size <= 0 ||
+			     f[i]->offset + f[i]->size > COMMON_HDR_SIZE))
+			f[i] = NULL;
+	}
+	d->c_type = f[0];
+	d->c_pid = f[1];
+	d->c_flags = f[2];
+	d->c_pc = f[3];
+}
+
+/* A common field at its known place, as tep_data_*() would read it. */
+static inline long long common(struct dat *d, struct tep_format_field *f,
+			       struct tep_record *rec)
+{
+	const unsigned char *p = (const unsigned char *)rec->data + f->offset;
+
+	if (d->native && f->size == 1)
+		return *p;
+	if (d->native && f->size == 2) {
+		uint16_t v;
+
+		memcpy(&v, p, 2);
+		return v;
+	}
+	if (d->native && f->size == 4) {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		return v;
+	}
+	return tep_read_number(d->tep, p, f->size);
+}
+
+static int rec_type(struct dat *d, struct tep_record *rec)
+{
+	return d->c_type ? (int)common(d, d->c_type, rec) :
+			   tep_data_type(d->tep, rec);
+}
+
 static int dat_fill(struct lt_reader *r, struct tep_record *rec, int cpu)
 {
 	struct dat *d = r->priv;
@@ -405,10 +520,10 @@ static int dat_fill(struct lt_reader *r, struct tep_record *rec, int cpu)
 			       rec->offset, rec->size);
 		return -1;
 	}
-	ei = event_info(d, tep_data_type(d->tep, rec));
+	ei = event_info(d, rec_type(d, rec));
 	if (!ei) {
 		lt_reader_fail(r, "corrupt record at offset %llu: unknown event type %d",
-			       rec->offset, tep_data_type(d->tep, rec));
+			       rec->offset, rec_type(d, rec));
 		return -1;
 	}
 	memset(&ev->u, 0, sizeof(ev->u));
@@ -416,9 +531,12 @@ static int dat_fill(struct lt_reader *r, struct tep_record *rec, int cpu)
 	ev->missed = rec->missed_events < 0 ? LT_MISSED_UNKNOWN :
 		     (uint64_t)rec->missed_events;
 	ev->cpu = cpu;
-	ev->pid = tep_data_pid(d->tep, rec);
-	ev->flags = tep_data_flags(d->tep, rec) & 0xff;
-	ev->preempt_count = tep_data_preempt_count(d->tep, rec) & 0xff;
+	ev->pid = d->c_pid ? (int)common(d, d->c_pid, rec) :
+			     tep_data_pid(d->tep, rec);
+	ev->flags = (d->c_flags ? common(d, d->c_flags, rec) :
+				  tep_data_flags(d->tep, rec)) & 0xff;
+	ev->preempt_count = (d->c_pc ? common(d, d->c_pc, rec) :
+				       tep_data_preempt_count(d->tep, rec)) & 0xff;
 	ev->comm = comm_of(d, ev->pid);
 	ev->system = ei->event->system;
 	ev->name = ei->event->name;
@@ -486,38 +604,61 @@ static struct tep_record *dat_take(struct lt_reader *r, struct dat *d,
  */
 #define DROP_BATCH (1UL << 20)
 
-static bool file_mapping(uintptr_t lo, uintptr_t hi)
+/*
+ * The mapping around @addr from /proc/self/maps into @c, and whether it is
+ * a private read-only file mapping. Read with strtoul: this runs again
+ * whenever a CPU's pages move to another mapping.
+ */
+static void find_mapping(struct consumed *c, uintptr_t addr)
 {
-	unsigned long start, end, inode;
-	char perms[8], line[512];
-	bool ok = false;
+	unsigned long start, end;
+	char line[512], *p;
 	FILE *fp = fopen("/proc/self/maps", "re");
 
+	c->map_lo = c->map_hi = 0;
+	c->map_file = false;
 	if (!fp)
-		return false;
+		return;
 	while (fgets(line, sizeof(line), fp)) {
-		if (sscanf(line, "%lx-%lx %7s %*x %*x:%*x %lu", &start, &end,
-			   perms, &inode) != 4)
+		start = strtoul(line, &p, 16);
+		if (*p != '-')
 			continue;
-		if (lo < start || lo >= end)
+		end = strtoul(p + 1, &p, 16);
+		if (addr < start || addr >= end || *p != ' ')
 			continue;
-		ok = hi <= end && inode && !strcmp(perms, "r--p");
+		c->map_lo = start;
+		c->map_hi = end;
+		/* "r--p offset dev inode": a non-zero inode is a file */
+		c->map_file = !strncmp(p + 1, "r--p ", 5);
+		strtoul(p + 6, &p, 16);			/* offset */
+		strtoul(p, &p, 16);			/* major */
+		if (*p == ':')
+			strtoul(p + 1, &p, 16);		/* minor */
+		c->map_file = c->map_file && strtoul(p, NULL, 10) != 0;
 		break;
 	}
 	fclose(fp);
-	return ok;
 }
 
+/*
+ * libtracecmd keeps a CPU's data mapped while it reads it, so the mapping
+ * found for one page holds for the next ones: /proc/self/maps is read
+ * again only when the pages leave it.
+ */
 static void drop_consumed(struct consumed *c)
 {
-	if (c->hi > c->lo && file_mapping(c->lo, c->hi))
-		madvise((void *)c->lo, c->hi - c->lo, MADV_DONTNEED);
+	if (c->hi > c->lo) {
+		if (c->lo < c->map_lo || c->lo >= c->map_hi)
+			find_mapping(c, c->lo);
+		if (c->map_file && c->hi <= c->map_hi)
+			madvise((void *)c->lo, c->hi - c->lo, MADV_DONTNEED);
+	}
 	c->lo = c->hi = 0;
 }
 
 static void page_seen(struct dat *d, int cpu, const void *data)
 {
-	uintptr_t psize = sysconf(_SC_PAGESIZE);
+	uintptr_t psize = d->page_size;
 	uintptr_t page = (uintptr_t)data & ~(psize - 1);
 	struct consumed *c = &d->consumed[cpu];
 
@@ -562,6 +703,8 @@ static size_t dat_payload(struct lt_reader *r, const struct lt_event *ev,
 			  char *buf, size_t len)
 {
 	struct dat *d = r->priv;
+	struct event_info *ei;
+	ssize_t k;
 	int n;
 
 	if (ev->kind == LT_EV_FUNCTION) {
@@ -569,6 +712,10 @@ static size_t dat_payload(struct lt_reader *r, const struct lt_event *ev,
 			     ev->u.function.parent);
 		return n < 0 ? 0 : (size_t)n;
 	}
+	ei = event_info(d, rec_type(d, d->rec));
+	k = ei ? lt_known_print(&ei->print, d->tep, d->rec, buf, len) : -1;
+	if (k >= 0)
+		return k;
 	trace_seq_reset(&d->seq);
 	if (d->printer)
 		lt_print_info(d->printer, d->rec, ev->kind != LT_EV_OTHER,
@@ -590,7 +737,7 @@ static int dat_field(struct lt_reader *r, const struct lt_event *ev,
 		     const char *field, long long *val)
 {
 	struct dat *d = r->priv;
-	struct event_info *ei = event_info(d, tep_data_type(d->tep, d->rec));
+	struct event_info *ei = event_info(d, rec_type(d, d->rec));
 	struct tep_format_field *f;
 
 	if (!ei)
@@ -758,7 +905,8 @@ static unsigned long scan_lazy_bit(struct lt_reader *r, struct dat *d,
 		if (!rec)
 			break;
 		if (rec->size >= COMMON_HDR_SIZE &&
-		    (tep_data_flags(d->tep, rec) & 0x02))
+		    (d->c_flags ? common(d, d->c_flags, rec) :
+				  tep_data_flags(d->tep, rec)) & 0x02)
 			seen++;
 		tracecmd_free_record(rec);
 	}
@@ -889,6 +1037,10 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	tep_set_loglevel(TEP_LOG_NONE);
 	r->nr_cpus = tep_get_cpus(d->tep);
 	d->printer = lt_printer_new(d->tep);
+	find_common_fields(d);
+	d->native = tep_is_file_bigendian(d->tep) ==
+		    tep_is_local_bigendian(d->tep);
+	d->page_size = sysconf(_SC_PAGESIZE);
 	if (r->nr_cpus <= 0 || r->nr_cpus > 8192) {
 		lt_reader_fail(r, "corrupt trace.dat: %d CPUs", r->nr_cpus);
 		return -1;

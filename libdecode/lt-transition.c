@@ -450,6 +450,8 @@ static bool comm_differs(const struct lt_task *t, const char *comm)
 {
 	size_t a, b;
 
+	if (comm && !strcmp(t->st.comm, comm))
+		return false;
 	if (!comm || !*comm || !strcmp(comm, "<...>") ||
 	    !strcmp(t->st.comm, "<...>"))
 		return false;
@@ -461,6 +463,9 @@ static bool comm_differs(const struct lt_task *t, const char *comm)
 /* Keep the longest form of a name seen for the task. */
 static void comm_complete(struct lt_task *t, const char *comm)
 {
+	/* The same name again, the common case: nothing to learn. */
+	if (comm && !strcmp(t->st.comm, comm))
+		return;
 	if (comm && strlen(comm) > strlen(t->st.comm) &&
 	    strcmp(t->st.comm, "<...>") && !comm_differs(t, comm))
 		lt_task_set_comm(t, comm);

@@ -3,7 +3,7 @@
 # Memory grows with tasks and CPUs, never with events: peak RSS of
 # `lazytrace stats` on a kernel text trace 10 times as long (the same
 # tasks, events repeated with shifted timestamps: bench/mk-long-text.py)
-# stays within 10 % of the original's. bench/bench-stats.sh does the same
+# stays within 10 % of the original's. bench/bench.sh does the same
 # and also measures CPU against trace-cmd.
 . "$(dirname "$0")/lib.sh"
 

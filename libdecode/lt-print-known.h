@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The info text of the busiest events (sched_switch, sched_waking and
+ * sched_wakeup*, the x86 irq vector events) without libtraceevent's
+ * generic printer, when the event's print format is the one we know.
+ * Internal to liblazytrace.
+ */
+#ifndef _LT_PRINT_KNOWN_H
+#define _LT_PRINT_KNOWN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <traceevent/event-parse.h>
+
+#define LT_KNOWN_MAX_FIELDS	8
+#define LT_KNOWN_MAX_FLAGS	16
+
+enum lt_known_fmt {
+	LT_FMT_NONE = 0,	/* print with libtraceevent */
+	LT_FMT_SWITCH,
+	LT_FMT_WAKEUP,
+	LT_FMT_VECTOR,
+};
+
+/* What one event type needs to be printed by hand, found once. */
+struct lt_known_print {
+	enum lt_known_fmt fmt;
+	struct tep_format_field *f[LT_KNOWN_MAX_FIELDS];
+	/* sched_switch's prev_state: __print_flags() symbols, in order */
+	unsigned long long flag_bit[LT_KNOWN_MAX_FLAGS];
+	const char *flag_str[LT_KNOWN_MAX_FLAGS];
+	int nr_flags;
+	unsigned long long preempt_marker;
+};
+
+/* Set @kp up for @event: LT_FMT_NONE unless its format is a known one. */
+void lt_known_print_init(struct lt_known_print *kp, struct tep_event *event);
+
+/*
+ * The info of @rec into @buf (at most @len bytes with the NUL), as
+ * tep_print_event() would print it. Returns the length the text needs, or
+ * -1 when this record must go to the generic printer (a value the hand
+ * printer does not cover, a short record).
+ */
+ssize_t lt_known_print(const struct lt_known_print *kp,
+		       struct tep_handle *tep, const struct tep_record *rec,
+		       char *buf, size_t len);
+
+#endif
