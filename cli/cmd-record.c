@@ -5,6 +5,7 @@
  * also on SIGINT and SIGTERM (the recording made so far is kept).
  */
 #include <errno.h>
+#include <libgen.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
@@ -102,11 +103,19 @@ static int spool_page(void *ctx, int cpu, const void *page, int size)
 	return 0;
 }
 
-/* Temporary files next to the output, so that the final copy stays local. */
-static int spool_open(struct spool *sp, int nr_cpus, const char *output)
+/*
+ * Temporary files in $TMPDIR (a tmpfs as a rule), not next to the output:
+ * an open unlinked file on a network share (9p) can hang the machine, and
+ * the spool is written while the trace runs, where the output is not.
+ */
+static int spool_open(struct spool *sp, int nr_cpus)
 {
+	const char *dir = getenv("TMPDIR");
 	char *tmpl;
 	int cpu;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
 
 	sp->nr_cpus = nr_cpus > 0 ? nr_cpus : 1;
 	nr_cpus = sp->nr_cpus;
@@ -115,16 +124,32 @@ static int spool_open(struct spool *sp, int nr_cpus, const char *output)
 	if (!sp->fd || !sp->size)
 		return -1;
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		if (asprintf(&tmpl, "%s.cpu%d.XXXXXX", output, cpu) < 0)
+		if (asprintf(&tmpl, "%s/lazytrace-cpu%d.XXXXXX", dir, cpu) < 0)
 			return -1;
 		sp->fd[cpu] = mkostemp(tmpl, O_CLOEXEC);
 		if (sp->fd[cpu] >= 0)
 			unlink(tmpl);
+		else
+			fprintf(stderr, "lazytrace: record: %s: %s\n", tmpl,
+				strerror(errno));
 		free(tmpl);
 		if (sp->fd[cpu] < 0)
 			return -1;
 	}
 	return 0;
+}
+
+/* 0 when the directory the output goes to can take a new file. */
+static int output_dir_writable(const char *output)
+{
+	char *copy = strdup(output);
+	int ret;
+
+	if (!copy)
+		return -1;
+	ret = access(dirname(copy), W_OK | X_OK);
+	free(copy);
+	return ret;
 }
 
 static void spool_close(struct spool *sp)
@@ -350,9 +375,12 @@ static int record(struct record_opts *o)
 		return EXIT_BAD;
 	}
 	/* Before any tracing: an output that cannot be written ends here. */
-	if (spool_open(&sp, sysconf(_SC_NPROCESSORS_CONF), o->output)) {
+	if (output_dir_writable(o->output)) {
 		fprintf(stderr, "lazytrace: record: cannot write next to %s: %s\n",
 			o->output, strerror(errno));
+		return EXIT_BAD;
+	}
+	if (spool_open(&sp, sysconf(_SC_NPROCESSORS_CONF))) {
 		spool_close(&sp);
 		return EXIT_BAD;
 	}

@@ -87,6 +87,7 @@ struct tracefs_instance *lt_tracefs_instance(struct lt_tracefs *s);
 int lt_tracefs_nr_cpus(const struct lt_tracefs *s);
 int lt_tracefs_page_size(const struct lt_tracefs *s);
 bool lt_tracefs_functions(const struct lt_tracefs *s);
+const char *lt_tracefs_probe_group(const struct lt_tracefs *s);
 bool lt_tracefs_needs_symbols(const struct lt_tracefs *s);
 const char *lt_tracefs_comms(const struct lt_tracefs *s);
 

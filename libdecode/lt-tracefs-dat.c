@@ -181,28 +181,43 @@ static void put_formats(struct buf *b, const char *dir, char **names, int nr)
 
 	put_u32(b, nr);
 	for (i = 0; i < nr; i++) {
-		snprintf(path, sizeof(path), "%s/%s/format", dir, names[i]);
+		if (snprintf(path, sizeof(path), "%s/%s/format", dir,
+			     names[i]) >= (int)sizeof(path)) {
+			b->oom = true;	/* no tracefs path is that long */
+			return;
+		}
 		put_file(b, path, 8);
 	}
 }
 
-static void put_event_systems(struct buf *b, const char *top)
+/*
+ * The fixed systems, then the session's probe group: without its format
+ * no reader can decode the probe's events (nor step over them).
+ */
+static void put_event_systems(struct buf *b, const char *top,
+			      const char *probe_group)
 {
-	char dir[4096], **names[sizeof(systems) / sizeof(systems[0])];
-	int nr[sizeof(systems) / sizeof(systems[0])];
-	int i, count = 0;
+	enum { NR_FIXED = sizeof(systems) / sizeof(systems[0]) };
+	const char *sys[NR_FIXED + 1];
+	char dir[4096], **names[NR_FIXED + 1];
+	int nr[NR_FIXED + 1];
+	int i, nr_sys = 0, count = 0;
 
-	for (i = 0; i < (int)(sizeof(systems) / sizeof(systems[0])); i++) {
-		snprintf(dir, sizeof(dir), "%s/events/%s", top, systems[i]);
+	for (i = 0; i < NR_FIXED; i++)
+		sys[nr_sys++] = systems[i];
+	if (probe_group && probe_group[0])
+		sys[nr_sys++] = probe_group;
+	for (i = 0; i < nr_sys; i++) {
+		snprintf(dir, sizeof(dir), "%s/events/%s", top, sys[i]);
 		names[i] = list_formats(dir, &nr[i]);
 		if (nr[i])
 			count++;
 	}
 	put_u32(b, count);
-	for (i = 0; i < (int)(sizeof(systems) / sizeof(systems[0])); i++) {
+	for (i = 0; i < nr_sys; i++) {
 		if (nr[i]) {
-			snprintf(dir, sizeof(dir), "%s/events/%s", top, systems[i]);
-			put_str0(b, systems[i]);
+			snprintf(dir, sizeof(dir), "%s/events/%s", top, sys[i]);
+			put_str0(b, sys[i]);
 			put_formats(b, dir, names[i], nr[i]);
 		}
 		free_list(names[i], nr[i]);
@@ -245,7 +260,7 @@ static int build_header(struct lt_tracefs *s, bool symbols, struct buf *b)
 	put_formats(b, path, names, nr);
 	free_list(names, nr);
 
-	put_event_systems(b, top);
+	put_event_systems(b, top, lt_tracefs_probe_group(s));
 
 	if (symbols)
 		put_file(b, "/proc/kallsyms", 4);

@@ -86,7 +86,10 @@ static void features(const char *text, char *out, size_t len)
 	free(dup);
 }
 
-/* CONFIG_HZ from /boot/config-RELEASE or /proc/config.gz; 0 if unknown. */
+/*
+ * CONFIG_HZ from /boot/config-RELEASE, /lib/modules/RELEASE/config (where
+ * Debian's 7.x packages install it) or /proc/config.gz; 0 if unknown.
+ */
 static unsigned int config_hz(const char *release)
 {
 	char path[300], line[256];
@@ -96,6 +99,10 @@ static unsigned int config_hz(const char *release)
 
 	snprintf(path, sizeof(path), "/boot/config-%s", release);
 	fp = fopen(path, "re");
+	if (!fp) {
+		snprintf(path, sizeof(path), "/lib/modules/%s/config", release);
+		fp = fopen(path, "re");
+	}
 	if (!fp && access("/proc/config.gz", R_OK) == 0) {
 		fp = popen("gzip -dc /proc/config.gz 2>/dev/null", "r");
 		gz = fp != NULL;

@@ -323,6 +323,12 @@ bool lt_tracefs_probe(const struct lt_tracefs *s)
 	return s->probe_group[0] != '\0';
 }
 
+/* The event system of the session's probe, "" without one. */
+const char *lt_tracefs_probe_group(const struct lt_tracefs *s)
+{
+	return s->probe_group;
+}
+
 /* Probe groups of lazytrace runs that are gone. */
 static int remove_stale_probes(const struct lt_tracefs_opts *o)
 {

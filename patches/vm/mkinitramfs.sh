@@ -1,12 +1,12 @@
 #!/bin/bash
-# mkinitramfs.sh OUT.cpio.gz LAZYLOAD_BINARY LAZYHOG_MODULE
+# mkinitramfs.sh OUT.cpio.gz LAZYLOAD_BINARY [LAZYHOG_MODULE]
 # Initramfs for the test VM: busybox-static; trace-cmd, and hackbench and
 # cyclictest from rt-tests, with the shared libraries they need (copied
 # from the host); our lazyload, the lazyhog module, init, guest.sh.
 set -euo pipefail
 out=$1
 lazyload=$2
-module=$3
+module=${3:-}	# none for the stock-kernel VM (tests/vm): built for ours
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -28,7 +28,7 @@ cp "$bb" "$root/bin/busybox"
 cp "$tc" "$root/bin/trace-cmd"
 cp "$hb" "$root/bin/hackbench"
 cp "$ct" "$root/bin/cyclictest"
-cp "$module" "$root/lib/modules/lazyhog.ko"
+[ -z "$module" ] || cp "$module" "$root/lib/modules/lazyhog.ko"
 cp "$lazyload" "$root/bin/lazyload"
 cp "$here/init" "$root/init"
 cp "$here/guest.sh" "$root/guest.sh"

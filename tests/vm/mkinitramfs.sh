@@ -74,6 +74,9 @@ if [ "$arch" = amd64 ]; then
 		{ echo "mkinitramfs.sh: amd64 needs LAZYTRACE and LAZYLOAD" >&2; exit 1; }
 	"$top/patches/vm/mkinitramfs.sh" "$tmp/base.cpio.gz" "$lazyload" >&2
 	cp "$lazytrace" "$ov/bin/lazytrace"
+	# where Debian's package installs the config (lazytrace reads HZ there)
+	mkdir -p "$ov/lib/modules/$kver"
+	cp "$mods/config" "$ov/lib/modules/$kver/config"
 	for b in "$lazytrace" hackbench tmux; do
 		copy_host_bin "$b"
 	done
