@@ -35,7 +35,8 @@ if "hz" in d["setup"]:
 assert d["requests"] == ("probe" if tp == "yes" else "flags"), (d["requests"], tp)
 lines = [l for l in open(rep) if re.search(r"\] [^ ]+ +\d+\.\d+: ", l)]
 own = [l for l in lines if re.match(r"\s*\S+-%s +\[" % rec, l)]
-assert len(lines) > 1000, len(lines)
+# enough events for the 1 % bound to mean something, even on a loaded host
+assert len(lines) > 400, len(lines)
 assert len(own) <= 0.01 * len(lines), (len(own), len(lines))
 assert any("lazytrace-setup: release=" + release in l for l in own), "no setup line"
 assert not any(re.search(r": resched_curr", l) for l in lines), "function tracing on"
