@@ -48,3 +48,14 @@ need_tracefs() {
 	[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
 	[ -d $T/instances ] || skip "tracefs unavailable at $T (mount -t tracefs nodev $T failed)"
 }
+
+# wait_instance PID: wait until the lazytrace run PID has made its tracefs
+# instance (5 s at most; then kill it and fail).
+wait_instance() {
+	i=0
+	while [ ! -d $T/instances/lazytrace-$1 ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { kill -9 "$1"; fail "record did not start"; }
+		sleep 0.05
+	done
+}

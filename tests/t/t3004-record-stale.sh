@@ -9,12 +9,7 @@ need_tracefs
 cd "$TMPDIR" || fail "no TMPDIR"
 ${LAZYTRACE_WRAP:-} "$LAZYTRACE" record -o dead.dat -- sleep 30 2> dead.err &
 rec=$!
-i=0
-while [ ! -d $T/instances/lazytrace-$rec ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { kill -9 $rec; fail "record did not start"; }
-	sleep 0.05
-done
+wait_instance $rec
 sleep 0.3
 kill -9 $rec
 wait $rec 2>/dev/null

@@ -60,12 +60,7 @@ PY
 # SIGINT: the probe goes with the instance.
 "$LAZYTRACE" record -o int.dat 2> int.err &
 rec=$!
-i=0
-while [ ! -d $T/instances/lazytrace-$rec ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { kill -9 $rec; fail "record did not start"; }
-	sleep 0.05
-done
+wait_instance $rec
 sleep 0.5
 kill -INT $rec
 wait $rec || fail "record exited $? after SIGINT"

@@ -14,17 +14,8 @@
 #include <cmocka.h>
 
 #include "lazytrace.h"
+#include "test-data.h"
 
-static char path_buf[4096];
-
-static const char *data(const char *name)
-{
-	const char *dir = getenv("DATA");
-
-	snprintf(path_buf, sizeof(path_buf), "%s/%s", dir ? dir : "tests/data",
-		 name);
-	return path_buf;
-}
 
 /* Decompress NAME.txt.xz to a temporary file; returns its path (static). */
 static const char *kernel_text(const char *name)

@@ -16,17 +16,8 @@
 #include <cmocka.h>
 
 #include "lazytrace.h"
+#include "test-data.h"
 
-static char path_buf[4096];
-
-static const char *data(const char *name)
-{
-	const char *dir = getenv("DATA");
-
-	snprintf(path_buf, sizeof(path_buf), "%s/%s", dir ? dir : "tests/data",
-		 name);
-	return path_buf;
-}
 
 struct seen {
 	uint64_t by_source[LT_UPG_SOURCE_MAX];
