@@ -146,7 +146,7 @@ static void find_state_letters(struct event_info *ei, struct tep_print_arg *arg)
 
 static struct event_info *event_info(struct dat *d, int type)
 {
-	struct event_info *ei, *n;
+	struct event_info *ei;
 	int i;
 
 	if (type < 0 || type > 1 << 16)
@@ -155,12 +155,9 @@ static struct event_info *event_info(struct dat *d, int type)
 		/* A corrupt record's type can be anything: grow for real ones. */
 		if (!tep_find_event(d->tep, type))
 			return NULL;
-		n = realloc(d->info, (type + 64) * sizeof(*n));
-		if (!n)
+		if (lt_type_table_grow((void **)&d->info, &d->nr_info, type,
+				       sizeof(*d->info)))
 			return NULL;
-		memset(n + d->nr_info, 0, (type + 64 - d->nr_info) * sizeof(*n));
-		d->info = n;
-		d->nr_info = type + 64;
 	}
 	ei = &d->info[type];
 	if (ei->known)

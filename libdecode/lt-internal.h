@@ -7,6 +7,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "lazytrace.h"
 
@@ -99,5 +101,26 @@ struct lt_stack_trigger *lt_tracefs_stacks_on(struct tracefs_instance *inst,
 					      void (*note)(const char *msg));
 int lt_tracefs_stacks_off(struct tracefs_instance *inst,
 			  struct lt_stack_trigger *t);
+
+/*
+ * Make room for entry @type in a table indexed by event type, zeroing what
+ * is new (64 more, so a trace's types rarely grow it twice). Return: 0, or
+ * -1 on allocation failure (the table is unchanged).
+ */
+static inline int lt_type_table_grow(void **tab, int *nr, int type,
+				     size_t elem)
+{
+	char *n;
+
+	if (type < *nr)
+		return 0;
+	n = realloc(*tab, (size_t)(type + 64) * elem);
+	if (!n)
+		return -1;
+	memset(n + (size_t)*nr * elem, 0, (size_t)(type + 64 - *nr) * elem);
+	*tab = n;
+	*nr = type + 64;
+	return 0;
+}
 
 #endif /* _LT_INTERNAL_H */

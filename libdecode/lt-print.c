@@ -1325,20 +1325,14 @@ static struct tep_event *reparse_event(struct lt_printer *p,
 static struct ev_print *ev_print_of(struct lt_printer *p, int type,
 				    bool fast)
 {
-	struct ev_print *ep, *n;
+	struct ev_print *ep;
 	struct tep_event *e;
 	size_t i;
 
 	if (type < 0 || type > 1 << 16)
 		return NULL;
-	if (type >= p->nr_ev) {
-		n = realloc(p->ev, (type + 64) * sizeof(*n));
-		if (!n)
-			return NULL;
-		memset(n + p->nr_ev, 0, (type + 64 - p->nr_ev) * sizeof(*n));
-		p->ev = n;
-		p->nr_ev = type + 64;
-	}
+	if (lt_type_table_grow((void **)&p->ev, &p->nr_ev, type, sizeof(*p->ev)))
+		return NULL;
 	ep = &p->ev[type];
 	if (ep->mode != PM_UNKNOWN)
 		return ep;
