@@ -297,7 +297,7 @@ static void func_name(struct dat *d, unsigned long long addr, char *dst,
 
 	/* A name is the symbol table's, fixed while the file is open. */
 	if (!name || d->func_cache[slot].addr != addr) {
-		name = tep_find_function(d->tep, addr);
+		name = tep_find_function(d->syms.tep, addr);
 		d->func_cache[slot].addr = addr;
 		d->func_cache[slot].name = name;
 	}
@@ -804,6 +804,17 @@ static const struct lt_reader_ops dat_ops = {
 	.field = dat_field,
 	.close = dat_close,
 };
+
+/* Documented in lt-internal.h. */
+void lt_dat_use_symbols(struct lt_reader *r, struct tep_handle *syms)
+{
+	struct dat *d = r->priv;
+
+	if (r->ops != &dat_ops || !d || !syms)
+		return;
+	d->syms.tep = syms;
+	memset(d->func_cache, 0, sizeof(d->func_cache));
+}
 
 static bool has_events(struct tracecmd_input *h)
 {

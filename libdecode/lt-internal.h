@@ -71,6 +71,14 @@ struct lt_symbols {
 size_t lt_stack_payload(const struct lt_event *ev, char *buf, size_t len);
 
 int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts);
+
+/*
+ * Resolve kernel addresses of trace.dat reader @r with @syms (a
+ * libtraceevent handle that holds a kallsyms table) instead of the file's
+ * own: the live reader parses kallsyms once, not once per interval.
+ */
+struct tep_handle;
+void lt_dat_use_symbols(struct lt_reader *r, struct tep_handle *syms);
 int lt_text_open(struct lt_reader *r, FILE *fp, const struct lt_open_opts *opts);
 
 /* ABI detection from what every reader knows. */

@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <traceevent/event-parse.h>
+
 #include "lt-internal.h"
 
 struct live {
@@ -25,6 +27,12 @@ struct live {
 	int *fd;		/* per-CPU pages of this interval */
 	uint64_t *size;
 	bool abi_fixed;
+	/*
+	 * kallsyms, parsed once: reading and parsing it for every interval
+	 * took seconds under emulation, long enough to starve the traced
+	 * CPUs and make every task there look like a hog.
+	 */
+	struct tep_handle *syms;
 };
 
 static int live_next(struct lt_reader *r)
@@ -81,6 +89,8 @@ static void live_close(struct lt_reader *r)
 			close(l->fd[cpu]);
 	free(l->fd);
 	free(l->size);
+	if (l->syms)
+		tep_free(l->syms);
 	free(l);
 	r->priv = NULL;
 }
@@ -115,6 +125,50 @@ static int anon_file(void)
 		unlink(path);
 	free(path);
 	return fd;
+}
+
+/* The kernel's symbol table, or NULL: then each interval's file has one. */
+static struct tep_handle *load_symbols(void)
+{
+	struct tep_handle *tep;
+	size_t len = 0, cap = 1 << 20;
+	char *buf = malloc(cap), *nb;
+	ssize_t n;
+	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || !buf)
+		goto fail;
+	for (;;) {
+		if (cap - len < 65536) {
+			nb = realloc(buf, cap * 2);
+			if (!nb)
+				goto fail;
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto fail;
+		if (!n)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	tep = len ? tep_alloc() : NULL;
+	if (tep && tep_parse_kallsyms(tep, buf)) {
+		tep_free(tep);
+		tep = NULL;
+	}
+	free(buf);
+	return tep;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
 }
 
 static int live_page(void *ctx, int cpu, const void *page, int size)
@@ -171,6 +225,8 @@ struct lt_reader *lt_live_open(struct lt_tracefs *s,
 			return NULL;
 		}
 	}
+	if (lt_tracefs_needs_symbols(s))
+		l->syms = load_symbols();
 	return r;
 oom:
 	snprintf(err, errlen, "out of memory");
@@ -226,7 +282,8 @@ static int write_interval(struct lt_reader *r, struct live *l)
 		return -1;
 	}
 	if (lt_tracefs_write_dat(l->s, fd, l->fd, l->size,
-				 lt_tracefs_needs_symbols(l->s), err, sizeof(err))) {
+				 lt_tracefs_needs_symbols(l->s) && !l->syms,
+				 err, sizeof(err))) {
 		close(fd);
 		lt_reader_fail(r, "%s", err);
 		return -1;
@@ -263,6 +320,7 @@ int lt_live_refill(struct lt_reader *r)
 		lt_reader_fail(r, "%s", err);
 		return -1;
 	}
+	lt_dat_use_symbols(l->inner, l->syms);
 	adopt(r, l);
 	return 0;
 }
