@@ -61,7 +61,7 @@ BIN		:= lazytrace
 
 DEB_PKGS	:= build-essential pkg-config libtraceevent-dev libtracefs-dev \
 		   libtracecmd-dev trace-cmd libncurses-dev libcmocka-dev \
-		   libzstd-dev zlib1g-dev xz-utils tmux python3 man-db git
+		   libzstd-dev zlib1g-dev xz-utils tmux python3 man-db git strace
 
 # What the stock-kernel VM test needs on top (qemu, the guest's tools).
 VM_DEB_PKGS	:= qemu-system-x86 qemu-system-arm busybox-static rt-tests \

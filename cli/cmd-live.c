@@ -118,25 +118,19 @@ static void note(const char *msg)
 	fprintf(stderr, "lazytrace: live: %s\n", msg);
 }
 
-#define POLL_NS (100 * 1000 * 1000ULL)
 #define POLL_EVENTS 16384
 
 /*
- * Until @when (monotonic ns) or a signal, move the buffers' pages into
- * the interval every 100 ms, so that a busy second cannot wrap them.
+ * Until @when (monotonic ns) or a signal; the library moves the buffers'
+ * pages into the interval meanwhile, so that a busy second cannot wrap them.
  */
-static int poll_until(struct lt_tracefs *s, struct lt_reader *r,
-		      uint64_t when)
+static int wait_until(struct lt_reader *r, uint64_t when)
 {
-	uint64_t now, ns;
+	uint64_t now;
 
-	while (!stop_signal && (now = now_ns()) < when) {
-		ns = when - now < POLL_NS ? when - now : POLL_NS;
-		/* wakes early when a buffer is half full (buffer_percent) */
-		lt_tracefs_wait(s, ns / 1000000 + 1);
-		if (lt_live_poll(r) < 0)
+	while (!stop_signal && (now = now_ns()) < when)
+		if (lt_live_wait(r, (when - now + 999999) / 1000000) < 0)
 			return -1;
-	}
 	return 0;
 }
 
@@ -524,37 +518,24 @@ static int live(const struct live_opts *o)
 	char msg[512];
 	bool last;
 
-	if (lt_tracefs_ready(msg, sizeof(msg))) {
-		fprintf(stderr, "lazytrace: live: %s\n", msg);
-		return EXIT_BAD;
-	}
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return EXIT_BAD;
 	st->o = o;
 	catch_stop_signals();
-	lt_tracefs_remove_stale(&to);
-	s = lt_tracefs_create(&to, msg, sizeof(msg));
-	if (!s) {
+	r = lt_live_begin(&to, &oo, &s, msg, sizeof(msg));
+	if (!r) {
 		fprintf(stderr, "lazytrace: live: %s\n", msg);
 		free(st);
 		return EXIT_BAD;
 	}
-	r = lt_live_open(s, &oo, msg, sizeof(msg));
-	if (!r || lt_tracefs_start(s)) {
-		fprintf(stderr, "lazytrace: live: %s\n",
-			r ? strerror(errno) : msg);
-		goto out;
-	}
-	if (lt_tracefs_mark_setup(s))
-		note("cannot write the setup line into the trace");
 	start = now_ns();
 	end = o->duration >= 0 ? start + o->duration : 0;
 	for (next = start;;) {
 		next += o->interval_ms * 1000000ULL;
 		if (end && next > end)
 			next = end;
-		if (poll_until(s, r, next)) {
+		if (wait_until(r, next)) {
 			fprintf(stderr, "lazytrace: live: %s\n", lt_reader_error(r));
 			goto out;
 		}

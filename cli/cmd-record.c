@@ -370,6 +370,7 @@ static int record(struct record_opts *o)
 	pid_t child = -1;
 	char msg[512];
 
+	/* Not root says more than an unwritable output: told first. */
 	if (lt_tracefs_ready(msg, sizeof(msg))) {
 		fprintf(stderr, "lazytrace: record: %s\n", msg);
 		return EXIT_BAD;
@@ -385,8 +386,7 @@ static int record(struct record_opts *o)
 		return EXIT_BAD;
 	}
 	catch_stop_signals();
-	lt_tracefs_remove_stale(&to);
-	s = lt_tracefs_create(&to, msg, sizeof(msg));
+	s = lt_tracefs_begin(&to, msg, sizeof(msg));
 	if (!s) {
 		fprintf(stderr, "lazytrace: record: %s\n", msg);
 		spool_close(&sp);

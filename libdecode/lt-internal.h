@@ -99,6 +99,14 @@ int lt_tracefs_page_size(const struct lt_tracefs *s);
 bool lt_tracefs_functions(const struct lt_tracefs *s);
 const char *lt_tracefs_probe_group(const struct lt_tracefs *s);
 bool lt_tracefs_needs_symbols(const struct lt_tracefs *s);
+/*
+ * The trace.dat header (up to the printk formats) the session made for
+ * @symbols, or NULL; lt_tracefs_keep_header() hands one over to it.
+ */
+const void *lt_tracefs_header(const struct lt_tracefs *s, bool symbols,
+			      size_t *len);
+void lt_tracefs_keep_header(struct lt_tracefs *s, bool symbols, void *p,
+			    size_t len);
 const char *lt_tracefs_comms(const struct lt_tracefs *s);
 
 /* The stacktrace trigger on the tick (lt-tracefs-stack.c). */

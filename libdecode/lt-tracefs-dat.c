@@ -401,13 +401,30 @@ int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
 	int cpu, cpus = lt_tracefs_nr_cpus(s);
 	uint64_t page = lt_tracefs_page_size(s), pos, *off;
 	char *clock, clock_str[80];
-	size_t pad;
+	const void *hdr;
+	size_t pad, hdr_len;
 
 	off = calloc(cpus, sizeof(*off));
-	if (!off || build_header(s, symbols, &b)) {
-		snprintf(err, len, "cannot read the event formats from tracefs");
-		goto fail;
+	if (!off)
+		goto oom;
+	/*
+	 * Event formats and printk formats do not change while the session
+	 * lives: read them from tracefs once, not for every live interval.
+	 */
+	hdr = lt_tracefs_header(s, symbols, &hdr_len);
+	if (!hdr) {
+		struct buf h = { 0 };
+
+		if (build_header(s, symbols, &h)) {
+			free(h.p);
+			snprintf(err, len, "cannot read the event formats from tracefs");
+			goto fail;
+		}
+		lt_tracefs_keep_header(s, symbols, h.p, h.len);
+		hdr = h.p;
+		hdr_len = h.len;
 	}
+	put(&b, hdr, hdr_len);
 	put_cmdlines(s, &b);
 	put_u32(&b, cpus);
 	put_options(s, inst, &b);
@@ -428,10 +445,8 @@ int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
 	}
 	put_u64(&b, strlen(clock_str));
 	put(&b, clock_str, strlen(clock_str));
-	if (b.oom) {
-		snprintf(err, len, "out of memory");
-		goto fail;
-	}
+	if (b.oom)
+		goto oom;
 	if (write_all(out, b.p, b.len))
 		goto io;
 	pos = b.len;
@@ -452,6 +467,9 @@ int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
 	return 0;
 io:
 	snprintf(err, len, "write error: %s", strerror(errno));
+	goto fail;
+oom:
+	snprintf(err, len, "out of memory");
 fail:
 	free(b.p);
 	free(off);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
@@ -323,4 +324,66 @@ int lt_live_refill(struct lt_reader *r)
 	lt_dat_use_symbols(l->inner, l->syms);
 	adopt(r, l);
 	return 0;
+}
+
+/* Pages move into the interval at least this often while waiting. */
+#define LIVE_POLL_MS 100
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+/* Documented in lazytrace.h. */
+int lt_live_wait(struct lt_reader *r, int ms)
+{
+	struct live *l = r->priv;
+	uint64_t end = mono_ms() + (ms > 0 ? ms : 0), now;
+	int step, ready, err;
+
+	while ((now = mono_ms()) < end) {
+		step = end - now < LIVE_POLL_MS ? (int)(end - now) : LIVE_POLL_MS;
+		errno = 0;
+		/* wakes early when a buffer is half full (buffer_percent) */
+		ready = lt_tracefs_wait(l->s, step);
+		err = errno;
+		if (lt_live_poll(r) < 0)
+			return -1;
+		if (!ready && err == EINTR)
+			return 1;
+	}
+	return 0;
+}
+
+/* Documented in lazytrace.h. */
+struct lt_reader *lt_live_begin(const struct lt_tracefs_opts *o,
+				const struct lt_open_opts *opts,
+				struct lt_tracefs **session,
+				char *err, size_t len)
+{
+	struct lt_tracefs *s;
+	struct lt_reader *r;
+
+	*session = NULL;
+	s = lt_tracefs_begin(o, err, len);
+	if (!s)
+		return NULL;
+	r = lt_live_open(s, opts, err, len);
+	if (r && lt_tracefs_start(s)) {
+		snprintf(err, len, "cannot turn tracing on in %s: %s",
+			 lt_tracefs_name(s), strerror(errno));
+		lt_reader_close(r);
+		r = NULL;
+	}
+	if (!r) {
+		lt_tracefs_destroy(s);
+		return NULL;
+	}
+	if (lt_tracefs_mark_setup(s) && o->note)
+		o->note("cannot write the setup line into the trace");
+	*session = s;
+	return r;
 }

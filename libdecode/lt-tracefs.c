@@ -46,6 +46,10 @@ struct lt_tracefs {
 	char *comms;		/* "pid comm\n" lines seen in /proc */
 	size_t comms_len;
 	size_t comms_size;
+	/* the trace.dat header up to the printk formats, made once */
+	void *header;
+	size_t header_len;
+	bool header_symbols;
 };
 
 static void say(const struct lt_tracefs_opts *o, const char *fmt, ...)
@@ -447,7 +451,7 @@ static void quiet_self(struct lt_tracefs *s, const struct lt_tracefs_opts *o)
 int lt_tracefs_wait(struct lt_tracefs *s, int ms)
 {
 	struct pollfd *p = calloc(s->nr_cpus, sizeof(*p));
-	int cpu, n = 0, ret;
+	int cpu, n = 0, ret, err;
 
 	if (!p)
 		return 1;
@@ -458,7 +462,9 @@ int lt_tracefs_wait(struct lt_tracefs *s, int ms)
 		p[n++].events = POLLIN;
 	}
 	ret = poll(p, n, ms);
+	err = errno;
 	free(p);
+	errno = err;	/* lt_live_wait() tells a signal by EINTR */
 	return ret > 0;
 }
 
@@ -621,6 +627,24 @@ bool lt_tracefs_functions(const struct lt_tracefs *s)
 	return s->functions;
 }
 
+const void *lt_tracefs_header(const struct lt_tracefs *s, bool symbols,
+			      size_t *len)
+{
+	if (!s->header || s->header_symbols != symbols)
+		return NULL;
+	*len = s->header_len;
+	return s->header;
+}
+
+void lt_tracefs_keep_header(struct lt_tracefs *s, bool symbols, void *p,
+			    size_t len)
+{
+	free(s->header);
+	s->header = p;
+	s->header_len = len;
+	s->header_symbols = symbols;
+}
+
 bool lt_tracefs_needs_symbols(const struct lt_tracefs *s)
 {
 	return s->functions || s->tick_hrtimer || s->stacks;
@@ -673,6 +697,16 @@ int lt_tracefs_drain(struct lt_tracefs *s, lt_page_sink sink, void *ctx)
 }
 
 /* Documented in lazytrace.h. */
+struct lt_tracefs *lt_tracefs_begin(const struct lt_tracefs_opts *o,
+				    char *err, size_t len)
+{
+	if (lt_tracefs_ready(err, len))
+		return NULL;
+	lt_tracefs_remove_stale(o);
+	return lt_tracefs_create(o, err, len);
+}
+
+/* Documented in lazytrace.h. */
 void lt_tracefs_destroy(struct lt_tracefs *s)
 {
 	int cpu;
@@ -693,6 +727,7 @@ void lt_tracefs_destroy(struct lt_tracefs *s)
 	free(s->fd);
 	free(s->page);
 	free(s->comms);
+	free(s->header);
 	free(s);
 }
 

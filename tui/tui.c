@@ -237,23 +237,11 @@ static int run_live(const struct input_opts *in,
 	char msg[512];
 	int ret = EXIT_BAD;
 
-	if (lt_tracefs_ready(msg, sizeof(msg))) {
+	r = lt_live_begin(&to, &oo, &ts, msg, sizeof(msg));
+	if (!r) {
 		fprintf(stderr, "lazytrace: tui --live: %s\n", msg);
 		return EXIT_BAD;
 	}
-	lt_tracefs_remove_stale(&to);
-	ts = lt_tracefs_create(&to, msg, sizeof(msg));
-	if (!ts) {
-		fprintf(stderr, "lazytrace: tui --live: %s\n", msg);
-		return EXIT_BAD;
-	}
-	r = lt_live_open(ts, &oo, msg, sizeof(msg));
-	if (!r || lt_tracefs_start(ts)) {
-		fprintf(stderr, "lazytrace: tui --live: %s\n",
-			r ? strerror(errno) : msg);
-		goto out;
-	}
-	lt_tracefs_mark_setup(ts);
 	if (summary_begin_live(&s, r, lo)) {
 		fprintf(stderr, "lazytrace: tui --live: out of memory\n");
 		goto out;

@@ -1178,6 +1178,21 @@ struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
 				     char *err, size_t len);
 
 /**
+ * lt_tracefs_begin - check, clean up and make this process's instance
+ * @o: what to record
+ * @err: receives a one-line message on failure
+ * @len: size of @err
+ *
+ * lt_tracefs_ready(), lt_tracefs_remove_stale() and lt_tracefs_create()
+ * in one: what every recorder does first. Tracing stays off until
+ * lt_tracefs_start().
+ *
+ * Return: the session, or NULL with @err set.
+ */
+struct lt_tracefs *lt_tracefs_begin(const struct lt_tracefs_opts *o,
+				    char *err, size_t len);
+
+/**
  * lt_tracefs_destroy - remove the instance and free the session
  * @s: the session, may be NULL
  */
@@ -1297,6 +1312,37 @@ int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
 struct lt_reader *lt_live_open(struct lt_tracefs *s,
 			       const struct lt_open_opts *opts,
 			       char *err, size_t errlen);
+
+/**
+ * lt_live_begin - start a live session: instance, reader, tracing on
+ * @o: what to record
+ * @opts: reader options (the ABI), or NULL
+ * @session: receives the session, to stop and destroy after the reader
+ * @err: receives a one-line message on failure
+ * @len: size of @err
+ *
+ * lt_tracefs_begin(), lt_live_open() and lt_tracefs_start() in one, and
+ * the setup line written into the trace (if that fails, @o->note is told).
+ *
+ * Return: the reader, or NULL with @err set and nothing left behind.
+ */
+struct lt_reader *lt_live_begin(const struct lt_tracefs_opts *o,
+				const struct lt_open_opts *opts,
+				struct lt_tracefs **session,
+				char *err, size_t len);
+
+/**
+ * lt_live_wait - wait, keeping the buffers drained
+ * @r: a reader from lt_live_open()
+ * @ms: how long, in milliseconds
+ *
+ * Moves what the buffers hold into the current interval every 100 ms,
+ * and sooner when a buffer is half full, so that no interval wraps them.
+ *
+ * Return: 0 after @ms, 1 when a signal ended the wait early, or -1 with
+ * lt_reader_error() set.
+ */
+int lt_live_wait(struct lt_reader *r, int ms);
 
 /**
  * lt_live_poll - move what the buffers hold into the current interval

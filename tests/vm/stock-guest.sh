@@ -168,6 +168,22 @@ tracefs_state() {
 	cat $T/events/irq_vectors/local_timer_entry/trigger | grep -v '^#'
 	cat $T/set_event_notrace_pid $T/set_ftrace_notrace_pid 2>/dev/null
 }
+# Until a lazytrace instance traces (tracing_on), 60 s at most: live and
+# the TUI read the kernel's symbols before they start, which takes
+# seconds under emulation; the workload is for what they trace.
+wait_tracing() {
+	n=0
+	while [ $n -lt 60 ]; do
+		for f in $T/instances/lazytrace-*/tracing_on; do
+			[ -f "$f" ] && [ "$(cat $f)" = 1 ] && return 0
+		done
+		sleep 1
+		n=$((n + 1))
+	done
+	echo "no lazytrace instance traced within 60 s"
+	return 1
+}
+
 # tui --live in a detached tmux session under the hog load: the screen
 # is captured after SECS seconds, then q must end it within 10 s; a TUI
 # that does not is killed (and reported) so that it does not load the
@@ -176,6 +192,7 @@ tui() {
 	rc=/tmp/tui-$1.rc
 	export TERM=xterm-256color LANG=C.UTF-8
 	tmux new-session -d -s lt -x 160 -y 48 "lazytrace tui --live; echo \$? > $rc"
+	wait_tracing
 	hogs > /dev/null &
 	sleep $SECS
 	tmux capture-pane -p -t lt > $OUT/$1-tui.txt
@@ -233,7 +250,7 @@ lt() {
 	mv /tmp/m.dat $OUT/$tag-msg.dat
 	mv /tmp/m.log $OUT/$tag-msg.log
 	stamp "lt $tag live"
-	(sleep 1; hogs > /dev/null) &
+	(wait_tracing && hogs > /dev/null) &
 	timeout -s KILL 300 lazytrace live --json -d $((SECS + 2)) > /tmp/live.json 2> /tmp/live.err
 	echo "$tag live exit $?"
 	mv /tmp/live.json $OUT/$tag-live.json
