@@ -90,7 +90,9 @@ cmd_checkpatch() {
 # configure O=$1: tinyconfig + kernel.config (+ lazy.config once the tree has PREEMPT_LAZY)
 configure() {
 	local out=$1 frags=("$CONFIG_DIR/kernel.config")
-	grep -q '^config PREEMPT_LAZY' "$SRC/kernel/Kconfig.preempt" && frags+=("$CONFIG_DIR/lazy.config")
+	# NO_LAZY=1: the patched tree without PREEMPT_LAZY (vm-test-nolazy)
+	grep -q '^config PREEMPT_LAZY' "$SRC/kernel/Kconfig.preempt" && [ "${NO_LAZY:-0}" != 1 ] &&
+		frags+=("$CONFIG_DIR/lazy.config")
 	# EXTRA_CONFIG: more fragments, last (vm-test VM_DEBUG=1: debug.config)
 	[ -n "${EXTRA_CONFIG:-}" ] && frags+=($EXTRA_CONFIG)
 	mkdir -p "$out"

@@ -21,6 +21,10 @@ MSG_SECS=${MSG_SECS:-20}
 MSG_LOOPS=${MSG_LOOPS:-600}
 HB_GROUPS=${HB_GROUPS:-2}
 HB_LOOPS=${HB_LOOPS:-50}
+STACK_HOG_MS=${STACK_HOG_MS:-2000}
+TC_HOG_MS=${TC_HOG_MS:-300}
+ALL_BUF_KB=${ALL_BUF_KB:-65536}
+ALL_SECS=${ALL_SECS:-0.3}
 EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new
 irq_vectors/local_timer_entry irq_vectors/local_timer_exit
 irq_vectors/reschedule_entry irq_vectors/reschedule_exit
@@ -99,25 +103,57 @@ if [ -n "${lt_boot_check:-}" ]; then
 	exit 0
 fi
 insmod /lib/modules/lazyhog.ko || echo "FAIL: insmod lazyhog.ko"
-# The hog refuses to run where nothing would preempt it.
-mode none
-if echo 10 > $HOG 2>/dev/null; then
-	echo "FAIL: lazyhog ran in mode none"
+# A kernel built without PREEMPT_LAZY (make vm-test-nolazy) has no lazy
+# mode: the scenarios that need one are left out, and the log says so.
+if grep -q lazy $P; then
+	LAZY=lazy
 else
-	echo "lazyhog refused in mode none: ok"
+	LAZY=
+	echo "no lazy mode: $(cat $P)"
+	if echo lazy > $P 2> /dev/null; then
+		echo "FAIL: $P took 'lazy': $(cat $P)"
+	else
+		echo "lazy refused: ok"
+	fi
 fi
-mode lazy
+# The modes this kernel offers: PREEMPT_RT has no none or voluntary
+# (make vm-test VM_RT=1), and they must be refused.
+MODES=
+for m in none voluntary full lazy; do
+	grep -qw "$m" $P && MODES="$MODES $m"
+done
+echo "modes offered:$MODES"
+if grep -qw none $P; then
+	# The hog refuses to run where nothing would preempt it.
+	mode none
+	if echo 10 > $HOG 2>/dev/null; then
+		echo "FAIL: lazyhog ran in mode none"
+	else
+		echo "lazyhog refused in mode none: ok"
+	fi
+else
+	for m in none voluntary; do
+		if echo $m > $P 2> /dev/null; then
+			echo "FAIL: $P took '$m': $(cat $P)"
+		else
+			echo "$m refused: ok"
+		fi
+	done
+fi
 echo
 
 # a. hogs, lazy mode
-setup
-echo 1 > $I/tracing_on
-stamp "hogs start"
-hogs "" $HOG_MS
-echo 0 > $I/tracing_on
-stamp "hogs end"
-save hogs
-teardown
+if [ -n "$LAZY" ]; then
+	mode lazy
+	setup
+	echo 1 > $I/tracing_on
+	stamp "hogs start"
+	hogs "" $HOG_MS
+	echo 0 > $I/tracing_on
+	stamp "hogs end"
+	save hogs
+	teardown
+fi
 
 # b. hogs-eager: the same in full mode, shorter. The hogs must be
 #    preempted at once, not at the next tick. Pids are logged as
@@ -134,7 +170,7 @@ teardown
 
 # c. the messaging load, lazy then full: the same amount of work in both
 #    (MSG_LOOPS rounds per sender; MSG_SECS is only a cap).
-for m in lazy full; do
+for m in $LAZY full; do
 	mode $m
 	name=msg-$m
 	[ $m = full ] && name=msg-eager
@@ -152,7 +188,7 @@ done
 #    measuring wake-up latency at the same time; sched_switch only, to
 #    count preempted (R+) switches.
 MI=$T/instances/lazymodes
-for m in none voluntary full lazy; do
+for m in $MODES; do
 	mode $m
 	rmdir $MI 2>/dev/null
 	mkdir $MI && echo 8192 > $MI/buffer_size_kb &&
@@ -174,5 +210,81 @@ for m in none voluntary full lazy; do
 	grep '^T:' /tmp/ct.$m | sed "s/^/modes $m: cyclictest /"
 	rmdir $MI
 done
-mode lazy
+[ -n "$LAZY" ] && mode lazy
+
+# e. hog call sites: lazytrace record with its kernel-stack capture (by
+#    default a stacktrace trigger on the tick, filtered on the lazy bit)
+#    while three lazyhog writers hog CPU 1 in lazy mode (full mode on a
+#    kernel without it: no stack may be taken). Its notes (what it set)
+#    go to the log.
+if command -v lazytrace > /dev/null; then
+	cat > /tmp/stackhogs.sh <<EOF
+for n in 1 2 3; do
+	taskset 2 sh -c "echo $STACK_HOG_MS > $HOG" &
+	echo "stacks hog pid \$!"
+done
+wait
+EOF
+	stamp "hogs-stacks start"
+	lazytrace record -o /tmp/hogs-stacks.dat -- sh /tmp/stackhogs.sh > /tmp/stackhogs.out 2> /tmp/stackhogs.err
+	echo "hogs-stacks: lazytrace record exit $?"
+	cat /tmp/stackhogs.out
+	sed 's/^/hogs-stacks: lazytrace: /' /tmp/stackhogs.err
+	cp /tmp/hogs-stacks.dat $OUT/hogs-stacks.dat
+	rm -f /tmp/hogs-stacks.dat
+	stamp "hogs-stacks end"
+else
+	echo "hogs-stacks: left out (no lazytrace in the guest: LAZYTRACE=skip)"
+fi
+
+# f. trace-cmd record -T (the stacktrace option: a kernel stack after
+#    every event) while two lazyhog writers share CPU 1; trace-cmd's own
+#    report of it, for the host to compare with. The tick's exit event
+#    shows a lazy request made in the tick (slice expiry), so that the
+#    next tick's finds it pending for a whole tick.
+cat > /tmp/tchogs.sh <<EOF
+for n in 1 2; do
+	taskset 2 sh -c "echo $TC_HOG_MS > $HOG" &
+	echo "tc-stacks hog pid \$!"
+done
+wait
+EOF
+stamp "tc-stacks start"
+if [ -z "$LAZY" ]; then
+	echo "tc-stacks: left out (no lazy mode)"
+elif trace-cmd record -T -b 8192 -e irq_vectors:local_timer_entry -e irq_vectors:local_timer_exit \
+	-e sched:sched_switch -e sched:sched_wakeup -o /tmp/tc-stacks.dat sh /tmp/tchogs.sh > /tmp/tc.out 2> /tmp/tc.err; then
+	grep 'hog pid' /tmp/tc.out
+	cp /tmp/tc-stacks.dat $OUT/tc-stacks.dat
+	trace-cmd report /tmp/tc-stacks.dat > $OUT/tc-stacks.report.txt 2> /tmp/tc.report.err ||
+		echo "FAIL: trace-cmd report tc-stacks.dat: $(head -1 /tmp/tc.report.err)"
+	rm -f /tmp/tc-stacks.dat
+else
+	echo "FAIL: trace-cmd record -T: $(tail -3 /tmp/tc.err | tr '\n' ' ')"
+fi
+stamp "tc-stacks end"
+
+# g. every event the kernel has, for a short mixed load: fork/exec, file
+#    I/O on tmpfs, pipes, sleeps, the messaging load. One instance buffer,
+#    big enough that nothing is lost; saved as the other recordings are.
+[ -z "$LAZY" ] && { stamp "done"; exit 0; }
+rmdir $I 2>/dev/null
+mkdir $I || exit 1
+echo 0 > $I/tracing_on
+echo $ALL_BUF_KB > $I/buffer_size_kb
+echo 1 > $I/events/enable
+echo 1 > $I/tracing_on
+stamp "allevents start"
+(for i in 1 2 3 4; do /bin/true; ls / > /dev/null; done) &
+(dd if=/dev/zero of=/tmp/ddtmp bs=64k count=8 2> /dev/null; cat /tmp/ddtmp > /dev/null; rm -f /tmp/ddtmp) &
+(seq 1 2000 | cat | wc -l > /dev/null) &
+(sleep 0.05; sleep 0.02) &
+lazyload msg 1 1 20 > /dev/null &
+sleep $ALL_SECS
+wait
+echo 0 > $I/tracing_on
+stamp "allevents end"
+echo 0 > $I/events/enable
+save allevents
+teardown
 stamp "done"

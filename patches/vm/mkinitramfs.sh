@@ -1,12 +1,16 @@
 #!/bin/bash
-# mkinitramfs.sh OUT.cpio.gz LAZYLOAD_BINARY [LAZYHOG_MODULE]
+# mkinitramfs.sh OUT.cpio.gz LAZYLOAD_BINARY [LAZYHOG_MODULE [LAZYTRACE KCONFIG]]
 # Initramfs for the test VM: busybox-static; trace-cmd, and hackbench and
 # cyclictest from rt-tests, with the shared libraries they need (copied
-# from the host); our lazyload, the lazyhog module, init, guest.sh.
+# from the host); our lazyload, the lazyhog module, init, guest.sh; the
+# lazytrace binary under test (and the kernel's .config where Debian
+# keeps it, /boot/config-RELEASE, for its HZ).
 set -euo pipefail
 out=$1
 lazyload=$2
 module=${3:-}	# none for the stock-kernel VM (tests/vm): built for ours
+lazytrace=${4:-}
+kconfig=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -30,11 +34,20 @@ cp "$hb" "$root/bin/hackbench"
 cp "$ct" "$root/bin/cyclictest"
 [ -z "$module" ] || cp "$module" "$root/lib/modules/lazyhog.ko"
 cp "$lazyload" "$root/bin/lazyload"
+bins="$tc $hb $ct"
+if [ -n "$lazytrace" ]; then
+	cp "$lazytrace" "$root/bin/lazytrace"
+	bins="$bins $lazytrace"
+	rel=$(cat "$(dirname "$kconfig")/include/config/kernel.release" 2> /dev/null ||
+		sed -n 's/^# Linux\/x86 \([^ ]*\) Kernel Configuration$/\1/p' "$kconfig")
+	mkdir -p "$root/boot"
+	[ -z "$rel" ] || cp "$kconfig" "$root/boot/config-$rel"
+fi
 cp "$here/init" "$root/init"
 cp "$here/guest.sh" "$root/guest.sh"
 chmod 755 "$root/init" "$root/guest.sh"
 # shared libraries of the host binaries, at the paths the loader expects
-ldd "$tc" "$hb" "$ct" | awk '/=>/ { print $3 } $1 ~ /^\// { print $1 }' | while read -r lib; do
+ldd $bins | awk '/=>/ { print $3 } $1 ~ /^\// { print $1 }' | while read -r lib; do
 	[ -f "$lib" ] || continue
 	mkdir -p "$root$(dirname "$lib")"
 	cp -L "$lib" "$root$lib"

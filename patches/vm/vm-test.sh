@@ -20,6 +20,22 @@ if [ "${VM_DEBUG:-0}" = 1 ]; then
 	vmout=$BUILD/vm-out-debug
 	export EXTRA_CONFIG="${EXTRA_CONFIG:-} $here/debug.config"
 fi
+# VM_NOLAZY=1: the series built without PREEMPT_LAZY (kernel.config
+# alone: PREEMPT, PREEMPT_DYNAMIC); it must behave as the pristine kernel
+check_mode=
+if [ "${VM_NOLAZY:-0}" = 1 ]; then
+	out=$BUILD/out-vm-nolazy
+	vmout=$BUILD/vm-out-nolazy
+	export NO_LAZY=1
+	check_mode=nolazy
+fi
+# VM_RT=1: PREEMPT_RT with the lazy model (vm/rt.config)
+if [ "${VM_RT:-0}" = 1 ]; then
+	out=$BUILD/out-vm-rt
+	vmout=$BUILD/vm-out-rt
+	export EXTRA_CONFIG="${EXTRA_CONFIG:-} $here/rt.config"
+	check_mode=rt
+fi
 export BUILD
 
 declare -a stages
@@ -67,7 +83,12 @@ ksrc=${KERNEL_SRC:-$BUILD/linux-6.12}
 kout=$(cd "$(dirname "$kconfig")" && pwd)
 make -s -C "$ksrc" O="$kout" M="$BUILD/lazyhog" KCFLAGS=-Werror modules > "$BUILD/lazyhog/build.log" 2>&1 ||
 	{ cat "$BUILD/lazyhog/build.log" >&2; echo "vm-test: lazyhog module build failed" >&2; exit 1; }
-"$here/mkinitramfs.sh" "$BUILD/initramfs.cpio.gz" "$BUILD/lazyload" "$BUILD/lazyhog/lazyhog.ko" || exit 1
+# the lazytrace under test runs in the guest too (record's kernel-stack
+# capture), unless LAZYTRACE=skip
+ltguest=
+[ "$LAZYTRACE" != skip ] && [ -x "$LAZYTRACE" ] && ltguest=$LAZYTRACE
+"$here/mkinitramfs.sh" "$BUILD/initramfs.cpio.gz" "$BUILD/lazyload" "$BUILD/lazyhog/lazyhog.ko" \
+	$ltguest ${ltguest:+"$kconfig"} || exit 1
 stage "initramfs + lazyhog.ko" "$t"
 
 t=$(now)
@@ -111,7 +132,7 @@ stage "boot with preempt=full" "$t"
 # stall reports).
 splat='BUG:|WARNING:|Oops|Kernel panic|lockdep|possible (recursive|circular|irq)|inconsistent lock state|suspicious RCU|soft lockup|rcu_preempt detected stall|rcu: INFO|self-detected stall|hung_task|blocked for more than|Call Trace'
 t=$(now)
-"$here/check.sh" "$vmout" "$LAZYTRACE" "$hz" 2>&1 | tee "$vmout/check.log"
+"$here/check.sh" "$vmout" "$LAZYTRACE" "$hz" $check_mode 2>&1 | tee "$vmout/check.log"
 rc=${PIPESTATUS[0]}
 if grep -Eq "$splat" "$vmout/console.log" "$vmout/boot-full/console.log"; then
 	echo "FAIL: the kernel complained on the console:" | tee -a "$vmout/check.log"
