@@ -99,6 +99,20 @@ def hog_pids(tag):
 	return pids
 
 
+def check_sites(tag, name, hogs):
+	"""Issue 11's proof on a stock kernel: the stacks the tick trigger took
+	while a dd hog ignored its lazy request run through /dev/zero's read
+	path (read_zero, or the page faults on dd's buffer below it)."""
+	for h in hogs:
+		eps = h.get("episodes") or 0
+		via = sum(s.get("episodes", 0) for s in h.get("sites") or []
+			  if "read_zero" in [s.get("function")] + (s.get("stack") or []))
+		expect(tag, name + ": dd-%s sites via read_zero" % h.get("pid"),
+		       eps > 0 and 10 * via >= 9 * eps,
+		       "%d of %d episodes; top site %s" % (via, eps,
+		       ((h.get("sites") or [{}])[0]).get("function")))
+
+
 def check_record(tag, name, hog_load):
 	path = os.path.join(out, "%s-%s.dat" % (tag, name))
 	if not os.path.isfile(path) or os.path.getsize(path) == 0:
@@ -141,6 +155,7 @@ def check_record(tag, name, hog_load):
 			if tag == "lazy-nohrtick":
 				expect(tag, name + ": the 3 dd hogs found", len(want) == 3 and found == want,
 				       "dd pids %s; hogs: %s" % (sorted(want), " ".join(names) or "none"))
+				check_sites(tag, name, [h for h in hogs if h.get("pid") in want])
 			else:
 				expect(tag, name + ": no hog", not hogs,
 				       "hogs: %s" % (" ".join(names) or "none"))
