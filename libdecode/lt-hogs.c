@@ -139,11 +139,22 @@ static uint64_t trace_tick(struct lt_analysis *a)
 			if (a->hrtimer_ticks && !c->hrtimer_ticks)
 				continue;
 			med = median_spacing(c);
+			/* no kernel ticks slower than 1 Hz: corrupt times */
+			if (med > 1000000000ULL)
+				continue;
 			if (med && (!best || med < best))
 				best = med;
 		}
 	}
 	return best;
+}
+
+/* N ticks in ns, saturated: a double past 2^64 does not convert. */
+static uint64_t ticks_to_ns(double n, uint64_t tick)
+{
+	double ns = n * (double)tick + 0.5;
+
+	return ns >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)ns;
 }
 
 static int by_pending(const void *pa, const void *pb)
@@ -175,8 +186,8 @@ void lt_hogs_finish(struct lt_analysis *a)
 	if (!tick)
 		tick = 1000000000ULL / a->opts.hz;
 	a->sum.tick_ns = tick;
-	ep_ns = (uint64_t)(a->opts.episode_ticks * tick + 0.5);
-	max_ns = (uint64_t)(a->opts.hog_pending_ticks * tick + 0.5);
+	ep_ns = ticks_to_ns(a->opts.episode_ticks, tick);
+	max_ns = ticks_to_ns(a->opts.hog_pending_ticks, tick);
 	if (lt_stack_finish(a, ep_ns))
 		a->oom = true;
 
