@@ -9,15 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output-analysis.h"
+#include "output-json.h"
 
 static const char compare_usage[] =
 "usage: lazytrace compare [--json|--csv] [--abi NAME] [-B BUFFER] A B\n"
 "\n"
 "Two traces (trace.dat or kernel text) side by side, with the ratio B/A:\n"
 "switches (every sched_switch, idle included) split into preempted (R+),\n"
-"yielded (R) and blocked; lazy, eager, upgrade and tick-upgrade counts;\n"
-"latency percentiles. A and B are trace.dat or kernel text files ('-' for\n"
+"yielded (R) and blocked; the transition counts (lazy, eager, upgrades,\n"
+"tick_upgrades, folds and how requests ended); latency percentiles. A and B are trace.dat or kernel text files ('-' for\n"
 "text on stdin, for one of them); there is no -i.\n"
 "\n"
 ANALYSIS_USAGE_NO_INPUT;
@@ -58,23 +58,17 @@ static void fill(struct table *t, int side, const struct lt_analysis_summary *s)
 	static const char *const pct[] = { "count", "p50", "p90", "p99", "max" };
 	int k, p;
 
-	add(t, side, "switches", "preempted", s->switches[LT_PREV_PREEMPTED]);
-	add(t, side, "switches", "yielded", s->switches[LT_PREV_YIELDED]);
-	add(t, side, "switches", "blocked", s->switches[LT_PREV_BLOCKED]);
-	add(t, side, "transitions", "lazy", s->count[LT_TR_LAZY]);
-	add(t, side, "transitions", "eager", s->count[LT_TR_EAGER]);
-	add(t, side, "transitions", "upgrade",
-	    s->count[LT_TR_UPGRADE] + s->count[LT_TR_TICK_UPGRADE]);
-	add(t, side, "transitions", "tick-upgrade",
-	    s->count[LT_TR_TICK_UPGRADE]);
-	add(t, side, "transitions", "fold", s->count[LT_TR_FOLD]);
-	add(t, side, "transitions", "truncated", s->count[LT_TR_TRUNCATED]);
+	for (k = 0; k < NR_SWITCH_KEYS; k++)
+		add(t, side, "switches", switch_key(k), s->switches[k]);
+	for (k = 0; k < NR_TRANSITION_KEYS; k++)
+		add(t, side, "transitions", transition_key(k),
+		    transition_total(k, s->count));
 	for (k = 0; k < LT_LAT_KIND_MAX; k++) {
 		const struct lt_latency *l = &s->latency[k];
 		const uint64_t v[] = { l->count, l->p50, l->p90, l->p99, l->max };
 
 		for (p = 0; p < 5; p++)
-			add(t, side, lt_latency_name(k), pct[p], v[p]);
+			add(t, side, latency_key(k), pct[p], v[p]);
 	}
 }
 
@@ -140,23 +134,10 @@ static void compare_text(const char *fa, const char *fb, const struct table *t,
 	}
 }
 
-/* JSON keys use '_' where the table says "tick-upgrade". */
-static const char *json_key_of(const char *name, char *buf, size_t len)
-{
-	size_t i;
-
-	snprintf(buf, len, "%s", name);
-	for (i = 0; buf[i]; i++)
-		if (buf[i] == '-')
-			buf[i] = '_';
-	return buf;
-}
-
 static void compare_json(const char *f[2], const struct table *t,
 			 const struct lt_analysis_summary *s[2])
 {
 	const char *group = NULL;
-	char key[32];
 	struct json j;
 	int i, side;
 
@@ -179,8 +160,7 @@ static void compare_json(const char *f[2], const struct table *t,
 				group = r->group;
 				json_begin_object(&j, group);
 			}
-			json_uint(&j, json_key_of(r->name, key, sizeof(key)),
-				  r->v[side]);
+			json_uint(&j, r->name, r->v[side]);
 		}
 		if (group)
 			json_end_object(&j);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output-analysis.h"
+#include "output-json.h"
 #include "output-sites.h"
 
 enum {
@@ -97,7 +97,7 @@ static void hogs_json(const struct analysis_cli *o, const struct lt_analysis *a,
 		json_uint(&j, "max_pending_ns", t->max_pending_ns);
 		json_uint(&j, "pending_ns", t->pending_ns);
 		json_double(&j, "trace_share", t->trace_share);
-		json_double(&j, "lifetime_share", t->cpu_share);
+		json_double(&j, "lifetime_share", t->lifetime_share);
 		json_uint(&j, "upgrades_in_user", t->upgrades_user);
 		json_uint(&j, "upgrades_in_syscall", t->upgrades_syscall);
 		json_upgrades_by_source(&j, t->upgrades_by_source);
@@ -145,7 +145,7 @@ static void hogs_csv(const struct lt_task_stats *const *h, size_t nr)
 		csv_u64(stdout, lz->p50, false);
 		csv_u64(stdout, t->pending_ns, false);
 		csv_dbl(stdout, t->trace_share, false);
-		csv_dbl(stdout, t->cpu_share, false);
+		csv_dbl(stdout, t->lifetime_share, false);
 		csv_u64(stdout, t->upgrades_user, false);
 		csv_u64(stdout, t->upgrades_syscall, false);
 		if (t->upgrades_syscall)
@@ -233,7 +233,7 @@ static void hogs_text(const struct analysis_cli *o, const struct lt_analysis *a,
 		       (unsigned long long)t->count[LT_TR_LAZY],
 		       fmt_ns(b[0], 24, lz->max), fmt_ns(b[1], 24, lz->p50),
 		       fmt_ns(b[2], 24, t->pending_ns), 100 * t->trace_share,
-		       100 * t->cpu_share, w, src);
+		       100 * t->lifetime_share, w, src);
 	}
 }
 

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "output-analysis.h"
+#include "output-json.h"
 #include "cli.h"
 #include "output-sites.h"
 
@@ -38,16 +38,13 @@ static const char live_usage[] =
 "  --rows N           tasks shown per interval (default: fit the terminal, or 20)\n"
 STACKS_USAGE
 "\n"
-"JSON (schema \"lazytrace-live/1\"), one object per interval: interval,\n"
-"first_ns, last_ns, events, lost_events, abi, tick_ns, tick_source,\n"
-"requests, upgrades_by_source{tick,hrtick,timer,irq,direct}, setup{release,\n"
-"preempt,hz,sched_features}, switches{preempted,\n"
-"yielded,blocked}, transitions{lazy,...,truncated,upgrades}, pending[{pid,comm,cpu,\n"
-"request,since_ns,pending_ns}], hogs[task], tasks[task]; a task is {pid,comm,\n"
-"runtime_ns,cpu_share,lazy,eager,upgrade,tick_upgrade,episodes,\n"
-"max_pending_ns,upgrades_by_source,hog,pending,total_tick_upgrades,\n"
-"total_hog_intervals}, and for a hog\n"
-"sites[{function,episodes,pending_ns,truncated,stack}] as in hogs --json.\n"
+"JSON (docs/json.md, \"version\": 2), one object per interval, one per\n"
+"line: interval, first_ns, last_ns, events, lost_events, abi, the tick and\n"
+"setup members of stats, switches, transitions (the counts of stats),\n"
+"pending[{pid,comm,cpu,request,since_ns,pending_ns}], hogs[task] and\n"
+"tasks[task]; a task has the members of a stats task's shares and counts,\n"
+"episodes, max_pending_ns, upgrades_by_source, hog, pending,\n"
+"total_tick_upgrades, total_hog_intervals and, for a hog, sites.\n"
 "Each interval is analysed on its own: a request open at its end is pending.\n";
 
 enum {
@@ -56,7 +53,6 @@ enum {
 	OPT_ROWS,
 };
 
-#define JSON_SCHEMA "lazytrace-live/1"
 #define MAX_PENDING 256
 
 struct live_opts {
@@ -320,7 +316,7 @@ static void print_table(struct live_state *st, struct lt_analysis *a,
 	printf("upgrades by source: %s\n", src);
 	print_setup(stdout, &full);
 	printf("%7s %-16s %6s %6s %6s %8s %5s %9s %-14s %3s | %8s %6s\n", "PID",
-	       "COMM", "CPU%", "LAZY", "EAGER", "TICK-UPG", "EPIS", "MAXPEND", "PENDING",
+	       "COMM", "TRACE%", "LAZY", "EAGER", "TICK-UPG", "EPIS", "MAXPEND", "PENDING",
 	       "HOG", "ALL-TUPG", "HOG-IV");
 	for (i = 0; i < nr && (int)i < limit; i++) {
 		const struct lt_task_stats *t = rows[i].t;
@@ -333,7 +329,7 @@ static void print_table(struct live_state *st, struct lt_analysis *a,
 				    end_ns - rows[i].p->since_ns : 0));
 		tot = total_of(st, t->pid);
 		printf("%7d %-16.16s %6.1f %6llu %6llu %8llu %5llu %9.3f %-14s %3s | %8llu %6llu\n",
-		       t->pid, t->comm, t->cpu_share * 100,
+		       t->pid, t->comm, t->trace_share * 100,
 		       (unsigned long long)t->count[LT_TR_LAZY],
 		       (unsigned long long)t->count[LT_TR_EAGER],
 		       (unsigned long long)t->count[LT_TR_TICK_UPGRADE],
@@ -346,24 +342,6 @@ static void print_table(struct live_state *st, struct lt_analysis *a,
 	fflush(stdout);
 }
 
-static void json_counts(struct json *j, const struct lt_analysis_summary *sum)
-{
-	int k;
-
-	json_begin_object(j, "switches");
-	json_uint(j, "preempted", sum->switches[LT_PREV_PREEMPTED]);
-	json_uint(j, "yielded", sum->switches[LT_PREV_YIELDED]);
-	json_uint(j, "blocked", sum->switches[LT_PREV_BLOCKED]);
-	json_end_object(j);
-	json_begin_object(j, "transitions");
-	for (k = 0; k < LT_TR_KIND_MAX; k++)
-		json_uint(j, lt_transition_name(k), sum->count[k]);
-	/* all upgrades, as in stats: what upgrades_by_source adds up to */
-	json_uint(j, "upgrades", sum->count[LT_TR_UPGRADE] +
-		  sum->count[LT_TR_TICK_UPGRADE]);
-	json_end_object(j);
-}
-
 static void json_task(struct json *j, struct live_state *st,
 		      const struct row *r, uint64_t end_ns)
 {
@@ -373,12 +351,8 @@ static void json_task(struct json *j, struct live_state *st,
 	json_begin_object(j, NULL);
 	json_int(j, "pid", t->pid);
 	json_str(j, "comm", t->comm);
-	json_uint(j, "runtime_ns", t->runtime_ns);
-	json_double(j, "cpu_share", t->cpu_share);
-	json_uint(j, "lazy", t->count[LT_TR_LAZY]);
-	json_uint(j, "eager", t->count[LT_TR_EAGER]);
-	json_uint(j, "upgrade", t->count[LT_TR_UPGRADE]);
-	json_uint(j, "tick_upgrade", t->count[LT_TR_TICK_UPGRADE]);
+	json_shares(j, t);
+	json_transitions(j, t->count);
 	json_uint(j, "episodes", t->episodes);
 	json_uint(j, "max_pending_ns", t->max_pending_ns);
 	json_upgrades_by_source(j, t->upgrades_by_source);
@@ -412,7 +386,7 @@ static void print_json(struct live_state *st, struct lt_analysis *a,
 
 	json_init(&j, stdout, false);
 	json_begin_object(&j, NULL);
-	json_str(&j, "schema", JSON_SCHEMA);
+	json_int(&j, "version", LT_JSON_VERSION);
 	json_uint(&j, "interval", st->interval);
 	json_uint(&j, "first_ns", sum->first_ns);
 	json_uint(&j, "last_ns", sum->last_ns);
@@ -421,7 +395,10 @@ static void print_json(struct live_state *st, struct lt_analysis *a,
 	json_str(&j, "abi", lt_abi_name(sum->abi));
 	full = with_setup(st, a);
 	json_tick_setup(&j, &full);
-	json_counts(&j, sum);
+	json_switches(&j, sum->switches);
+	json_begin_object(&j, "transitions");
+	json_transitions(&j, sum->count);
+	json_end_object(&j);
 	json_begin_array(&j, "pending");
 	for (k = 0; k < st->nr_pending; k++) {
 		const struct pending *p = &st->pending[k];

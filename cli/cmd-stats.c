@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output-analysis.h"
+#include "output-json.h"
 
 static const char stats_usage[] =
 "usage: lazytrace stats [-i FILE] [--json|--csv] [--idle] [--abi NAME] ...\n"
@@ -69,38 +69,7 @@ static const struct lt_task_stats **task_list(const struct analysis_cli *o,
 
 static uint64_t upgrades(const uint64_t *count)
 {
-	return count[LT_TR_UPGRADE] + count[LT_TR_TICK_UPGRADE];
-}
-
-static void json_counts(struct json *j, const uint64_t *count)
-{
-	json_uint(j, "lazy", count[LT_TR_LAZY]);
-	json_uint(j, "eager", count[LT_TR_EAGER]);
-	json_uint(j, "upgrades", upgrades(count));
-	json_uint(j, "tick_upgrades", count[LT_TR_TICK_UPGRADE]);
-	json_uint(j, "folds", count[LT_TR_FOLD]);
-	json_uint(j, "preempted", count[LT_TR_PREEMPTED]);
-	json_uint(j, "yielded", count[LT_TR_YIELDED]);
-	json_uint(j, "blocked", count[LT_TR_BLOCKED]);
-	json_uint(j, "cleared", count[LT_TR_CLEARED]);
-	json_uint(j, "truncated", count[LT_TR_TRUNCATED]);
-}
-
-static void json_switches(struct json *j, const uint64_t *sw)
-{
-	json_begin_object(j, "switches");
-	json_uint(j, "preempted", sw[LT_PREV_PREEMPTED]);
-	json_uint(j, "yielded", sw[LT_PREV_YIELDED]);
-	json_uint(j, "blocked", sw[LT_PREV_BLOCKED]);
-	json_end_object(j);
-}
-
-static void json_latencies(struct json *j, const struct lt_latency *lat)
-{
-	json_latency(j, "lazy_latency_ns", &lat[LT_LAT_LAZY_SERVED]);
-	json_latency(j, "eager_latency_ns", &lat[LT_LAT_EAGER_SERVED]);
-	json_latency(j, "lazy_upgrade_ns", &lat[LT_LAT_LAZY_UPGRADE]);
-	json_latency(j, "fold_latency_ns", &lat[LT_LAT_FOLD_SERVED]);
+	return transition_total(TC_UPGRADES, count);
 }
 
 static void stats_json(const struct analysis_cli *o, const struct lt_analysis *a,
@@ -120,7 +89,7 @@ static void stats_json(const struct analysis_cli *o, const struct lt_analysis *a
 	json_switches(&j, s->switches);
 	json_tick_setup(&j, s);
 	json_begin_object(&j, "transitions");
-	json_counts(&j, s->count);
+	json_transitions(&j, s->count);
 	json_end_object(&j);
 	json_begin_object(&j, "latency");
 	json_latencies(&j, s->latency);
@@ -136,10 +105,8 @@ static void stats_json(const struct analysis_cli *o, const struct lt_analysis *a
 		json_str(&j, "cpus", t->cpus);
 		json_uint(&j, "first_ns", t->first_ns);
 		json_uint(&j, "last_ns", t->last_ns);
-		json_uint(&j, "runtime_ns", t->runtime_ns);
-		json_double(&j, "trace_share", t->trace_share);
-		json_double(&j, "lifetime_share", t->cpu_share);
-		json_counts(&j, t->count);
+		json_shares(&j, t);
+		json_transitions(&j, t->count);
 		json_switches(&j, t->switches);
 		json_latencies(&j, t->latency);
 		json_upgrades_by_source(&j, t->upgrades_by_source);
@@ -181,7 +148,7 @@ static void stats_csv(const struct lt_task_stats **v, size_t nr)
 		csv_field(stdout, t->cpus, false);
 		csv_u64(stdout, t->runtime_ns, false);
 		csv_dbl(stdout, t->trace_share, false);
-		csv_dbl(stdout, t->cpu_share, false);
+		csv_dbl(stdout, t->lifetime_share, false);
 		csv_u64(stdout, t->count[LT_TR_LAZY], false);
 		csv_u64(stdout, t->count[LT_TR_EAGER], false);
 		csv_u64(stdout, upgrades(t->count), false);
@@ -210,10 +177,10 @@ static void text_latency(const char *name, const struct lt_latency *l)
 	char b[4][24];
 
 	if (!l->count) {
-		printf("  %-14s %8s\n", name, "-");
+		printf("  %-16s %8s\n", name, "-");
 		return;
 	}
-	printf("  %-14s %8llu %10s %10s %10s %10s\n", name,
+	printf("  %-16s %8llu %10s %10s %10s %10s\n", name,
 	       (unsigned long long)l->count, fmt_ns(b[0], 24, l->p50),
 	       fmt_ns(b[1], 24, l->p90), fmt_ns(b[2], 24, l->p99),
 	       fmt_ns(b[3], 24, l->max));
@@ -270,17 +237,17 @@ static void stats_text(const struct analysis_cli *o, const struct lt_analysis *a
 		       (unsigned long long)s->switches[k],
 		       total ? 100.0 * s->switches[k] / total : 0.0);
 	printf("\ntransitions\n");
-	for (k = 0; k < LT_TR_KIND_MAX; k++)
-		printf("  %-14s %8llu\n", lt_transition_name(k),
-		       (unsigned long long)s->count[k]);
+	for (k = 0; k < NR_TRANSITION_KEYS; k++)
+		printf("  %-14s %8llu\n", transition_key(k),
+		       (unsigned long long)transition_total(k, s->count));
 	printf("\nupgrades by source\n");
 	for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
 		printf("  %-14s %8llu\n", lt_upgrade_source_name(k),
 		       (unsigned long long)s->upgrades_by_source[k]);
-	printf("\nlatency         %8s %10s %10s %10s %10s\n", "count", "p50",
-	       "p90", "p99", "max");
+	printf("\n%-18s %8s %10s %10s %10s %10s\n", "latency", "count",
+	       "p50", "p90", "p99", "max");
 	for (k = 0; k < LT_LAT_KIND_MAX; k++)
-		text_latency(lt_latency_name(k), &s->latency[k]);
+		text_latency(latency_key(k), &s->latency[k]);
 	printf("\n%7s %-16s %6s %5s %6s %6s %5s %5s %5s %6s %6s %6s %10s %10s %s\n",
 	       "PID", "COMM", "TRACE%", "LIFE%", "LAZY", "EAGER", "UPG", "TICK", "FOLD",
 	       "PREEMP", "YIELD", "BLOCK", "LAZY-P50", "LAZY-MAX", "CPUS");
@@ -289,7 +256,7 @@ static void stats_text(const struct analysis_cli *o, const struct lt_analysis *a
 		const struct lt_latency *lz = &t->latency[LT_LAT_LAZY_SERVED];
 
 		printf("%7d %-16.16s %6.1f %5.1f %6llu %6llu %5llu %5llu %5llu %6llu %6llu %6llu %10s %10s %s%s\n",
-		       t->pid, t->comm, 100 * t->trace_share, 100 * t->cpu_share,
+		       t->pid, t->comm, 100 * t->trace_share, 100 * t->lifetime_share,
 		       (unsigned long long)t->count[LT_TR_LAZY],
 		       (unsigned long long)t->count[LT_TR_EAGER],
 		       (unsigned long long)upgrades(t->count),

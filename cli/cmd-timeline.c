@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output-analysis.h"
+#include "output-json.h"
 
 static const char timeline_usage[] =
 "usage: lazytrace timeline [-i FILE] [--json|--csv] [--cpu LIST] [--pid LIST]\n"

@@ -168,49 +168,6 @@ void print_lost(FILE *fp, const struct lt_analysis *a)
 	}
 }
 
-void json_lost(struct json *j, const struct lt_analysis *a)
-{
-	const struct lt_analysis_summary *s = lt_analysis_summary(a);
-	bool unknown;
-	int cpu;
-
-	json_uint(j, "lost_events", s->lost_events);
-	json_bool(j, "lost_events_unknown", s->lost_unknown != 0);
-	json_begin_array(j, "lost_events_per_cpu");
-	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
-		uint64_t n = lt_analysis_lost(a, cpu, &unknown);
-
-		json_begin_object(j, NULL);
-		json_int(j, "cpu", cpu);
-		json_uint(j, "lost", n);
-		json_bool(j, "unknown", unknown);
-		json_end_object(j);
-	}
-	json_end_array(j);
-}
-
-void json_document_start(struct json *j, const struct analysis_cli *o,
-			 const struct lt_analysis_summary *s)
-{
-	json_init(j, stdout, false);
-	json_begin_object(j, NULL);
-	json_int(j, "version", LT_JSON_VERSION);
-	json_str(j, "file", o->in.file);
-	json_str(j, "abi", lt_abi_name(s->abi));
-	json_bool(j, "lazy_preemption", s->lazy_seen);
-}
-
-void json_latency(struct json *j, const char *key, const struct lt_latency *l)
-{
-	json_begin_object(j, key);
-	json_uint(j, "count", l->count);
-	json_uint(j, "p50", l->p50);
-	json_uint(j, "p90", l->p90);
-	json_uint(j, "p99", l->p99);
-	json_uint(j, "max", l->max);
-	json_end_object(j);
-}
-
 void csv_u64(FILE *fp, unsigned long long v, bool last)
 {
 	char buf[32];
@@ -225,34 +182,6 @@ void csv_dbl(FILE *fp, double v, bool last)
 
 	snprintf(buf, sizeof(buf), "%.6g", v);
 	csv_field(fp, buf, last);
-}
-
-void json_upgrades_by_source(struct json *j, const uint64_t *by_source)
-{
-	int k;
-
-	json_begin_object(j, "upgrades_by_source");
-	for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
-		json_uint(j, lt_upgrade_source_name(k), by_source[k]);
-	json_end_object(j);
-}
-
-void json_tick_setup(struct json *j, const struct lt_analysis_summary *s)
-{
-	json_uint(j, "tick_ns", s->tick_ns);
-	json_str(j, "tick_source", lt_tick_source_name(s->tick_source));
-	json_str(j, "requests", s->requests_probe ? "probe" : "flags");
-	json_upgrades_by_source(j, s->upgrades_by_source);
-	json_begin_object(j, "setup");
-	if (s->setup.release[0])
-		json_str(j, "release", s->setup.release);
-	if (s->setup.preempt[0])
-		json_str(j, "preempt", s->setup.preempt);
-	if (s->setup.hz)
-		json_uint(j, "hz", s->setup.hz);
-	if (s->setup.sched_features[0])
-		json_str(j, "sched_features", s->setup.sched_features);
-	json_end_object(j);
 }
 
 size_t fmt_upgrade_sources(char *buf, size_t len, const uint64_t *by_source)

@@ -9,9 +9,6 @@
 
 #include "cli.h"
 
-/* Version of the JSON documents, see docs/json.md. */
-#define LT_JSON_VERSION 1
-
 enum out_format {
 	OUT_TEXT = 0,
 	OUT_JSON,
@@ -89,17 +86,6 @@ const char *analysis_abi_reason(void);
 void print_lazy_note(FILE *fp, const struct lt_analysis_summary *s);
 /* Lost events, per CPU, in text. */
 void print_lost(FILE *fp, const struct lt_analysis *a);
-/* "lost_events" and "lost_events_per_cpu" members. */
-void json_lost(struct json *j, const struct lt_analysis *a);
-/* A latency object {count, p50, p90, p99, max}. */
-/* Open the document every table command prints: version, file, ABI. */
-void json_document_start(struct json *j, const struct analysis_cli *o,
-			 const struct lt_analysis_summary *s);
-void json_latency(struct json *j, const char *key, const struct lt_latency *l);
-/* "upgrades_by_source": {tick, hrtick, timer, irq, direct} */
-void json_upgrades_by_source(struct json *j, const uint64_t *by_source);
-/* tick_ns, tick_source, requests, upgrades_by_source, setup */
-void json_tick_setup(struct json *j, const struct lt_analysis_summary *s);
 /* "tick=72,hrtick=3" (sources with a count), "-" for none */
 size_t fmt_upgrade_sources(char *buf, size_t len, const uint64_t *by_source);
 /* The kernel's setup line (if the trace has one) and the tick, in text. */

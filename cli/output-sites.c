@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "output-analysis.h"
+#include "output-json.h"
 #include "output-sites.h"
 
 /* The frames from the site outward: the entry frames above it are cut. */

@@ -367,10 +367,10 @@ static void task_finish(struct lt_task *t, uint64_t trace_span)
 
 	for (i = 0; i < LT_LAT_KIND_MAX; i++)
 		lt_hist_latency(&t->lat[i], &st->latency[i]);
-	st->cpu_share = span ? (double)st->runtime_ns / span : 0;
+	st->lifetime_share = span ? (double)st->runtime_ns / span : 0;
 	/* Clock granularity (us text) can push a lone runner past 1. */
-	if (st->cpu_share > 1)
-		st->cpu_share = 1;
+	if (st->lifetime_share > 1)
+		st->lifetime_share = 1;
 	st->trace_share = trace_span ? (double)st->runtime_ns / trace_span : 0;
 	if (st->trace_share > 1)
 		st->trace_share = 1;

@@ -443,17 +443,17 @@ static void draw_hogs(struct view *v, int x, int w)
 		}
 		return;
 	}
-	put(y++, x, w, "  #    PID COMM     EPIS   PENDING CPU%");
+	put(y++, x, w, "  #    PID COMM     EPIS   PENDING TRACE%");
 	for (i = 0; i < nr && y < lay.mid + lay.mid_h; i++) {
 		bool me = v->sel == h[i];
 
 		if (me)
 			attron(A_REVERSE);
-		putf(y++, x, w, "%c%2zu %6d %-8.8s %4llu %9s %4.1f",
+		putf(y++, x, w, "%c%2zu %6d %-8.8s %4llu %9s %6.1f",
 		     me ? '>' : ' ', i + 1, h[i]->pid, h[i]->comm,
 		     (unsigned long long)h[i]->episodes,
 		     fmt_ns(pend, sizeof(pend), h[i]->pending_ns),
-		     100 * h[i]->cpu_share);
+		     100 * h[i]->trace_share);
 		if (me)
 			attroff(A_REVERSE);
 	}
@@ -480,8 +480,9 @@ static void draw_task(struct view *v, int x, int w)
 	attroff(A_BOLD | pair(PAIR_TITLE));
 	/* Most telling first: at 80x24 the panel is 7 lines. */
 	if (y < end)
-		putf(y++, x, w, "cpus %s  run %s  %.1f%%", t->cpus,
-		     fmt_ns(b[0], 24, t->runtime_ns), 100 * t->cpu_share);
+		putf(y++, x, w, "cpus %s  run %s  trace %.1f%% life %.1f%%",
+		     t->cpus, fmt_ns(b[0], 24, t->runtime_ns),
+		     100 * t->trace_share, 100 * t->lifetime_share);
 	if (y < end)
 		putf(y++, x, w, "lazy %llu eager %llu tick-upg %llu fold %llu",
 		     (unsigned long long)t->count[LT_TR_LAZY],

@@ -747,7 +747,7 @@ struct lt_latency {
  * @first_ns: its first appearance (event, switch or wakeup naming it)
  * @last_ns: its last appearance
  * @runtime_ns: time it was current on some CPU
- * @cpu_share: the share of its lifetime: @runtime_ns / (@last_ns -
+ * @lifetime_share: the share of its lifetime: @runtime_ns / (@last_ns -
  *	@first_ns), a fraction of one CPU while it existed (0 when the span
  *	is 0); high for a short-lived task that ran most of its life
  * @trace_share: the share of the trace: @runtime_ns / the trace's span
@@ -779,7 +779,7 @@ struct lt_task_stats {
 	uint64_t first_ns;
 	uint64_t last_ns;
 	uint64_t runtime_ns;
-	double cpu_share;
+	double lifetime_share;
 	double trace_share;
 	char cpus[64];
 	uint64_t count[LT_TR_KIND_MAX];

@@ -55,11 +55,11 @@ int main(int argc, char **argv)
 		printf("  %-13s %lu\n", lt_transition_name(k), counts[k]);
 	hogs = lt_analysis_hogs(a, &nr);
 	for (i = 0; i < nr; i++)
-		printf("hog %d %s: %llu episodes, %llu tick-upgrades, cpu %.2f\n",
+		printf("hog %d %s: %llu episodes, %llu tick-upgrades, trace share %.2f\n",
 		       hogs[i]->pid, hogs[i]->comm,
 		       (unsigned long long)hogs[i]->episodes,
 		       (unsigned long long)hogs[i]->count[LT_TR_TICK_UPGRADE],
-		       hogs[i]->cpu_share);
+		       hogs[i]->trace_share);
 	lt_analysis_free(a);
 	lt_reader_close(r);
 	return nr ? 0 : 1;

@@ -89,7 +89,7 @@ static inline void fuzz_results(struct lt_analysis *a)
 		fuzz_string(t->comm, sizeof(t->comm));
 		fuzz_string(t->cpus, sizeof(t->cpus));
 		fuzz_assert(t->first_ns <= t->last_ns);
-		fuzz_assert(t->cpu_share >= 0 && t->cpu_share <= 1);
+		fuzz_assert(t->lifetime_share >= 0 && t->lifetime_share <= 1);
 		fuzz_assert(t->trace_share >= 0 && t->trace_share <= 1);
 	}
 	fuzz_assert(!lt_analysis_task(a, s->nr_tasks));

@@ -11,10 +11,11 @@ lt compare "$A" "$B" > "$TMPDIR/cmp.txt" || fail "compare exited $?"
 cat "$TMPDIR/cmp.txt"
 set -- $(grep -m1 '^  preempted ' "$TMPDIR/cmp.txt")
 [ "$3" -gt "$2" ] || fail "text: preempted full $3 <= lazy $2"
-grep -q '^  tick-upgrade ' "$TMPDIR/cmp.txt" || fail "no tick-upgrade row"
+grep -q '^  tick_upgrades ' "$TMPDIR/cmp.txt" || fail "no tick_upgrades row"
 
 lt compare --json "$A" "$B" > "$TMPDIR/cmp.json" || fail "compare --json"
-python3 - "$TMPDIR/cmp.json" <<'PY' || fail "compare json"
+lt stats -i "$A" --json > "$TMPDIR/a.json" || fail "stats --json"
+python3 - "$TMPDIR/cmp.json" "$TMPDIR/a.json" <<'PY' || fail "compare json"
 import json, sys
 d = json.load(open(sys.argv[1]))
 a, b = d["a"], d["b"]
@@ -22,7 +23,14 @@ assert b["switches"]["preempted"] > a["switches"]["preempted"], (a, b)
 assert a["switches"]["yielded"] > b["switches"]["yielded"]
 assert a["transitions"]["lazy"] > 0 and b["transitions"]["lazy"] == 0
 assert a["lazy_preemption"] and not b["lazy_preemption"]
-assert a["lazy_served"]["count"] == a["transitions"]["lazy"]
+assert a["lazy_latency_ns"]["count"] == a["transitions"]["lazy"]
+# one vocabulary: compare says what stats says, under the same keys
+st = json.load(open(sys.argv[2]))
+assert a["transitions"] == st["transitions"], (a["transitions"], st["transitions"])
+assert a["switches"] == st["switches"]
+for k, v in st["latency"].items():
+    assert a[k] == v, k
+assert d["version"] == st["version"] == 2
 PY
 lt compare --csv "$A" "$B" | python3 -c '
 import csv, sys

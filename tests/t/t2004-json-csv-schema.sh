@@ -24,6 +24,24 @@ lt compare --json "$DATA/lazy612-msg-lazy.dat" "$DATA/lazy612-msg-full.dat" \
 	> "$TMPDIR/cmp.json"
 valid compare "$TMPDIR/cmp.json"
 
+# stats says the same in text and JSON: the transitions table's rows
+# are the JSON's keys and values, and its global counts add up to the
+# task rows (with --idle every task is listed).
+lt stats -i "$DATA/lazy612-hogs.dat" --idle > "$TMPDIR/st.txt" || fail "stats"
+lt stats -i "$DATA/lazy612-hogs.dat" --idle --json > "$TMPDIR/st.json" ||
+	fail "stats --json"
+python3 - "$TMPDIR/st.txt" "$TMPDIR/st.json" <<'PY' || fail "stats text/json vocabulary"
+import json, sys
+d = json.load(open(sys.argv[2]))
+lines = open(sys.argv[1]).read().split("\n\n")
+block = [b for b in lines if b.startswith("transitions\n")][0].splitlines()[1:]
+text = {l.split()[0]: int(l.split()[1]) for l in block}
+assert text == d["transitions"], (text, d["transitions"])
+for k, v in d["transitions"].items():
+    assert v == sum(t[k] for t in d["tasks"]), k
+assert d["transitions"]["upgrades"] == sum(d["upgrades_by_source"].values())
+PY
+
 # The timeline JSON is the same as the CSV, transition for transition.
 d=$DATA/lazy612-hogs.dat
 lt timeline -i "$d" --csv > "$TMPDIR/tl.csv" || fail "timeline --csv"

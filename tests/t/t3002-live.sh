@@ -13,20 +13,30 @@ cd "$TMPDIR" || fail "no TMPDIR"
 sh -c 'while :; do :; done' &
 loop=$!
 trap 'kill $loop 2>/dev/null' EXIT
-${LAZYTRACE_WRAP:-} "$LAZYTRACE" live -d 2 --json > live.json 2> live.err &
+${LAZYTRACE_WRAP:-} "$LAZYTRACE" live -d 2 --json --rows 1000 > live.json 2> live.err &
 rec=$!
 wait $rec
 st=$?
 kill $loop
 cat live.err
 [ $st = 0 ] || fail "live exited $st"
-n=$(grep -c '^{"schema":"lazytrace-live/1","interval":' live.json)
+n=$(grep -c '^{"version":2,"interval":' live.json)
 [ "$n" -ge 1 ] || fail "no interval object: $(head -c 300 live.json)"
 grep -q "\"pid\":$loop,\"comm\":\"sh\"" live.json || fail "no interval names loop pid $loop"
-# python3 is in make deps: without it this check would pass unchecked.
-python3 -c 'import json, sys
+# Every interval validates against the live schema (docs/json.md), and
+# its global counts are the sums of its tasks' where every task is listed.
+python3 - live.json "$TOP/tests/schema" <<'PY' || fail "live JSON: schema or sums"
+import json, subprocess, sys
 for line in open(sys.argv[1]):
-	json.loads(line)' live.json || fail "an interval is not valid JSON"
+	d = json.loads(line)
+	subprocess.run([sys.executable, sys.argv[2] + "/validate.py",
+			sys.argv[2] + "/live.schema.json"], input=line, text=True,
+		       check=True)
+	assert d["transitions"]["upgrades"] == sum(d["upgrades_by_source"].values()), d["transitions"]
+	assert d["tasks_not_listed"] == 0, d["tasks_not_listed"]
+	for k in ("lazy", "eager", "upgrades", "tick_upgrades", "folds"):
+		assert d["transitions"][k] == sum(t[k] for t in d["tasks"]), k
+PY
 [ -d $T/instances/lazytrace-$rec ] && fail "instance lazytrace-$rec left behind"
 
 command -v strace > /dev/null || fail "strace is missing (make deps)"
@@ -34,7 +44,7 @@ command -v strace > /dev/null || fail "strace is missing (make deps)"
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	strace -f -qq --seccomp-bpf -e trace=openat -o strace.log "$LAZYTRACE" live -d 1 --interval 200 --json \
 	> live2.json 2> live2.err || { cat live2.err; fail "live under strace failed"; }
-n2=$(grep -c '^{"schema":"lazytrace-live/1","interval":' live2.json)
+n2=$(grep -c '^{"version":2,"interval":' live2.json)
 [ "$n2" -ge 3 ] || fail "only $n2 intervals of 200 ms in 1 s"
 k=$(grep -c '"/proc/kallsyms"' strace.log)
 [ "$k" -le 1 ] || fail "/proc/kallsyms opened $k times for $n2 intervals"
