@@ -65,8 +65,6 @@ def check_sources(tag, where, doc):
 		       "upgrades_by_source=%s" % json.dumps(ubs))
 		return None
 	total = doc.get("transitions", {}).get("upgrades")
-	if total is None:
-		total = doc.get("transitions", {}).get("upgrade")
 	expect(tag, where + ": upgrades_by_source adds up", sum(ubs[k] for k in SOURCES) == total,
 	       "%s, upgrades %s" % (json.dumps(ubs), total))
 	return ubs
