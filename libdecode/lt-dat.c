@@ -13,6 +13,7 @@
 
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
 #include <traceevent/trace-seq.h>
 
 #include "lt-dat-check.h"
@@ -39,6 +40,23 @@ struct event_info {
 	int nr_state_letters;
 	unsigned long long preempt_marker;
 	struct lt_known_print print;	/* printed by hand if known */
+};
+
+/*
+ * A CPU's pages of a live session's later interval, read with kbuffer
+ * (lt_dat_continue()): two records, the one handed out and the next.
+ */
+struct page_src {
+	const char *buf;
+	size_t len;
+	size_t off;		/* of the next page */
+	size_t page_off;	/* of the loaded page */
+	struct kbuffer *kb;
+	bool loaded;
+	bool first;		/* the loaded page's first event is next */
+	int missed;		/* the loaded page's missed events */
+	struct tep_record rec[2];
+	int slot;
 };
 
 /*
@@ -90,6 +108,9 @@ struct dat {
 	 */
 	struct tep_format_field *c_type, *c_pid, *c_flags, *c_pc;
 	bool native;		/* the file is in the host's byte order */
+	/* per CPU once lt_dat_continue() took over from libtracecmd */
+	struct page_src *pages;
+	int sub_size;	/* of the ring buffer's pages */
 };
 
 static const char *const field_names[][8] = {
@@ -547,12 +568,24 @@ static int dat_fill(struct lt_reader *r, struct tep_record *rec, int cpu)
  * tracecmd_read_cpu_first() (@first) or tracecmd_read_data(). Every page
  * was checked by lt_dat_check() when the file was opened.
  */
+static struct tep_record *page_rec(struct dat *d, int cpu);
+static const struct lt_reader_ops dat_ops;
+
 static struct tep_record *read_rec(struct lt_reader *r, struct dat *d,
 				   int cpu, bool first,
 				   unsigned long long after)
 {
+	if (d->pages)
+		return page_rec(d, cpu);
 	return first ? tracecmd_read_cpu_first(d->handle, cpu) :
 		       tracecmd_read_data(d->handle, cpu);
+}
+
+/* Records of pages are the reader's own; libtracecmd's go back to it. */
+static void put_rec(struct dat *d, struct tep_record *rec)
+{
+	if (rec && !d->pages)
+		tracecmd_free_record(rec);
 }
 
 /* (Re)start every CPU at its first record. */
@@ -561,11 +594,108 @@ static void dat_rewind(struct lt_reader *r, struct dat *d)
 	int cpu;
 
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
-		if (d->pending[cpu])
-			tracecmd_free_record(d->pending[cpu]);
+		put_rec(d, d->pending[cpu]);
 		d->pending[cpu] = read_rec(r, d, cpu, true, 0);
 	}
 	d->started = true;
+}
+
+/*
+ * The next record of a CPU's pages: the kernel's own ring-buffer pages,
+ * which kbuffer walks as libtracecmd does for a file's.
+ */
+static struct tep_record *page_rec(struct dat *d, int cpu)
+{
+	struct page_src *p = &d->pages[cpu];
+	struct tep_record *rec;
+	unsigned long long ts;
+	void *data = NULL;
+	bool first;
+
+	for (;;) {
+		if (p->loaded) {
+			first = p->first;
+			p->first = false;
+			data = first ? kbuffer_read_event(p->kb, &ts) :
+				       kbuffer_next_event(p->kb, &ts);
+			if (data)
+				break;
+			p->loaded = false;
+		}
+		if (p->len - p->off < (size_t)d->sub_size)
+			return NULL;
+		p->page_off = p->off;
+		p->off += d->sub_size;
+		if (kbuffer_load_subbuffer(p->kb, (void *)(p->buf + p->page_off)) < 0)
+			continue;
+		p->loaded = true;
+		p->first = true;
+		p->missed = kbuffer_missed_events(p->kb);
+	}
+	rec = &p->rec[p->slot];
+	p->slot ^= 1;
+	memset(rec, 0, sizeof(*rec));
+	rec->ts = ts;
+	rec->data = data;
+	rec->size = kbuffer_event_size(p->kb);
+	rec->offset = p->page_off + kbuffer_curr_offset(p->kb);
+	rec->cpu = cpu;
+	rec->missed_events = first ? p->missed : 0;
+	return rec;
+}
+
+/* Documented in lt-internal.h. */
+int lt_dat_continue(struct lt_reader *r, const char *const *buf,
+		    const size_t *len, int page_size, const char *comms)
+{
+	struct dat *d = r->priv;
+	char comm[LT_COMM_LEN];
+	const char *p, *next;
+	int cpu, pid;
+
+	if (r->ops != &dat_ops || !d || page_size <= 0)
+		return -1;
+	if (!d->pages) {
+		d->pages = calloc(r->nr_cpus, sizeof(*d->pages));
+		if (!d->pages)
+			return -1;
+		for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+			d->pages[cpu].kb = tep_kbuffer(d->tep);
+			if (!d->pages[cpu].kb)
+				return -1;
+		}
+		/* libtracecmd's records go back before pages take over */
+		if (d->rec)
+			tracecmd_free_record(d->rec);
+		for (cpu = 0; cpu < r->nr_cpus; cpu++)
+			if (d->pending[cpu])
+				tracecmd_free_record(d->pending[cpu]);
+		free(d->consumed);
+		d->consumed = NULL;
+	}
+	d->rec = NULL;
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		d->pending[cpu] = NULL;
+		d->pages[cpu].buf = buf[cpu];
+		d->pages[cpu].len = len[cpu];
+		d->pages[cpu].off = 0;
+		d->pages[cpu].loaded = false;
+	}
+	d->sub_size = page_size;
+	d->started = false;
+	/*
+	 * Tasks that appeared since: registered, never overridden, so that
+	 * names already handed out stay valid.
+	 */
+	for (p = comms; p && *p; p = next) {
+		next = strchrnul(p, '\n');
+		if (*next)
+			next++;
+		if (sscanf(p, "%d %31[^\n]", &pid, comm) == 2)
+			tep_register_comm(d->tep, comm, pid);
+	}
+	memset(d->comm_cache, 0, sizeof(d->comm_cache));
+	return 0;
 }
 
 /* Merge the CPUs by timestamp; ties go to the lower CPU. */
@@ -680,10 +810,7 @@ static int dat_next(struct lt_reader *r)
 	struct dat *d = r->priv;
 	int cpu = -1;
 
-	if (d->rec) {
-		tracecmd_free_record(d->rec);
-		d->rec = NULL;
-	}
+	put_rec(d, d->rec);
 	d->rec = dat_take(r, d, &cpu);
 	if (!d->rec)
 		return r->failed ? -1 : 0;
@@ -754,11 +881,12 @@ static void dat_close(struct lt_reader *r)
 
 	if (!d)
 		return;
-	if (d->rec)
-		tracecmd_free_record(d->rec);
+	put_rec(d, d->rec);
 	for (i = 0; d->pending && i < r->nr_cpus; i++)
-		if (d->pending[i])
-			tracecmd_free_record(d->pending[i]);
+		put_rec(d, d->pending[i]);
+	for (i = 0; d->pages && i < r->nr_cpus; i++)
+		kbuffer_free(d->pages[i].kb);
+	free(d->pages);
 	if (d->handle && d->handle != d->top)
 		tracecmd_close(d->handle);
 	if (d->top)
@@ -777,6 +905,8 @@ static int dat_seek(struct lt_reader *r, uint64_t ts, uint64_t pos)
 	struct dat *d = r->priv;
 	int cpu;
 
+	if (d->pages)
+		return -1;	/* a live interval is read once */
 	if (d->rec) {
 		tracecmd_free_record(d->rec);
 		d->rec = NULL;

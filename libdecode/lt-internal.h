@@ -79,6 +79,15 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts);
  */
 struct tep_handle;
 void lt_dat_use_symbols(struct lt_reader *r, struct tep_handle *syms);
+/*
+ * Go on with trace.dat reader @r on a live session's next interval: @buf
+ * holds each CPU's ring-buffer pages (@len bytes, pages of @page_size),
+ * @comms the "pid comm" lines of the tasks that exist now. The formats,
+ * symbols and caches parsed for the first interval are kept: parsing a
+ * trace.dat per interval cost a live run more than its events did.
+ */
+int lt_dat_continue(struct lt_reader *r, const char *const *buf,
+		    const size_t *len, int page_size, const char *comms);
 int lt_text_open(struct lt_reader *r, FILE *fp, const struct lt_open_opts *opts);
 
 /* ABI detection from what every reader knows. */

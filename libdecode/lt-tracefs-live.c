@@ -2,17 +2,21 @@
 /*
  * A reader of a live lt_tracefs session, one interval at a time.
  *
- * Each lt_live_refill() drains what the instance's per-CPU buffers hold
- * into an anonymous trace.dat and reads that with the trace.dat reader:
- * live events are filled by exactly the code that fills recorded ones,
- * so `live` and `record` + `stats` cannot disagree. lt_reader_next()
- * returns NULL at the end of each interval.
+ * The first lt_live_refill() drains what the instance's per-CPU buffers
+ * hold into an anonymous trace.dat and reads that with the trace.dat
+ * reader; later ones hand that reader the new pages alone
+ * (lt_dat_continue()), so that formats and names are parsed once: live
+ * events are filled by exactly the code that fills recorded ones, so
+ * `live` and `record` + `stats` cannot disagree, and a live run costs
+ * little more than its events. lt_reader_next() returns NULL at the end
+ * of each interval.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,6 +31,9 @@ struct live {
 	int nr_cpus;
 	int *fd;		/* per-CPU pages of this interval */
 	uint64_t *size;
+	char **buf;		/* ... in memory, being read */
+	size_t *len;
+	size_t *cap;
 	bool abi_fixed;
 	/*
 	 * kallsyms, parsed once: reading and parsing it for every interval
@@ -88,6 +95,11 @@ static void live_close(struct lt_reader *r)
 	for (cpu = 0; l->fd && cpu < l->nr_cpus; cpu++)
 		if (l->fd[cpu] >= 0)
 			close(l->fd[cpu]);
+	for (cpu = 0; l->buf && cpu < l->nr_cpus; cpu++)
+		free(l->buf[cpu]);
+	free(l->buf);
+	free(l->len);
+	free(l->cap);
 	free(l->fd);
 	free(l->size);
 	if (l->syms)
@@ -163,6 +175,14 @@ static struct tep_handle *load_symbols(void)
 		tep_free(tep);
 		tep = NULL;
 	}
+	/*
+	 * libtraceevent sorts the table at the first lookup: do it now,
+	 * before tracing starts. Under emulation the sort of a distribution
+	 * kernel's table took over a second of the guest's time, inside an
+	 * interval, delaying the timers of the very tasks being measured.
+	 */
+	if (tep)
+		tep_find_function(tep, 0);
 	free(buf);
 	return tep;
 fail:
@@ -213,7 +233,10 @@ struct lt_reader *lt_live_open(struct lt_tracefs *s,
 	r->nr_cpus = l->nr_cpus;
 	l->fd = malloc(l->nr_cpus * sizeof(*l->fd));
 	l->size = calloc(l->nr_cpus, sizeof(*l->size));
-	if (!l->fd || !l->size)
+	l->buf = calloc(l->nr_cpus, sizeof(*l->buf));
+	l->len = calloc(l->nr_cpus, sizeof(*l->len));
+	l->cap = calloc(l->nr_cpus, sizeof(*l->cap));
+	if (!l->fd || !l->size || !l->buf || !l->len || !l->cap)
 		goto oom;
 	for (cpu = 0; cpu < l->nr_cpus; cpu++)
 		l->fd[cpu] = -1;
@@ -300,6 +323,49 @@ static int write_interval(struct lt_reader *r, struct live *l)
 	return fd;
 }
 
+/* This interval's pages into memory, for the reader that goes on. */
+static int next_pages(struct lt_reader *r, struct live *l)
+{
+	size_t *len = l->len, got;
+	ssize_t n;
+	char *p;
+	int cpu;
+
+	lt_tracefs_snapshot_comms(l->s, true);
+	for (cpu = 0; cpu < l->nr_cpus; cpu++) {
+		len[cpu] = l->size[cpu];
+		if (len[cpu] > l->cap[cpu]) {
+			p = realloc(l->buf[cpu], len[cpu]);
+			if (!p) {
+				lt_reader_fail(r, "out of memory");
+				return -1;
+			}
+			l->buf[cpu] = p;
+			l->cap[cpu] = len[cpu];
+		}
+		for (got = 0; got < len[cpu]; got += n) {
+			n = pread(l->fd[cpu], l->buf[cpu] + got, len[cpu] - got, got);
+			if (n <= 0) {
+				lt_reader_fail(r, "temporary file: %s",
+					       n ? strerror(errno) : "short read");
+				return -1;
+			}
+		}
+		l->size[cpu] = 0;
+		if (ftruncate(l->fd[cpu], 0)) {
+			lt_reader_fail(r, "temporary file: %s", strerror(errno));
+			return -1;
+		}
+	}
+	if (lt_dat_continue(l->inner, (const char *const *)l->buf, len,
+			    lt_tracefs_page_size(l->s),
+			    lt_tracefs_comms(l->s))) {
+		lt_reader_fail(r, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 /* Documented in lazytrace.h. */
 int lt_live_refill(struct lt_reader *r)
 {
@@ -307,10 +373,10 @@ int lt_live_refill(struct lt_reader *r)
 	char err[LT_ERR_LEN], path[64];
 	int fd;
 
-	lt_reader_close(l->inner);
-	l->inner = NULL;
 	if (lt_live_poll(r) < 0)
 		return -1;
+	if (l->inner)
+		return next_pages(r, l);
 	fd = write_interval(r, l);
 	if (fd < 0)
 		return -1;
@@ -358,6 +424,16 @@ int lt_live_wait(struct lt_reader *r, int ms)
 	return 0;
 }
 
+/* The flag ABI is given, or follows from the running kernel's release. */
+static bool known_abi(const struct lt_open_opts *opts)
+{
+	struct utsname u;
+
+	if (opts && opts->abi != LT_ABI_AUTO)
+		return true;
+	return !uname(&u) && lt_abi_from_kernel(u.release) == LT_ABI_MAINLINE;
+}
+
 /* Documented in lazytrace.h. */
 struct lt_reader *lt_live_begin(const struct lt_tracefs_opts *o,
 				const struct lt_open_opts *opts,
@@ -372,6 +448,16 @@ struct lt_reader *lt_live_begin(const struct lt_tracefs_opts *o,
 	if (!s)
 		return NULL;
 	r = lt_live_open(s, opts, err, len);
+	/*
+	 * Parse the formats now, on empty buffers, where the flag ABI does
+	 * not depend on what the events show: the first interval then costs
+	 * what the others do, instead of parsing while the load runs.
+	 */
+	if (r && known_abi(opts) && lt_live_refill(r)) {
+		snprintf(err, len, "%s", lt_reader_error(r));
+		lt_reader_close(r);
+		r = NULL;
+	}
 	if (r && lt_tracefs_start(s)) {
 		snprintf(err, len, "cannot turn tracing on in %s: %s",
 			 lt_tracefs_name(s), strerror(errno));
