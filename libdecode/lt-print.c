@@ -88,6 +88,20 @@ static const struct {
 	{ "IOPRIO_CLASS_NONE", 0 }, { "IOPRIO_CLASS_RT", 1 },
 	{ "IOPRIO_CLASS_BE", 2 }, { "IOPRIO_CLASS_IDLE", 3 },
 	{ "IOPRIO_CLASS_INVALID", 7 },
+	/*
+	 * The inode state flags of the writeback events, by name since they
+	 * became enum inode_state_flags_enum (linux/fs.h; 6.18 and 7.2 agree;
+	 * older kernels' formats carry the numbers of their #defines).
+	 */
+	{ "I_NEW", 1 << 0 }, { "I_SYNC", 1 << 1 },
+	{ "I_LRU_ISOLATING", 1 << 2 }, { "I_DIRTY_SYNC", 1 << 4 },
+	{ "I_DIRTY_DATASYNC", 1 << 5 }, { "I_DIRTY_PAGES", 1 << 6 },
+	{ "I_WILL_FREE", 1 << 7 }, { "I_FREEING", 1 << 8 },
+	{ "I_CLEAR", 1 << 9 }, { "I_REFERENCED", 1 << 10 },
+	{ "I_LINKABLE", 1 << 11 }, { "I_DIRTY_TIME", 1 << 12 },
+	{ "I_WB_SWITCH", 1 << 13 }, { "I_OVL_INUSE", 1 << 14 },
+	{ "I_CREATING", 1 << 15 }, { "I_DONTCACHE", 1 << 16 },
+	{ "I_SYNC_QUEUED", 1 << 17 }, { "I_PINNING_NETFS_WB", 1 << 18 },
 };
 
 /*
