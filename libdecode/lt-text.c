@@ -19,6 +19,7 @@ struct text {
 	FILE *fp;
 	bool own_fp;
 	char line[MAX_LINE];
+	char more[MAX_LINE];	/* a payload with its continuation lines */
 	char comm[LT_COMM_LEN];
 	char name[64];
 	const char *payload;
@@ -688,6 +689,64 @@ static int read_frames(struct lt_reader *r, struct text *t)
 	return 1;
 }
 
+/*
+ * Whether the next line continues the current event's payload: a format
+ * with a newline in it (9p_protocol_dump's "%*ph") prints a hex dump on
+ * lines of its own, "32 00 00 76 ...", and the newline at its end a blank
+ * line after it (@in_dump). Only that shape: any other line that is not
+ * an event stays an error.
+ */
+static bool dump_follows(struct text *t, bool in_dump)
+{
+	const char *s, *nl;
+	size_t i, n;
+
+	for (;;) {
+		s = t->rbuf + t->rstart;
+		nl = memchr(s, '\n', t->rend - t->rstart);
+		if (nl || t->eof || t->rend - t->rstart >= MAX_LINE)
+			break;
+		if (fill(t))
+			return false;
+	}
+	n = nl ? (size_t)(nl - s) : t->rend - t->rstart;
+	if (!n)
+		return in_dump && nl;
+	if (n % 3 != 2)
+		return false;
+	for (i = 0; i < n; i++)
+		if (i % 3 == 2 ? s[i] != ' ' : !isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/* The current event's payload and the hex dump lines that follow it. */
+static int read_dump(struct lt_reader *r, struct text *t)
+{
+	uint64_t pos = r->pos;
+	bool in_dump = false;
+	size_t len;
+	int ret;
+
+	while (dump_follows(t, in_dump)) {
+		if (!in_dump) {
+			lt_strlcpy(t->more, t->payload, sizeof(t->more));
+			t->payload = t->more;
+		}
+		ret = read_line(r, t);
+		if (ret <= 0)
+			return ret < 0 ? -1 : 1;
+		len = strlen(t->more);
+		if (len + 1 + strlen(t->line) >= sizeof(t->more))
+			return text_fail(r, t, "hex dump too long");
+		t->more[len] = '\n';
+		strcpy(t->more + len + 1, t->line);
+		in_dump = t->line[0] != '\0';
+	}
+	r->pos = pos;
+	return 1;
+}
+
 static int text_next(struct lt_reader *r)
 {
 	struct text *t = r->priv;
@@ -707,7 +766,7 @@ static int text_next(struct lt_reader *r)
 			return -1;
 		if (!strcmp(r->ev.system, "ftrace") && r->ev.name[0] != 'f')
 			return read_frames(r, t) < 0 ? -1 : 1;
-		return 1;
+		return read_dump(r, t);
 	}
 }
 
