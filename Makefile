@@ -46,9 +46,11 @@ endif
 LIB_SRC		:= $(sort $(wildcard libdecode/*.c))
 CLI_SRC		:= $(sort $(wildcard cli/*.c))
 TUI_SRC		:= $(sort $(wildcard tui/*.c))
+COMMON_SRC	:= $(sort $(wildcard common/*.c))
 LIB_OBJ		:= $(LIB_SRC:%.c=$(B)/%.o)
 LIB_PIC		:= $(LIB_SRC:%.c=$(B)/pic/%.o)
-CLI_OBJ		:= $(CLI_SRC:%.c=$(B)/%.o) $(TUI_SRC:%.c=$(B)/%.o)
+CLI_OBJ		:= $(CLI_SRC:%.c=$(B)/%.o) $(TUI_SRC:%.c=$(B)/%.o) \
+		   $(COMMON_SRC:%.c=$(B)/%.o)
 UNIT_SRC	:= $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN	:= $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 SAMPLE_SRC	:= $(sort $(wildcard libdecode/samples/*.c))
@@ -69,7 +71,7 @@ VM_DEB_PKGS	:= qemu-system-x86 qemu-system-arm busybox-static rt-tests \
 
 all: $(BIN) $(SHARED_LIB) $(SAMPLE_BIN)
 
-$(B)/%.o: %.c $(wildcard libdecode/include/*.h libdecode/*.h cli/*.h tui/*.h)
+$(B)/%.o: %.c $(wildcard libdecode/include/*.h libdecode/*.h cli/*.h tui/*.h common/*.h)
 	@mkdir -p $(dir $@)
 	$(say) CC $<
 	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) -c -o $@ $<
@@ -108,7 +110,7 @@ $(B)/samples/%: libdecode/samples/%.c $(SHARED_LIB)
 		-Wl,-rpath,$(abspath $(B)) $(LDLIBS)
 
 # A unit test of the CLI's helpers links their object too.
-$(B)/tests/test-cli-util: $(B)/cli/util.o
+$(B)/tests/test-cli-util: $(B)/cli/util.o $(B)/common/common.o
 
 $(B)/tests/%: tests/unit/%.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)

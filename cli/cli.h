@@ -12,11 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../common/common.h"
 #include "lazytrace.h"
-
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
 
 /* Exit codes of every subcommand (docs/model.md §8). */
 #define EXIT_OK		0
@@ -109,8 +106,6 @@ int input_finish(struct lt_reader *r);
 extern volatile sig_atomic_t stop_signal;
 void catch_stop_signals(void);
 
-/* A duration for people: "31.9us", "4.014ms". Returns @buf. */
-const char *fmt_ns(char *buf, size_t len, uint64_t ns);
 
 /* CLOCK_MONOTONIC in ns. */
 uint64_t now_ns(void);

@@ -281,20 +281,6 @@ int64_t parse_time_ns(const char *s)
 	return -1;
 }
 
-/* A duration for people: 812ns, 31.9us, 4.014ms, 1.250s. */
-const char *fmt_ns(char *buf, size_t len, uint64_t ns)
-{
-	if (ns < 1000)
-		snprintf(buf, len, "%lluns", (unsigned long long)ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.3fms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3fs", ns / 1e9);
-	return buf;
-}
-
 /* ---- JSON ---- */
 
 void json_init(struct json *j, FILE *fp, bool pretty)

@@ -16,8 +16,8 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 
-#include "../cli/cli.h"
-#include "tui.h"
+#include "../common/common.h"
+#include "tui-internal.h"
 
 enum {
 	PAIR_IDLE = 1,

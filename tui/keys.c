@@ -14,8 +14,8 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 
-#include "../cli/cli.h"
-#include "tui.h"
+#include "../common/common.h"
+#include "tui-internal.h"
 
 #define MIN_CELL_NS 10ULL
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tui.h"
+#include "tui-internal.h"
 
 /* Level-0 bins of all CPUs together, so memory is bounded. */
 #define TOTAL_BINS	(1u << 21)

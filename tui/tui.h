@@ -1,271 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lazytrace tui: the ncurses timeline viewer.
- *
- * summary.c reads the input once and keeps a compact summary: per CPU, the
- * share of time spent in each need-resched state in fixed-width bins (a
- * pyramid of resolutions), the reader position of every bin to re-read the
- * events near the cursor, and the tick-upgrades. Nothing is kept per event.
- * It reads in slices between keys, so the first screen of a large trace
- * comes at once and fills in; --live feeds it from tracefs every second.
- * draw.c paints the screen from it, keys.c turns keys into view changes,
- * tui.c holds the command, the terminal and the main loop.
+ * The TUI's entry points, for the command line (cli/cmd-tui.c), which
+ * parses the options, opens the input and checks the terminal. The TUI's
+ * own modules share tui-internal.h.
  */
-#ifndef _LT_TUI_H
-#define _LT_TUI_H
-
-#include <signal.h>
-#include <stdbool.h>
-#include <stdint.h>
+#ifndef _LT_TUI_ENTRY_H
+#define _LT_TUI_ENTRY_H
 
 #include "lazytrace.h"
 
-/* What the running task on a CPU is doing, least to most urgent. */
-enum tui_state {
-	ST_IDLE = 0,	/* the idle task */
-	ST_RUN,		/* a task, no request */
-	ST_LAZY,	/* lazy request pending */
-	ST_EAGER,	/* eager request, not yet folded */
-	ST_FOLD,	/* request folded into preempt_count */
-	ST_MAX,
-};
-
-#define SHARE_ONE 65535u
-
-/* One bin of one CPU: how its time was spent. */
-struct bin {
-	uint16_t share[ST_MAX];	/* of SHARE_ONE */
-	uint16_t dom_share;	/* the longest stretch of one task */
-	int32_t dom_pid;	/* that task, -1 for none */
-	int32_t start_pid;	/* current at the bin's start, -1 unknown */
-	uint8_t start_state;
-};
-
-#define MAX_LEVELS 24
-
-struct upgrade {
-	uint64_t ts;
-	uint64_t since;		/* the lazy request's seen_ns */
-	int cpu;
-	int pid;
-	enum lt_transition_kind request;
-	enum lt_upgrade_source source;
-	bool episode;		/* of a hog, pending >= episode threshold */
-};
+/*
+ * The full-screen timeline of reader @r (of @file, instance @buffer or
+ * NULL), until q; the caller closes @r. 0, or -1 after saying why. A
+ * SIGINT, SIGTERM or SIGHUP restores the terminal and then ends the
+ * process with that signal.
+ */
+int tui_file(struct lt_reader *r, const char *file, const char *buffer,
+	     const struct lt_analysis_opts *lo);
 
 /*
- * The upgrades n/N visit: those that force a task off the CPU after it
- * ignored a lazy request, by the tick or, on 7.x, the slice timer.
+ * The same, tracing this machine (lt_live_begin() with @to and @oo) into
+ * a private instance, removed on every way out.
  */
-static inline bool upgrade_forced(const struct upgrade *u)
-{
-	return u->source == LT_UPG_TICK || u->source == LT_UPG_HRTICK;
-}
+int tui_live(const struct lt_tracefs_opts *to, const struct lt_open_opts *oo,
+	     const struct lt_analysis_opts *lo);
 
-/* Per-CPU state while reading. */
-struct cpu_build {
-	int64_t since;		/* relative ns; -1 before the first event */
-	int pid;
-	enum tui_state state;
-	int acc_pid;		/* the current stretch, for dom_pid */
-	uint64_t acc_bin;
-	uint64_t acc_ns;
-};
-
-struct summary {
-	/* the input */
-	struct lt_reader *r;	/* reads the input once, in order */
-	struct lt_reader *sr;	/* seeks near the cursor while r reads */
-	const char *file;
-	const char *buffer;	/* trace.dat instance, for sr */
-	enum lt_abi abi;
-	bool can_seek;
-	bool want_seek;		/* the user moved: open sr */
-	bool live;		/* r reads tracefs, an interval at a time */
-	const char *error;	/* the reader's error, if it stopped on one */
-
-	/* reading */
-	bool done;		/* r is read (live: an interval was) */
-	double progress;	/* 0..1 of the input read */
-	uint64_t size, prev_pos;
-	uint64_t events;
-
-	/* the analysis: a for the panels, finished; feed is fed */
-	struct lt_analysis *a;
-	struct lt_analysis *feed;	/* == a, except live */
-	struct lt_setup setup;	/* the trace's setup line, once seen */
-	struct lt_analysis_opts ao;
-	uint64_t generation;	/* bumped when a changes (live) */
-
-	/* the bins */
-	uint64_t t0;		/* first event's time: bins count from here */
-	uint64_t t_end;		/* last event's time */
-	int nr_cpus;
-	uint64_t cap;		/* bins per CPU at level 0 */
-	uint64_t w0;		/* level-0 bin width, ns */
-	uint64_t nbins;		/* level-0 bins in use */
-	int nlevels;
-	uint64_t lv_nbins[MAX_LEVELS];
-	struct bin **lv[MAX_LEVELS];	/* [level][cpu] -> bins */
-	uint64_t *pos;		/* level 0: reader position at or before */
-	uint64_t pos_filled;	/* bins of pos[] set, +1 */
-	struct cpu_build *cb;
-
-	/* the tick-upgrades, in time order */
-	struct upgrade *up;
-	size_t nr_up, cap_up;
-	size_t up_marked;	/* looked at for hog episodes */
-	uint64_t episode_ns;
-};
-
-/*
- * Start a summary of @r, the input @file (@buffer: its trace.dat
- * instance). Returns 0, or -1 if out of memory.
- */
-int summary_begin(struct summary *s, struct lt_reader *r, const char *file,
-		  const char *buffer, const struct lt_analysis_opts *lo);
-/*
- * Start a summary of a live reader (lt_live_open()): the analysis the
- * panels show (@a) is that of the last interval read.
- */
-int summary_begin_live(struct summary *s, struct lt_reader *r,
-		       const struct lt_analysis_opts *lo);
-/*
- * Read events for about @budget seconds, so that the screen stays live
- * while a large trace is read. Returns 0 if there is more, 1 when the
- * summary is complete (live: when the interval is read), -1 if memory
- * ran out or the reader failed.
- */
-int summary_step(struct summary *s, double budget);
-void summary_free(struct summary *s);
-
-/* One cell of the timeline: ns of each state within its span. */
-struct cell {
-	float ns[ST_MAX];
-	int dom_pid;
-	bool sel;		/* the selected task ran here */
-	uint8_t upgrade;	/* upgrades seen here: bit per lt_upgrade_source */
-};
-
-#define MAX_LANES 5
-
-/*
- * A screen's worth of cells: [start + i * cell_ns, ...) for i < ncols,
- * @start relative to s->t0 (may be negative).
- */
-struct cell_query {
-	int64_t start;
-	uint64_t cell_ns;
-	int ncols;
-	int sel;		/* the selected pid (highlight), or -1 */
-	bool only_sel;		/* count only its time (filter) */
-	const int *lane_pid;	/* tasks with a lane of their own */
-	int nlanes;
-	struct cell *cells;	/* [cpu * ncols + i] */
-	struct cell *lanes;	/* [lane * ncols + i] */
-};
-
-void summary_cells(struct summary *s, const struct cell_query *q);
-
-/* The state a cell shows: the most urgent one with a real share. */
-int cell_state(const struct cell *c, uint64_t cell_ns);
-
-/* An event kept for the events panel, with its strings copied. */
-struct ev_line {
-	uint64_t ts;
-	int cpu;
-	int pid;
-	unsigned int flags;
-	unsigned int preempt_count;
-	enum lt_event_kind kind;
-	bool named;	/* "name: " before the payload */
-	char comm[LT_COMM_LEN];
-	char name[48];
-	char lat[6];
-	char payload[240];
-};
-
-/*
- * Events of @cpu (and of @pid unless -1) around @ts: up to @nb before
- * (oldest first) and @na at or after. Returns 0, -1 if the input cannot
- * seek, -2 if not yet (the input is still read and the user did not
- * move).
- */
-int summary_events(struct summary *s, uint64_t ts, int cpu, int pid,
-		   struct ev_line *before, int nb, int *got_b,
-		   struct ev_line *after, int na, int *got_a);
-
-/* Index of the first upgrade with ts > @ts (or >= when @incl). */
-size_t summary_upgrade_after(const struct summary *s, uint64_t ts, bool incl);
-
-/* "7.577135", the timeline command's format. */
-const char *fmt_ts(char *buf, size_t len, uint64_t ts);
-/* "40.000ms" */
-
-/* ---- the viewer ---- */
-
-#define EV_KEEP 48
-
-struct view {
-	struct summary *s;
-	uint64_t cursor;	/* absolute ns; drawn at column ccol */
-	uint64_t cell_ns;	/* time per column */
-	int cpu;		/* the cursor's CPU row */
-	int cpu_top;		/* first CPU row on screen */
-	const struct lt_task_stats *sel;
-	bool filter;		/* show only the selected task */
-	bool help;
-	bool popup;		/* Enter: the cursor event in full */
-	bool quit;
-	bool autofit;		/* whole trace on screen until a key moves it */
-	bool fit_final;		/* fitted to the whole of the input */
-	char msg[256];		/* status line; empty shows key hints */
-
-	/* layout, from the terminal size */
-	int rows, cols;
-	int ncols, ccol;	/* timeline columns, cursor column */
-	int cpu_rows;		/* CPU rows that fit */
-
-	/* lanes: the selected task, then the pinned ones */
-	const struct lt_task_stats *pinned[MAX_LANES - 1];
-	int pinned_pid[MAX_LANES - 1];
-	int npinned;
-	int sel_pid;		/* of sel, kept across live intervals */
-	uint64_t gen;		/* the summary's generation sel is from */
-	const struct lt_task_stats *lane_task[MAX_LANES];
-	int lane_pid[MAX_LANES];
-	int nlanes;
-
-	struct cell *cells, *lanes;
-	int cells_cols, cells_cpus;
-
-	/* the events panel, for (ev_ts, ev_cpu, ev_pid) */
-	struct ev_line before[EV_KEEP], after[EV_KEEP];
-	int nb, na;
-	bool ev_valid;
-	uint64_t ev_ts;
-	int ev_cpu, ev_pid;
-	int ev_error;		/* summary_events() */
-	bool ev_done;		/* read when the summary was complete */
-};
-
-#define LABEL_W 8
-
-/* draw.c */
-void tui_colors(void);
-void draw_layout(struct view *v);
-void draw_all(struct view *v);
-
-/* tui.c: the SIGINT, SIGTERM or SIGHUP caught, 0 for none */
-extern volatile sig_atomic_t got_signal;
-
-/* keys.c */
-void view_init(struct view *v, struct summary *s);
-void view_fit(struct view *v);
-void view_key(struct view *v, int key);
-void view_clamp(struct view *v);
-int view_sel_pid(const struct view *v);
-void view_lanes(struct view *v);
-void view_remap(struct view *v);
-
-#endif /* _LT_TUI_H */
+#endif /* _LT_TUI_ENTRY_H */
