@@ -8,7 +8,8 @@
  * events near the cursor, and the tick-upgrades. Nothing is kept per event.
  * It reads in slices between keys, so the first screen of a large trace
  * comes at once and fills in; --live feeds it from tracefs every second.
- * draw.c paints the screen from it, keys.c turns keys into view changes,
+ * summary-query.c answers the views' questions of it. draw.c paints the
+ * screen from it, keys.c turns keys into view changes,
  * tui.c holds the entry points (tui.h; the command line is cli/cmd-tui.c),
  * the terminal and the main loop.
  */
@@ -139,6 +140,15 @@ int summary_begin_live(struct summary *s, struct lt_reader *r,
  */
 int summary_step(struct summary *s, double budget);
 void summary_free(struct summary *s);
+
+/* Between summary.c, which builds, and summary-query.c, which answers. */
+/* @ts relative to the trace's start (0 before it). */
+int64_t summary_rel(const struct summary *s, uint64_t ts);
+/* The state CPU @c is in after @ev, at relative time @t. */
+void summary_replay(struct summary *s, struct cpu_build *c,
+		    const struct lt_event *ev, int64_t t);
+/* The reader that seeks near the cursor, or NULL where none can. */
+struct lt_reader *summary_seeker(struct summary *s);
 
 /* One cell of the timeline: ns of each state within its span. */
 struct cell {
