@@ -590,7 +590,18 @@ static void draw_events(struct view *v)
 
 static void draw_status(struct view *v)
 {
+	char p[128];
+
 	attron(A_REVERSE);
+	if (v->prompt.on) {
+		put(lay.status, 0, COLS, view_prompt(v, p, sizeof(p)));
+		attroff(A_REVERSE);
+		/* the terminal's cursor at the end of what is typed */
+		move(lay.status, (int)strlen(p) < COLS ? (int)strlen(p) : COLS - 1);
+		curs_set(1);
+		return;
+	}
+	curs_set(0);
 	if (v->msg[0])
 		putf(lay.status, 0, COLS, " %s", v->msg);
 	else if (v->s->error && v->s->done)

@@ -294,55 +294,14 @@ static const struct lt_task_stats *find_task(struct view *v, const char *q,
 	return found;
 }
 
-/* A one-line prompt on the status line; false if cancelled. */
-static bool prompt(struct view *v, const char *what, char *buf, size_t len)
-{
-	size_t n = 0;
-	int ch;
+#define FIND_PROMPT "find pid or comm: "
 
-	buf[0] = '\0';
-	for (;;) {
-		attron(A_REVERSE);
-		mvprintw(LINES - 1, 0, "%s%s", what, buf);
-		clrtoeol();
-		attroff(A_REVERSE);
-		curs_set(1);
-		wnoutrefresh(stdscr);
-		doupdate();
-		ch = getch();
-		if (ch == ERR) {
-			if (got_signal)
-				break;
-			continue;
-		}
-		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-			curs_set(0);
-			return n > 0;
-		}
-		if (ch == 27)
-			break;
-		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n > 0)
-			buf[--n] = '\0';
-		else if (ch == KEY_RESIZE)
-			draw_all(v);
-		else if (isprint(ch) && n + 1 < len) {
-			buf[n++] = ch;
-			buf[n] = '\0';
-		}
-	}
-	curs_set(0);
-	return false;
-}
-
-static void search(struct view *v)
+/* Select the task the find prompt names. */
+static void search(struct view *v, const char *q)
 {
 	const struct lt_task_stats *t;
 	size_t nth, nr;
-	char q[64];
 
-	v->msg[0] = '\0';
-	if (!prompt(v, "find pid or comm: ", q, sizeof(q)))
-		return;
 	t = find_task(v, q, &nth, &nr);
 	if (!t) {
 		set_msg(v, "no task matches '%s'", q);
@@ -352,6 +311,34 @@ static void search(struct view *v)
 	v->sel_pid = t->pid;
 	set_msg(v, "selected %d %s, match %zu of %zu (/ again: next; f filters, a keeps a lane)",
 		t->pid, t->comm, nth + 1, nr);
+}
+
+/* A key while the find prompt is open: edit it, Enter finds, Esc leaves. */
+static void prompt_key(struct view *v, int key)
+{
+	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+		v->prompt.on = false;
+		if (v->prompt.len)
+			search(v, v->prompt.buf);
+	} else if (key == 27) {
+		v->prompt.on = false;
+	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) &&
+		   v->prompt.len) {
+		v->prompt.buf[--v->prompt.len] = '\0';
+	} else if (key >= 0 && key < 256 && isprint(key) &&
+		   v->prompt.len + 1 < sizeof(v->prompt.buf)) {
+		v->prompt.buf[v->prompt.len++] = key;
+		v->prompt.buf[v->prompt.len] = '\0';
+	}
+}
+
+/* The prompt's text on the status line, "" when it is closed. */
+const char *view_prompt(const struct view *v, char *buf, size_t len)
+{
+	if (!v->prompt.on)
+		return "";
+	snprintf(buf, len, "%s%s", FIND_PROMPT, v->prompt.buf);
+	return buf;
 }
 
 static void next_hog(struct view *v)
@@ -386,6 +373,10 @@ static void step_event(struct view *v, bool forward)
 
 void view_key(struct view *v, int key)
 {
+	if (v->prompt.on) {
+		prompt_key(v, key);
+		return;
+	}
 	if (v->help || v->popup) {
 		v->help = v->popup = false;
 		if (key != 'q')
@@ -465,7 +456,9 @@ void view_key(struct view *v, int key)
 		jump_upgrade(v, true, true);
 		break;
 	case '/':
-		search(v);
+		v->prompt.on = true;
+		v->prompt.len = 0;
+		v->prompt.buf[0] = '\0';
 		break;
 	case '\t':
 		next_hog(v);

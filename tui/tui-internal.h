@@ -231,6 +231,15 @@ struct view {
 	bool autofit;		/* whole trace on screen until a key moves it */
 	bool fit_final;		/* fitted to the whole of the input */
 	char msg[256];		/* status line; empty shows key hints */
+	/*
+	 * The find prompt, a mode of the main loop: while it is open, keys
+	 * edit it and reading and live polling go on.
+	 */
+	struct {
+		bool on;
+		char buf[64];
+		size_t len;
+	} prompt;
 
 	/* layout, from the terminal size */
 	int rows, cols;
@@ -274,6 +283,8 @@ extern volatile sig_atomic_t got_signal;
 void view_init(struct view *v, struct summary *s);
 void view_fit(struct view *v);
 void view_key(struct view *v, int key);
+/* The open prompt as the status line shows it, in @buf; "" when closed. */
+const char *view_prompt(const struct view *v, char *buf, size_t len);
 void view_clamp(struct view *v);
 int view_sel_pid(const struct view *v);
 void view_lanes(struct view *v);

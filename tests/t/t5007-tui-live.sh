@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # lazytrace tui --live: the timeline of this machine grows while a
-# CPU-bound loop runs, / finds the loop in the last interval's analysis,
+# CPU-bound loop runs (also while the find prompt is open), / finds the
+# loop in the last interval's analysis,
 # and on Ctrl-C the terminal is restored and the private tracefs instance
 # is gone.
 T5_LIB=1 . "$(dirname "$0")/t5000-tui-basics.sh"
@@ -27,7 +28,19 @@ while [ $i -lt $POLLS ] && [ "$(span_ns)" -le "$s1" ]; do
 	i=$((i + 1))
 done
 [ "$(span_ns)" -gt "$s1" ] || fail "the live span stays $s1"
-keys / $loop Enter
+# The find prompt is a mode of the main loop: while it is open, the
+# trace is still read and the timeline still grows.
+keys / $loop
+wait_for "^find pid or comm: $loop"
+s2=$(span_ns)
+i=0
+while [ $i -lt $POLLS ] && [ "$(span_ns)" -le "$s2" ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+[ "$(span_ns)" -gt "$s2" ] || fail "the live span stays $s2 while the prompt is open"
+screen | grep -q "^find pid or comm: $loop" || fail "the prompt closed by itself"
+keys Enter
 wait_for " Task $loop sh"
 keys C-c
 wait_exit 130
