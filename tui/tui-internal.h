@@ -9,7 +9,7 @@
  * It reads in slices between keys, so the first screen of a large trace
  * comes at once and fills in; --live feeds it from tracefs every second.
  * summary-query.c answers the views' questions of it. draw.c paints the
- * screen from it, keys.c turns keys into view changes,
+ * screen from the view, which view.c owns and changes on keys,
  * tui.c holds the entry points (tui.h; the command line is cli/cmd-tui.c),
  * the terminal and the main loop.
  */
@@ -279,7 +279,7 @@ void draw_all(struct view *v);
 /* tui.c: the SIGINT, SIGTERM or SIGHUP caught, 0 for none */
 extern volatile sig_atomic_t got_signal;
 
-/* keys.c */
+/* view.c */
 void view_init(struct view *v, struct summary *s);
 void view_fit(struct view *v);
 void view_key(struct view *v, int key);

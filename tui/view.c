@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Keys of the viewer: they only change the view (cursor, zoom, CPU,
- * selection); draw.c paints whatever the view says.
+ * The view: the state of what is shown (cursor, zoom, CPU rows, the
+ * selection, lanes, the find prompt), changed only here, by keys and by
+ * the summary growing; draw.c paints whatever the view says.
  *
  * The cursor is a time drawn at the middle column, so zooming keeps it
  * in place and a jump (n, h) brings the found moment to the middle.
