@@ -176,6 +176,8 @@ void json_str(struct json *j, const char *key, const char *val);
 void json_int(struct json *j, const char *key, long long val);
 void json_uint(struct json *j, const char *key, unsigned long long val);
 void json_double(struct json *j, const char *key, double val);
+/* A time in microseconds with ns precision: 12.345 for 12345 ns. */
+void json_usec(struct json *j, const char *key, uint64_t ns);
 void json_bool(struct json *j, const char *key, bool val);
 void json_null(struct json *j, const char *key);
 void json_finish(struct json *j);

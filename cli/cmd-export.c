@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output-analysis.h"
+#include "output-json.h"
 
 static const char export_usage[] =
 "usage: lazytrace export --perfetto FILE [-i FILE] [--abi NAME] [-B BUFFER]\n"
@@ -46,12 +46,20 @@ struct cpu_run {
 	/* the kernel stack taken in the current timer interrupt */
 	bool stack_slot;
 	bool stack_hrtimer;	/* taken at an hrtimer's entry */
-	char *stack;		/* JSON args, or NULL */
+	struct stack_copy *stack;	/* or NULL */
+};
+
+/* A kernel_stack event's frames, kept for the tick-upgrade it may make. */
+struct stack_copy {
+	char site[256];
+	bool truncated;
+	unsigned int nr;
+	char frame[][256];
 };
 
 struct exporter {
 	FILE *fp;
-	bool first;
+	struct json j;
 	struct cpu_run *cpus;
 	int nr_cpus;
 	unsigned char *named;	/* bitmap of pids that have a thread_name */
@@ -60,43 +68,27 @@ struct exporter {
 	bool oom;
 };
 
-static void escaped(FILE *fp, const char *s)
+/* An event of the traceEvents array: ph, pid, tid, name. */
+static void begin(struct exporter *x, const char *ph, int pid, int tid,
+		  const char *name)
 {
-	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(fp, "\\u%04x", c);
-		else
-			fputc(c, fp);
-	}
-	fputc('"', fp);
-}
-
-static void begin(struct exporter *x)
-{
-	fputs(x->first ? "\n" : ",\n", x->fp);
-	x->first = false;
+	json_begin_object(&x->j, NULL);
+	json_str(&x->j, "ph", ph);
+	json_int(&x->j, "pid", pid);
+	json_int(&x->j, "tid", tid);
+	json_str(&x->j, "name", name);
 	x->events++;
-}
-
-static void us(FILE *fp, const char *key, uint64_t ns)
-{
-	fprintf(fp, ",\"%s\":%llu.%03llu", key, (unsigned long long)(ns / 1000),
-		(unsigned long long)(ns % 1000));
 }
 
 static void meta(struct exporter *x, const char *what, int pid, int tid,
 		 const char *name)
 {
-	begin(x);
-	fprintf(x->fp, "{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,"
-		"\"ts\":0,\"args\":{\"name\":", what, pid, tid);
-	escaped(x->fp, name);
-	fputs("}}", x->fp);
+	begin(x, "M", pid, tid, what);
+	json_uint(&x->j, "ts", 0);
+	json_begin_object(&x->j, "args");
+	json_str(&x->j, "name", name);
+	json_end_object(&x->j);
+	json_end_object(&x->j);
 }
 
 static void name_task(struct exporter *x, int pid, const char *comm)
@@ -127,62 +119,70 @@ static void name_task(struct exporter *x, int pid, const char *comm)
 }
 
 static void slice(struct exporter *x, int pid, int tid, const char *name,
-		  const char *cat, uint64_t from, uint64_t to, const char *arg)
+		  const char *cat, uint64_t from, uint64_t to, const char *end)
 {
-	begin(x);
-	fprintf(x->fp, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":", pid, tid);
-	escaped(x->fp, name);
-	fprintf(x->fp, ",\"cat\":\"%s\"", cat);
-	us(x->fp, "ts", from);
-	us(x->fp, "dur", to > from ? to - from : 0);
-	if (arg)
-		fprintf(x->fp, ",\"args\":{\"end\":\"%s\"}", arg);
-	fputc('}', x->fp);
+	begin(x, "X", pid, tid, name);
+	json_str(&x->j, "cat", cat);
+	json_usec(&x->j, "ts", from);
+	json_usec(&x->j, "dur", to > from ? to - from : 0);
+	if (end) {
+		json_begin_object(&x->j, "args");
+		json_str(&x->j, "end", end);
+		json_end_object(&x->j);
+	}
+	json_end_object(&x->j);
 }
 
+/*
+ * A transition's instant; an upgrade's has args {source} and, for a
+ * tick-upgrade with a stack, {site, stack (innermost first), truncated}.
+ */
 static void instant(struct exporter *x, int pid, const char *name, uint64_t ts,
-		    const char *args)
+		    const char *source, const struct stack_copy *st)
 {
-	begin(x);
-	fprintf(x->fp, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d,"
-		"\"name\":\"%s\",\"cat\":\"transition\"", pid, pid, name);
-	us(x->fp, "ts", ts);
-	if (args)
-		fprintf(x->fp, ",\"args\":%s", args);
-	fputc('}', x->fp);
+	unsigned int i;
+
+	begin(x, "i", pid, pid, name);
+	json_str(&x->j, "s", "t");
+	json_str(&x->j, "cat", "transition");
+	json_usec(&x->j, "ts", ts);
+	if (source) {
+		json_begin_object(&x->j, "args");
+		json_str(&x->j, "source", source);
+		if (st) {
+			json_begin_array(&x->j, "stack");
+			for (i = 0; i < st->nr; i++)
+				json_str(&x->j, NULL, st->frame[i]);
+			json_end_array(&x->j);
+			json_str(&x->j, "site", st->site);
+			json_bool(&x->j, "truncated", st->truncated);
+		}
+		json_end_object(&x->j);
+	}
+	json_end_object(&x->j);
 }
 
-/* {"site":"...","stack":["innermost",...]} of a kernel_stack event. */
-static char *stack_args(const struct lt_event *ev)
+/* The frames of a kernel_stack event, and its call site. */
+static struct stack_copy *stack_copy(const struct lt_event *ev)
 {
-	char *buf = NULL, name[256], site[256] = "[unknown]";
-	size_t len = 0;
+	struct stack_copy *st;
 	unsigned int i;
 	bool found = false;
-	FILE *fp = open_memstream(&buf, &len);
 
-	if (!fp)
+	st = malloc(sizeof(*st) + ev->u.stack.nr * sizeof(st->frame[0]));
+	if (!st)
 		return NULL;
-	fputs("{\"stack\":[", fp);
-	for (i = 0; i < ev->u.stack.nr; i++) {
-		lt_stack_frame(ev, i, name, sizeof(name), false);
-		if (!found && !lt_stack_frame_is_entry(name)) {
-			snprintf(site, sizeof(site), "%s", name);
+	st->nr = ev->u.stack.nr;
+	st->truncated = ev->u.stack.truncated;
+	snprintf(st->site, sizeof(st->site), "[unknown]");
+	for (i = 0; i < st->nr; i++) {
+		lt_stack_frame(ev, i, st->frame[i], sizeof(st->frame[i]), false);
+		if (!found && !lt_stack_frame_is_entry(st->frame[i])) {
+			memcpy(st->site, st->frame[i], sizeof(st->site));
 			found = true;
 		}
-		if (i)
-			fputc(',', fp);
-		escaped(fp, name);
 	}
-	fputs("],\"site\":", fp);
-	escaped(fp, site);
-	fprintf(fp, ",\"truncated\":%s}",
-		ev->u.stack.truncated ? "true" : "false");
-	if (fclose(fp)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	return st;
 }
 
 static struct cpu_run *cpu_run(struct exporter *x, int cpu)
@@ -223,27 +223,6 @@ static void close_requests(struct exporter *x, struct cpu_run *c, int pid,
 	c->lazy = c->upgraded = c->eager = 0;
 }
 
-/*
- * An upgrade's instant: args {"source": ...}, plus the members of @stack
- * (stack_args()'s object) for a tick-upgrade that has one. Source names
- * are fixed words: nothing to escape.
- */
-static void upgrade_instant(struct exporter *x, const struct lt_transition *t,
-			    const char *stack)
-{
-	const char *src = lt_upgrade_source_name(t->source);
-	char plain[64], *args = NULL;
-
-	if (t->kind != LT_TR_TICK_UPGRADE || !stack || stack[0] != '{' ||
-	    asprintf(&args, "{\"source\":\"%s\",%s", src, stack + 1) < 0) {
-		args = NULL;
-		snprintf(plain, sizeof(plain), "{\"source\":\"%s\"}", src);
-	}
-	instant(x, t->pid, lt_transition_name(t->kind), t->seen_ns,
-		args ? args : plain);
-	free(args);
-}
-
 static void on_transition(const struct lt_transition *t, void *data)
 {
 	struct exporter *x = data;
@@ -267,10 +246,12 @@ static void on_transition(const struct lt_transition *t, void *data)
 		c->lazy = 0;
 		c->upgraded = t->seen_ns;
 		/* every upgrade, with what made it and, from a tick, its stack */
-		upgrade_instant(x, t, c->stack);
+		instant(x, t->pid, lt_transition_name(t->kind), t->seen_ns,
+			lt_upgrade_source_name(t->source),
+			t->kind == LT_TR_TICK_UPGRADE ? c->stack : NULL);
 		break;
 	case LT_TR_FOLD:
-		instant(x, t->pid, "fold", t->seen_ns, NULL);
+		instant(x, t->pid, "fold", t->seen_ns, NULL, NULL);
 		break;
 	default:
 		close_requests(x, c, t->pid, t->seen_ns,
@@ -301,7 +282,7 @@ static void on_stack(struct cpu_run *c, const struct lt_event *ev)
 	case LT_EV_KERNEL_STACK:
 		if (c->stack_slot) {
 			free(c->stack);
-			c->stack = stack_args(ev);
+			c->stack = stack_copy(ev);
 		}
 		break;
 	case LT_EV_HRTIMER_EXPIRE_EXIT:
@@ -356,7 +337,7 @@ static void on_event(struct exporter *x, const struct lt_event *ev)
 
 static int export(struct input_opts *in, const char *out)
 {
-	struct exporter x = { .first = true };
+	struct exporter x = { 0 };
 	struct lt_analysis_opts lo = { .abi = in->abi,
 				       .on_transition = on_transition,
 				       .data = &x };
@@ -379,7 +360,10 @@ static int export(struct input_opts *in, const char *out)
 	a = lt_analysis_new(&lo);
 	if (!a)
 		die("out of memory");
-	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", x.fp);
+	json_init(&x.j, x.fp, false);
+	json_begin_object(&x.j, NULL);
+	json_str(&x.j, "displayTimeUnit", "ns");
+	json_begin_array(&x.j, "traceEvents");
 	meta(&x, "process_name", CPU_PID, CPU_PID, "CPUs");
 	while ((ev = lt_reader_next(r))) {
 		lt_analysis_feed(a, ev);
@@ -392,10 +376,14 @@ static int export(struct input_opts *in, const char *out)
 		run_slice(&x, i, &x.cpus[i], last);
 		free(x.cpus[i].stack);
 	}
-	fprintf(x.fp, "\n],\"otherData\":{\"lazytrace_version\":\"%s\","
-		"\"abi\":\"%s\",\"lazy_preemption\":%s}}\n", LT_VERSION_STRING,
-		lt_abi_name(lt_analysis_summary(a)->abi),
-		lt_analysis_summary(a)->lazy_seen ? "true" : "false");
+	json_end_array(&x.j);
+	json_begin_object(&x.j, "otherData");
+	json_str(&x.j, "lazytrace_version", LT_VERSION_STRING);
+	json_str(&x.j, "abi", lt_abi_name(lt_analysis_summary(a)->abi));
+	json_bool(&x.j, "lazy_preemption", lt_analysis_summary(a)->lazy_seen);
+	json_end_object(&x.j);
+	json_end_object(&x.j);
+	json_finish(&x.j);
 	if (x.oom)
 		warn("out of memory: some tasks have no name");
 	bad = ferror(x.fp);

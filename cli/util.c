@@ -398,6 +398,13 @@ void json_double(struct json *j, const char *key, double val)
 		fprintf(j->fp, "%.6g", val);
 }
 
+void json_usec(struct json *j, const char *key, uint64_t ns)
+{
+	json_key(j, key);
+	fprintf(j->fp, "%llu.%03llu", (unsigned long long)(ns / 1000),
+		(unsigned long long)(ns % 1000));
+}
+
 void json_bool(struct json *j, const char *key, bool val)
 {
 	json_key(j, key);

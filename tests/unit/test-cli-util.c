@@ -141,6 +141,8 @@ static void test_json_escaping(void **state)
 		json_begin_array(&j, "list");
 		json_int(&j, NULL, -1);
 		json_uint(&j, NULL, 18446744073709551615ULL);
+		json_usec(&j, NULL, 12345);
+		json_usec(&j, NULL, 7);
 		json_end_array(&j);
 		json_end_object(&j);
 	});
@@ -150,7 +152,7 @@ static void test_json_escaping(void **state)
 		"\"tab\":\"a\\tb\","
 		"\"control\":\"a\\u0001b\\u001fc\\u007fd\","
 		"\"utf8\":\"caf\xc3\xa9\",\"null\":null,\"key\\\"q\":\"v\","
-		"\"nan\":null,\"list\":[-1,18446744073709551615]}");
+		"\"nan\":null,\"list\":[-1,18446744073709551615,12.345,0.007]}");
 	free(out);
 }
 
