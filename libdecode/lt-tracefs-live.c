@@ -392,9 +392,6 @@ int lt_live_refill(struct lt_reader *r)
 	return 0;
 }
 
-/* Pages move into the interval at least this often while waiting. */
-#define LIVE_POLL_MS 100
-
 static uint64_t mono_ms(void)
 {
 	struct timespec ts;
@@ -411,7 +408,7 @@ int lt_live_wait(struct lt_reader *r, int ms)
 	int step, ready, err;
 
 	while ((now = mono_ms()) < end) {
-		step = end - now < LIVE_POLL_MS ? (int)(end - now) : LIVE_POLL_MS;
+		step = end - now < LT_LIVE_POLL_MS ? (int)(end - now) : LT_LIVE_POLL_MS;
 		errno = 0;
 		/* wakes early when a buffer is half full (buffer_percent) */
 		ready = lt_tracefs_wait(l->s, step);

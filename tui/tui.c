@@ -60,10 +60,11 @@ static double now(void)
 }
 
 /*
- * Live: every 100 ms move the ring buffers' pages into the interval (so
- * they cannot wrap); every second read the interval into the summary.
+ * Live: every LT_LIVE_POLL_MS (the library's cadence) move the ring
+ * buffers' pages into the interval, so that they cannot wrap; every second
+ * read the interval into the summary.
  */
-#define LIVE_POLL	0.1
+#define LIVE_POLL	(LT_LIVE_POLL_MS / 1e3)
 #define LIVE_INTERVAL	1.0
 
 struct live_clock {

@@ -1331,13 +1331,21 @@ struct lt_reader *lt_live_begin(const struct lt_tracefs_opts *o,
 				struct lt_tracefs **session,
 				char *err, size_t len);
 
+/*
+ * How often a live session's pages must move out of the ring buffers
+ * (lt_live_poll()) for an interval not to wrap them: lt_live_wait() keeps
+ * it, and a caller with a loop of its own (a viewer reading keys) too.
+ */
+#define LT_LIVE_POLL_MS 100
+
 /**
  * lt_live_wait - wait, keeping the buffers drained
  * @r: a reader from lt_live_open()
  * @ms: how long, in milliseconds
  *
- * Moves what the buffers hold into the current interval every 100 ms,
- * and sooner when a buffer is half full, so that no interval wraps them.
+ * Moves what the buffers hold into the current interval every
+ * %LT_LIVE_POLL_MS ms, and sooner when a buffer is half full, so that no
+ * interval wraps them.
  *
  * Return: 0 after @ms, 1 when a signal ended the wait early, or -1 with
  * lt_reader_error() set.
@@ -1348,8 +1356,8 @@ int lt_live_wait(struct lt_reader *r, int ms);
  * lt_live_poll - move what the buffers hold into the current interval
  * @r: a reader from lt_live_open()
  *
- * Call it often (every 100 ms) between refills, so that a long interval
- * does not wrap the ring buffer.
+ * Call it every %LT_LIVE_POLL_MS ms between refills, so that a long
+ * interval does not wrap the ring buffer.
  *
  * Return: the number of pages moved, or -1 with lt_reader_error() set.
  */
