@@ -463,12 +463,13 @@ static bool known_field(const struct field_name *names, int nr,
 
 /*
  * libtraceevent 1.7.1 divides by whatever the divisor evaluates to, zero
- * included (SIGFPE). Kernel formats divide by a number or a sizeof():
- * allow that only.
+ * included (SIGFPE), when it parses the format as when it prints. Kernel
+ * formats divide by a non-zero number or a sizeof(): allow that only.
  */
 static bool constant_divisor(const char *p, const char *end)
 {
-	bool hex = false;
+	char tok[32];
+	size_t n;
 
 	while (p < end && (*p == ' ' || *p == '('))
 		p++;
@@ -480,18 +481,25 @@ static bool constant_divisor(const char *p, const char *end)
 	 */
 	if (end - p >= 5 && !memcmp(p, "REC->", 5))
 		return true;
-	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		p += 2;
-		hex = true;
-	}
-	if (p >= end || !isxdigit((unsigned char)*p) ||
-	    (!hex && !isdigit((unsigned char)*p)))
+	/*
+	 * A number as libtraceevent reads it: the token through strtoull()
+	 * with base 0, so "08" is octal 0 and "0x" is 0.
+	 */
+	for (n = 0; p + n < end && ident_char(p[n]) && n < sizeof(tok) - 1; n++)
+		tok[n] = p[n];
+	tok[n] = '\0';
+	if (!n || !isdigit((unsigned char)tok[0]))
 		return false;
-	for (; p < end && ident_char(*p); p++)
-		if (*p != '0' && (hex ? isxdigit((unsigned char)*p) :
-				  isdigit((unsigned char)*p)))
-			return true;
-	return false;
+	return strtoull(tok, NULL, 0) != 0;
+}
+
+/* Whether a number token (as libtraceevent reads it) that is 0 follows. */
+static bool zero_number(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '('))
+		p++;
+	return p < end && isdigit((unsigned char)*p) &&
+	       !constant_divisor(p, end);
 }
 
 /*
@@ -538,6 +546,16 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 		}
 		if (*s == '/' && !constant_divisor(s + 1, end))
 			return fail(c, f->off, "corrupt trace.dat: %s print format divides by something other than a constant",
+				    what);
+		/*
+		 * '%' outside a string is the remainder, which libtraceevent
+		 * folds at parse time when both sides are numbers ("% 08" is
+		 * octal 0). A kernel's format may also leave a conversion
+		 * outside its quotes (arm64's "instr="%s" ..."): only a
+		 * number is a divisor here.
+		 */
+		if (*s == '%' && zero_number(s + 1, end))
+			return fail(c, f->off, "corrupt trace.dat: %s print format divides by zero",
 				    what);
 		switch (*s) {
 		case '"':
