@@ -27,6 +27,7 @@ if [ "${VM_NOLAZY:-0}" = 1 ]; then
 	out=$BUILD/out-vm-nolazy
 	vmout=$BUILD/vm-out-nolazy
 	export NO_LAZY=1
+	export GUEST_ENV="${GUEST_ENV:-} lt_nolazy=1"
 	check_mode=nolazy
 fi
 # VM_RT=1: PREEMPT_RT with the lazy model (vm/rt.config)
