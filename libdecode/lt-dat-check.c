@@ -100,6 +100,7 @@ struct chk {
 	bool sorted;
 	/* v7: CPU data to walk once every format is known. */
 	struct cpu_data *cpu;
+	bool header_info;	/* v7: a HEADER_INFO option was seen */
 	size_t nr_cpu, max_cpu;
 	char *err;
 	size_t errlen;
@@ -1104,6 +1105,8 @@ static int check_option_v7(struct chk *c, unsigned int id, struct view *o,
 	case OPT_CMDLINES:
 		if (num(c, o, 8, &x, "a section offset"))
 			return -1;
+		if (id == OPT_HEADER_INFO)
+			c->header_info = true;
 		return check_section(c, id, x);
 	default:
 		return check_option(c, id, o);
@@ -1156,6 +1159,12 @@ static int check_v7(struct chk *c, struct view *v)
 			return -1;
 		off = next;
 	}
+	/*
+	 * Without the page and event headers libtracecmd 3.1.6 fails to set
+	 * up the data and then crashes in its own tracecmd_close().
+	 */
+	if (!c->header_info)
+		return fail(c, 0, "corrupt trace.dat: no HEADER_INFO section");
 	/* The data, now that every event format is known. */
 	if (sort_formats(c))
 		return -1;
