@@ -30,8 +30,11 @@ static bool listed(const struct analysis_cli *o, const struct lt_task_stats *t)
 
 	if (t->pid == 0 && !o->idle)
 		return false;
+	/* every task the global tables count is a row: they add up */
 	for (k = 0; k < LT_TR_KIND_MAX; k++)
 		any |= t->count[k];
+	for (k = 0; k < NR_SWITCH_KEYS; k++)
+		any |= t->switches[k];
 	return any != 0;
 }
 

@@ -4,6 +4,7 @@
 # under version LAZYTRACE_0.1, each with its kernel-doc in the header and
 # its line in liblazytrace.3;
 # no code outside libdecode/ includes the library's private headers; the
+# CLI and the TUI share only common/ and the TUI's entry points; the
 # sample, linked against the .so, runs on a recording.
 . "$(dirname "$0")/lib.sh"
 
@@ -59,6 +60,16 @@ for h in "$TOP"/libdecode/*.h; do
 		"$TOP"/libdecode/samples/*.c 2>/dev/null)
 	[ -z "$bad" ] || fail "$n included by path outside the unit tests: $bad"
 done
+
+# The CLI and the TUI share only common/: tui/ includes nothing of cli/,
+# and cli/ only the TUI's entry points (tui/tui.h).
+bad=$(grep -l '#include ".*cli/' "$TOP"/tui/*.[ch] "$TOP"/common/*.[ch])
+[ -z "$bad" ] || fail "cli/ headers included by $bad"
+bad=$(grep '#include ".*tui/' "$TOP"/cli/*.[ch] "$TOP"/common/*.[ch] |
+	grep -v 'tui/tui\.h"')
+[ -z "$bad" ] || fail "tui/ internals included by the CLI: $bad"
+grep -q '#include "../tui/tui.h"' "$TOP/cli/cmd-tui.c" ||
+	fail "cli/cmd-tui.c does not use tui/tui.h"
 
 # The sample uses only the .so (and so only what it exports).
 sample=$BUILD/samples/lt-hogs-sample
