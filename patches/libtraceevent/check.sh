@@ -165,17 +165,19 @@ recs=$(find "$data" -name '*.dat' | sort)
 [ -n "$recs" ] || fail "no recordings (*.dat) under $data"
 bad=0
 n=0
+untexted=""
 printf '%-28s %7s %13s %12s %12s %12s\n' recording events "system $old" "$ver" "$ver+series" "$old+series"
 for dat in $recs; do
 	name=${dat#"$data"/}
 	name=${name%.dat}
 	lat=${dat%.dat}.lat.txt.xz
-	n=$((n + 1))
+	# Recordings made for other checks (call-site stacks) carry no
+	# kernel text; they are named in the result, not compared.
 	if [ ! -f "$lat" ]; then
-		echo "$name: no kernel text ${lat#"$top"/} to compare with" >&2
-		bad=$((bad + 1))
+		untexted="$untexted $name"
 		continue
 	fi
+	n=$((n + 1))
 	xz -dc "$lat" > kernel.txt
 	run "" "$dat" system.txt
 	run "$work/pristine/lib" "$dat" pristine.txt
@@ -202,6 +204,8 @@ for dat in $recs; do
 done
 rm -f kernel.txt system.txt pristine.txt patched.txt patched-old.txt
 secs=$(($(date +%s) - start))
+[ "$n" -gt 0 ] || fail "no recording under $data has its kernel text (*.lat.txt.xz)"
+[ -z "$untexted" ] || log "not compared (no kernel text):$untexted"
 if [ "$bad" = 0 ]; then
 	log "PASS: $n recordings, the kernel's flag field on 100% of events with the series;$utests ${secs} s"
 else
