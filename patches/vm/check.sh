@@ -8,14 +8,17 @@
 # Every time threshold derives from the kernel's HZ. With "nolazy" (a
 # kernel built without PREEMPT_LAZY) the lazy scenarios must be absent and
 # the rest must pass as on a pristine kernel: full mode at boot, no lazy
-# letter anywhere, no kernel stack taken by the lazy-bit filter. With "rt"
+# letter anywhere, no kernel stack taken by the lazy-bit filter. With
+# "debug" (lockdep and the other debug options) two timing shapes are
+# looser, see there. With "rt"
 # (PREEMPT_RT + lazy) none and voluntary must be refused, the rest passes.
 set -u
 dir=$1
 lt=${2:-}
 hz=${3:-}
-nolazy=0 rt=0
+nolazy=0 rt=0 debug=0
 [ "${4:-}" = nolazy ] && nolazy=1
+[ "${4:-}" = debug ] && debug=1	# lockdep & co: kernel paths ~10x slower
 [ "${4:-}" = rt ] && rt=1	# PREEMPT_RT + lazy: only full and lazy modes
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
@@ -108,10 +111,14 @@ fi
 if [ -s "$dir/msg-lazy.switches" ] && [ -s "$dir/msg-eager.switches" ]; then
 	read -r pl yl bl _ < "$dir/msg-lazy.switches"
 	read -r pe ye be _ < "$dir/msg-eager.switches"
-	if [ "$pe" -ge $((10 * pl)) ] && [ "$pe" -gt 0 ]; then
-		ok "eager has >= 10x the preempted switches of lazy ($pe vs $pl)"
+	# A debug kernel's paths are so much longer that far more ticks
+	# find a lazy request in kernel code and upgrade it: 2x there.
+	x=10
+	[ $debug = 1 ] && x=2
+	if [ "$pe" -ge $((x * pl)) ] && [ "$pe" -gt 0 ]; then
+		ok "eager has >= ${x}x the preempted switches of lazy ($pe vs $pl)"
 	else
-		bad "eager/lazy preempted switches $pe vs $pl: not 10x"
+		bad "eager/lazy preempted switches $pe vs $pl: not ${x}x"
 	fi
 fi
 
@@ -329,9 +336,13 @@ elif [ -n "$spinner" ] && [ -s "$dir/hogs.events" ]; then
 		"$dir/hogs.events" > "$dir/hogs.spinner"
 	read -r n bend notuser upg slow joined avg max same untraced < "$dir/hogs.spinner"
 	echo "      spinner $spinner: $n lazy requests -> schedule() at exit to user mode, time outside interrupts: mean $avg us, max $max us; ended otherwise (R+, no schedule()): $bend; schedule() from elsewhere: $notuser; upgraded by a later tick first: $upg; by the tick of the interrupt that made it: $same; switched out (R) with the schedule() call not traced: $untraced; over tick/4: $slow; joined by an eager IPI (not counted): $joined"
-	[ "$n" -ge 10 ] && [ "$bend" = 0 ] && [ "$notuser" = 0 ] && [ $((10 * upg)) -le "$n" ] && [ "$slow" = 0 ] &&
-		ok "hogs: user-space spinner $spinner honours each of its $n lazy requests in schedule() at exit to user mode, within tick/4 outside interrupts (max $max us; upgraded first: $upg by a later tick, $same by the tick of the interrupt that made it), none by R+" ||
-		bad "hogs: spinner $spinner: $n lazy requests: $bend not ended by schedule() (R+ or none), $notuser not at exit to user mode, $upg upgraded first, $slow over tick/4 (want >= 10, 0, 0, <= n/10, 0)"
+	# debug build: a request may meet a tick in its longer kernel
+	# paths and end R+; one in 20 at most
+	rplus=0
+	[ $debug = 1 ] && rplus=$((n / 20))
+	[ "$n" -ge 10 ] && [ "$bend" -le $rplus ] && [ "$notuser" = 0 ] && [ $((10 * upg)) -le "$n" ] && [ "$slow" = 0 ] &&
+		ok "hogs: user-space spinner $spinner honours each of its $n lazy requests in schedule() at exit to user mode, within tick/4 outside interrupts (max $max us; upgraded first: $upg by a later tick, $same by the tick of the interrupt that made it), $bend by R+ (at most $rplus)" ||
+		bad "hogs: spinner $spinner: $n lazy requests: $bend not ended by schedule() (R+ or none), $notuser not at exit to user mode, $upg upgraded first, $slow over tick/4 (want >= 10, <= $rplus, 0, <= n/10, 0)"
 else
 	bad "hogs: no spinner pid in guest.log or no recording"
 fi

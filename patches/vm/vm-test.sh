@@ -23,6 +23,7 @@ fi
 # VM_NOLAZY=1: the series built without PREEMPT_LAZY (kernel.config
 # alone: PREEMPT, PREEMPT_DYNAMIC); it must behave as the pristine kernel
 check_mode=
+[ "${VM_DEBUG:-0}" = 1 ] && check_mode=debug
 if [ "${VM_NOLAZY:-0}" = 1 ]; then
 	out=$BUILD/out-vm-nolazy
 	vmout=$BUILD/vm-out-nolazy
