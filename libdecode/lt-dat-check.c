@@ -102,6 +102,8 @@ struct chk {
 	struct cpu_data *cpu;
 	bool header_info;	/* v7: a HEADER_INFO option was seen */
 	size_t nr_cpu, max_cpu;
+	lt_dat_format_fn on_format;
+	void *ctx;
 	char *err;
 	size_t errlen;
 };
@@ -581,6 +583,10 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 			break;
 		}
 	}
+	/* parse_fields() added this format's entry: its ID */
+	if (c->on_format && fmt)
+		c->on_format(c->ctx, c->ev[c->nr_ev - 1].id, fmt + 10,
+			     end - (fmt + 10));
 	return 0;
 }
 
@@ -1243,9 +1249,11 @@ static int check_v6(struct chk *c, struct view *v)
 	return check_flyrecord_v6(c, v, cpus);
 }
 
-int lt_dat_check(int fd, uint64_t size, char *err, size_t errlen)
+int lt_dat_check(int fd, uint64_t size, lt_dat_format_fn on_format, void *ctx,
+		 char *err, size_t errlen)
 {
-	struct chk c = { .size = size, .err = err, .errlen = errlen };
+	struct chk c = { .size = size, .on_format = on_format, .ctx = ctx,
+			 .err = err, .errlen = errlen };
 	const char *ver = "";
 	uint64_t psize;
 	struct view v;

@@ -20,10 +20,19 @@
 #define LT_DAT_MAX_INFLATE	(64ULL << 20)	/* one decompressed piece */
 #define LT_DAT_MAX_RATIO	1024		/* decompressed / compressed */
 
+/*
+ * Called with the print format (the text after "print fmt:") of each
+ * event format that passed the checks, and the event's ID.
+ */
+typedef void (*lt_dat_format_fn)(void *ctx, int id, const char *fmt,
+				 size_t len);
+
 /**
  * lt_dat_check - walk a trace.dat and refuse what does not add up
  * @fd: the file, open for reading (it is mapped, not read)
  * @size: its size
+ * @on_format: NULL, or called with each event's print format
+ * @ctx: passed to @on_format
  * @err: receives a one-line message naming the offset, without the file
  * @errlen: size of @err
  *
@@ -35,6 +44,7 @@
  *
  * Return: 0 if the file is sound, -1 with @err set.
  */
-int lt_dat_check(int fd, uint64_t size, char *err, size_t errlen);
+int lt_dat_check(int fd, uint64_t size, lt_dat_format_fn on_format, void *ctx,
+		 char *err, size_t errlen);
 
 #endif /* _LT_DAT_CHECK_H */

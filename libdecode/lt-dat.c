@@ -111,7 +111,51 @@ struct dat {
 	/* per CPU once lt_dat_continue() took over from libtracecmd */
 	struct page_src *pages;
 	int sub_size;	/* of the ring buffer's pages */
+	/* print formats libtraceevent 1.7 cannot parse, for the printer */
+	struct fmt_src {
+		int id;
+		char *fmt;
+	} *src;
+	int nr_src;
+	bool src_oom;
 };
+
+/*
+ * Keep the print formats with a sizeof(): libtraceevent 1.7 fails on
+ * them (arm64's pfn_to_page()), and the printer needs their text to
+ * evaluate them.
+ */
+static void keep_format(void *ctx, int id, const char *fmt, size_t len)
+{
+	struct dat *d = ctx;
+	struct fmt_src *n;
+
+	if (!memmem(fmt, len, "sizeof(", 7))
+		return;
+	n = realloc(d->src, (d->nr_src + 1) * sizeof(*n));
+	if (!n) {
+		d->src_oom = true;
+		return;
+	}
+	d->src = n;
+	n[d->nr_src].id = id;
+	n[d->nr_src].fmt = strndup(fmt, len);
+	if (!n[d->nr_src].fmt)
+		d->src_oom = true;
+	else
+		d->nr_src++;
+}
+
+static void free_sources(struct dat *d)
+{
+	int i;
+
+	for (i = 0; i < d->nr_src; i++)
+		free(d->src[i].fmt);
+	free(d->src);
+	d->src = NULL;
+	d->nr_src = 0;
+}
 
 static const char *const field_names[][8] = {
 	[LT_EV_SCHED_SWITCH] = { "prev_comm", "prev_pid", "prev_prio",
@@ -895,6 +939,7 @@ static void dat_close(struct lt_reader *r)
 	free(d->consumed);
 	trace_seq_destroy(&d->seq);
 	lt_printer_free(d->printer);
+	free_sources(d);
 	free(d->info);
 	free(d);
 	r->priv = NULL;
@@ -1117,7 +1162,7 @@ static long long tracked_offset(int pos_fd)
  * Walk the whole file before libtracecmd sees it: Debian's libtracecmd
  * and libtraceevent trust its sizes and offsets (see lt-dat-check.c).
  */
-static int check_file(struct lt_reader *r)
+static int check_file(struct lt_reader *r, struct dat *d)
 {
 	char msg[LT_ERR_LEN];
 	struct stat st;
@@ -1132,7 +1177,7 @@ static int check_file(struct lt_reader *r)
 		return -1;
 	}
 	r->size = st.st_size;
-	ret = lt_dat_check(fd, st.st_size, msg, sizeof(msg));
+	ret = lt_dat_check(fd, st.st_size, keep_format, d, msg, sizeof(msg));
 	close(fd);
 	if (ret)
 		lt_reader_fail(r, "%s", msg);
@@ -1143,7 +1188,7 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 {
 	struct dat *d;
 	long long pos;
-	int pos_fd;
+	int pos_fd, i;
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	d = calloc(1, sizeof(*d));
@@ -1155,7 +1200,7 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	r->ops = &dat_ops;
 	r->format = LT_INPUT_TRACE_DAT;
 	trace_seq_init(&d->seq);
-	if (check_file(r))
+	if (check_file(r, d))
 		return -1;
 	d->top = open_tracked(r->path, &pos_fd);
 	if (!d->top) {
@@ -1175,6 +1220,14 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	tep_set_loglevel(TEP_LOG_NONE);
 	r->nr_cpus = tep_get_cpus(d->tep);
 	d->printer = lt_printer_new(d->tep);
+	for (i = 0; d->printer && i < d->nr_src; i++)
+		if (lt_printer_add_format(d->printer, d->src[i].id, d->src[i].fmt))
+			d->src_oom = true;
+	free_sources(d);
+	if (!d->printer || d->src_oom) {
+		lt_reader_fail(r, "out of memory");
+		return -1;
+	}
 	find_common_fields(d);
 	d->native = tep_is_file_bigendian(d->tep) ==
 		    tep_is_local_bigendian(d->tep);

@@ -36,6 +36,7 @@ struct ev_print {
 	/* PM_TEP: text before each plain %p, to print it raw */
 	char ptr_key[MAX_PTR_KEYS][32];
 	int nr_ptr_keys;
+	bool fixed;			/* @event is our fixed copy */
 };
 
 struct lt_printer {
@@ -49,6 +50,11 @@ struct lt_printer {
 	void *copy;		/* a record, retyped to a re-parsed event */
 	int copy_size;
 	struct tep_event *str_probe;	/* "%s" of a kernel string address */
+	struct {
+		int id;
+		char *fmt;
+	} *src;				/* lt_printer_add_format() */
+	int nr_src;
 };
 
 /* A value of the expression evaluator. */
@@ -64,6 +70,8 @@ struct ctx {
 	struct tep_event *event;
 	struct tep_record *rec;
 	bool bad;			/* a construct we do not know */
+	bool in_ptr;			/* evaluating a plain %p's argument */
+	bool withheld;			/* it named a value the trace lacks */
 };
 
 /*
@@ -276,6 +284,16 @@ void lt_print_pointer(struct trace_seq *s, unsigned long long v,
 	trace_seq_printf(s, "%0*llx", long_size * 2, v);
 }
 
+/*
+ * A pointer whose value the trace does not hold (it depends on a kernel
+ * variable): the placeholder the kernel itself prints for a pointer it
+ * will not show, as wide as the pointer.
+ */
+void lt_print_withheld_pointer(struct trace_seq *s, int long_size)
+{
+	trace_seq_puts(s, long_size == 8 ? "(____ptrval____)" : "(ptrval)");
+}
+
 /* One syscall argument: decimal below 10, hex from there. */
 void lt_print_syscall_arg(struct trace_seq *s, const char *name,
 			  unsigned long long v, bool last)
@@ -430,7 +448,15 @@ static unsigned long long atom_num(struct ctx *c, const char *s)
 	for (i = 0; i < ARRAY_SIZE(named_constants); i++)
 		if (!strcmp(s, named_constants[i].name))
 			return named_constants[i].v;
-	c->bad = true;
+	/*
+	 * A kernel variable (vmemmap_base, memstart_addr) or a sizeof the
+	 * format leaves to the compiler: its value is not in the trace. A
+	 * pointer computed from it is withheld, anything else is unknown.
+	 */
+	if (c->in_ptr && (isalpha((unsigned char)s[0]) || s[0] == '_'))
+		c->withheld = true;
+	else
+		c->bad = true;
 	return 0;
 }
 
@@ -465,6 +491,39 @@ static bool lost_parens(struct tep_print_arg *a)
 	       const_or(a->op.right);
 }
 
+static bool is_compare(struct tep_print_arg *a)
+{
+	static const char *const ops[] = { "<", ">", "<=", ">=", "==", "!=" };
+	size_t i;
+
+	if (!a || a->type != TEP_PRINT_OP || !a->op.left ||
+	    a->op.left->type == TEP_PRINT_NULL)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
+		if (!strcmp(a->op.op, ops[i]))
+			return true;
+	return false;
+}
+
+static unsigned long long compare(const char *op, unsigned long long l,
+				  unsigned long long r, bool sign)
+{
+	long long sl = l, sr = r;
+
+	switch (op[0]) {
+	case '<':
+		return op[1] == '=' ? (sign ? sl <= sr : l <= r) :
+				      (sign ? sl < sr : l < r);
+	case '>':
+		return op[1] == '=' ? (sign ? sl >= sr : l >= r) :
+				      (sign ? sl > sr : l > r);
+	case '=':
+		return l == r;
+	default:
+		return l != r;
+	}
+}
+
 static unsigned long long op_num(struct ctx *c, struct tep_print_arg *a)
 {
 	const char *op = a->op.op;
@@ -472,14 +531,26 @@ static unsigned long long op_num(struct ctx *c, struct tep_print_arg *a)
 	bool sign;
 
 	if (!strcmp(op, "?")) {
-		struct tep_print_arg *alt = a->op.right;
+		struct tep_print_arg *alt = a->op.right, *cond = a->op.left;
 
 		if (!alt || alt->type != TEP_PRINT_OP || strcmp(alt->op.op, ":")) {
 			c->bad = true;
 			return 0;
 		}
-		return num(c, a->op.left) ? num(c, alt->op.left) :
-					    num(c, alt->op.right);
+		/*
+		 * libtraceevent 1.7 reads "x < (y < z ? a : b)" (min() in
+		 * kmem's extfrag format) as "(x < (y < z)) ? a : b", a
+		 * chained comparison C code never means (gcc warns):
+		 * evaluate it as written.
+		 */
+		if (is_compare(cond) && is_compare(cond->op.right)) {
+			r = num(c, cond->op.right) ? num(c, alt->op.left) :
+						     num(c, alt->op.right);
+			return compare(cond->op.op, num(c, cond->op.left), r,
+				       is_signed_arg(cond->op.left));
+		}
+		return num(c, cond) ? num(c, alt->op.left) :
+				      num(c, alt->op.right);
 	}
 	if (!a->op.left || a->op.left->type == TEP_PRINT_NULL) {
 		r = num(c, a->op.right);
@@ -532,20 +603,15 @@ static unsigned long long op_num(struct ctx *c, struct tep_print_arg *a)
 	case '<':
 		if (op[1] == '<')
 			return l << (r & 63);
-		if (op[1] == '=')
-			return sign ? (long long)l <= (long long)r : l <= r;
-		return sign ? (long long)l < (long long)r : l < r;
+		return compare(op, l, r, sign);
 	case '>':
 		if (op[1] == '>')
 			return sign ? (unsigned long long)((long long)l >> (r & 63)) :
 				      l >> (r & 63);
-		if (op[1] == '=')
-			return sign ? (long long)l >= (long long)r : l >= r;
-		return sign ? (long long)l > (long long)r : l > r;
+		return compare(op, l, r, sign);
 	case '=':
-		return l == r;
 	case '!':
-		return l != r;
+		return compare(op, l, r, sign);
 	}
 	c->bad = true;
 	return 0;
@@ -938,9 +1004,19 @@ static void put_ptr(struct ctx *c, struct trace_seq *s, const char *ext,
 		return;
 	case 0:
 	case 'K':
-	case 'x':
-		lt_print_pointer(s, num(c, a), c->p->long_size);
+	case 'x': {
+		unsigned long long v;
+
+		c->in_ptr = true;
+		c->withheld = false;
+		v = num(c, a);
+		c->in_ptr = false;
+		if (c->withheld)
+			lt_print_withheld_pointer(s, c->p->long_size);
+		else
+			lt_print_pointer(s, v, c->p->long_size);
 		return;
+	}
 	default:
 		c->bad = true;
 	}
@@ -1336,6 +1412,80 @@ static struct tep_event *reparse_event(struct lt_printer *p,
 	return ne;
 }
 
+/*
+ * The file's own print format of @e, each sizeof(...) replaced by a name
+ * ("sizeof(struct page)" by "sizeof_struct_page"): libtraceevent 1.7
+ * cannot parse sizeof, and the value is not in the trace; a pointer
+ * computed from it prints as withheld.
+ */
+static struct tep_event *reparse_source(struct lt_printer *p,
+					struct tep_event *e)
+{
+	const char *fmt = NULL, *q, *close;
+	struct tep_event *ne;
+	bool quote = false;
+	char *buf, *o;
+	int i, depth;
+
+	for (i = 0; i < p->nr_src && !fmt; i++)
+		if (p->src[i].id == e->id)
+			fmt = p->src[i].fmt;
+	if (!fmt)
+		return NULL;
+	/* never longer: "sizeof(" and ")" become "sizeof_" */
+	buf = malloc(strlen(fmt) + 1);
+	if (!buf)
+		return NULL;
+	for (q = fmt, o = buf; *q; q++) {
+		if (quote) {
+			if (*q == '\\' && q[1])
+				*o++ = *q++;
+			else if (*q == '"')
+				quote = false;
+			*o++ = *q;
+			continue;
+		}
+		if (*q == '"')
+			quote = true;
+		if (strncmp(q, "sizeof(", 7) || (q > fmt && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))) {
+			*o++ = *q;
+			continue;
+		}
+		for (close = q + 7, depth = 1; *close && depth; close++)
+			depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
+		if (depth) {
+			free(buf);
+			return NULL;
+		}
+		o += sprintf(o, "sizeof_");
+		for (q += 7; q < close - 1; q++)
+			if (isalnum((unsigned char)*q) || *q == '_')
+				*o++ = *q;
+			else if (o[-1] != '_')
+				*o++ = '_';
+		q = close - 1;
+	}
+	*o = '\0';
+	ne = reparse_event(p, e, buf);
+	free(buf);
+	return ne;
+}
+
+/* Documented in lt-print.h. */
+int lt_printer_add_format(struct lt_printer *p, int id, const char *fmt)
+{
+	void *n = realloc(p->src, (p->nr_src + 1) * sizeof(*p->src));
+
+	if (!n)
+		return -1;
+	p->src = n;
+	p->src[p->nr_src].fmt = strdup(fmt);
+	if (!p->src[p->nr_src].fmt)
+		return -1;
+	p->src[p->nr_src++].id = id;
+	return 0;
+}
+
 static struct ev_print *ev_print_of(struct lt_printer *p, int type,
 				    bool fast)
 {
@@ -1373,10 +1523,20 @@ static struct ev_print *ev_print_of(struct lt_printer *p, int type,
 			ep->event = reparse_event(p, e, reparse[i].fmt);
 			if (ep->event) {
 				ep->mode = PM_REPARSED;
+				ep->fixed = true;
 				return ep;
 			}
 			ep->event = e;
 		}
+	}
+	if (e->flags & TEP_EVENT_FL_FAILED) {
+		ep->event = reparse_source(p, e);
+		if (!ep->event) {
+			ep->event = e;
+			return ep;
+		}
+		ep->fixed = true;
+		ep->mode = fast ? PM_REPARSED : PM_OWN;
 		return ep;
 	}
 	if (fast)
@@ -1413,6 +1573,11 @@ void lt_print_info(struct lt_printer *p, struct tep_record *rec, bool fast,
 			return;
 		/* Something we cannot evaluate: libtraceevent from now on. */
 		s->len = len;
+		if (ep->fixed) {
+			ep->mode = PM_REPARSED;
+			print_reparsed(p, ep, rec, s);
+			return;
+		}
 		ep->mode = PM_TEP;
 		find_pointer_keys(ep);
 		print_tep(p, ep, rec, s);
@@ -1453,9 +1618,14 @@ struct lt_printer *lt_printer_new(struct tep_handle *tep)
 
 void lt_printer_free(struct lt_printer *p)
 {
+	int i;
+
 	if (!p)
 		return;
 	trace_seq_destroy(&p->tmp);
+	for (i = 0; i < p->nr_src; i++)
+		free(p->src[i].fmt);
+	free(p->src);
 	free(p->copy);
 	free(p->ev);
 	free(p);

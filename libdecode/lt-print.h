@@ -23,6 +23,14 @@ struct lt_printer *lt_printer_new(struct tep_handle *tep);
 void lt_printer_free(struct lt_printer *p);
 
 /*
+ * The print format of event @id as the file gives it (the text after
+ * "print fmt:"), for one libtraceevent may fail to parse: the printer
+ * then evaluates a copy with each sizeof() named. Returns -1 when out of
+ * memory.
+ */
+int lt_printer_add_format(struct lt_printer *p, int id, const char *fmt);
+
+/*
  * The info of @rec into @s: what follows "name: " (or, for the syscall
  * events, the whole "sys_x(...)" / "sys_x -> 0x.." text). @fast marks the
  * events the analysis reads (sched, irq, timer): they go straight to
@@ -45,6 +53,7 @@ void lt_print_symbol(struct tep_handle *tep, struct trace_seq *s,
 		     unsigned long long addr, bool offset);
 void lt_print_pointer(struct trace_seq *s, unsigned long long v,
 		      int long_size);
+void lt_print_withheld_pointer(struct trace_seq *s, int long_size);
 void lt_print_syscall_arg(struct trace_seq *s, const char *name,
 			  unsigned long long v, bool last);
 

@@ -13,6 +13,10 @@ after two normalisations that no reader of a trace.dat can avoid:
     (on 64-bit: 00000000 and the 32-bit hash, 16 digits); lazytrace prints
     the raw value as the kernel does with no_hash_pointers, so a 16-digit
     kernel value starting with 8 zeros matches any 16-digit value;
+    A pointer whose raw value the trace cannot give (computed from a
+    kernel variable: vmemmap_base, arm64's memstart_addr) lazytrace
+    prints as the kernel's own placeholder, (____ptrval____); it
+    matches a hashed kernel value only;
   - latency-format times are relative to the buffer's reset time, which a
     trace.dat does not record; lazytrace uses the first event.
 Prints a summary line, up to 5 differing pairs and, per event type that
@@ -28,7 +32,8 @@ field is the kernel's; it exits 1 unless that is 100%.
 import re
 import sys
 
-HASHED = re.compile(r'(hrtimer|timer|ptr|skbaddr|page)=[0-9a-f]{8,16}\b')
+HASHED = re.compile(r'(hrtimer|timer|ptr|skbaddr|page)=(?:[0-9a-f]{8,16}\b|\(____ptrval____\))')
+WITHHELD = '(____ptrval____)'
 HEX16 = re.compile(r'\b([0-9a-f]{16})\b')
 DEFAULT = re.compile(r'^(.*?-\d+) +(\(.{5,7}\) )?\[(\d{3})\] (\S{5}) +(\d+\.\d+): (.*)$')
 LATENCY = re.compile(r'^(.{8}-\d+) +(\d+)(\S{5}) +(\d+)us(.): (.*)$')
@@ -64,7 +69,8 @@ def key(line, latency):
 
 def same_but_hashed(kn, on):
     """Equal once each hashed kernel pointer is matched with a raw one."""
-    kp, op = HEX16.split(kn), HEX16.split(on)
+    # a withheld pointer stands for any hashed value (8 zeros first)
+    kp, op = HEX16.split(kn), HEX16.split(on.replace(WITHHELD, 'f' * 16))
     if len(kp) != len(op):
         return False
     for i, (a, b) in enumerate(zip(kp, op)):
