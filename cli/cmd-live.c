@@ -204,6 +204,8 @@ static int row_cmp(const void *a, const void *b)
 
 	if (x->t->hog != y->t->hog)
 		return x->t->hog ? -1 : 1;
+	if (!x->t->pid != !y->t->pid)
+		return x->t->pid ? -1 : 1;	/* the idle tasks last */
 	if (!x->p != !y->p)
 		return x->p ? -1 : 1;
 	if (x->tick_upgrades != y->tick_upgrades)
@@ -211,6 +213,16 @@ static int row_cmp(const void *a, const void *b)
 	if (x->t->runtime_ns != y->t->runtime_ns)
 		return x->t->runtime_ns > y->t->runtime_ns ? -1 : 1;
 	return x->t->pid - y->t->pid;
+}
+
+static bool any_transition(const struct lt_task_stats *t)
+{
+	int k;
+
+	for (k = 0; k < LT_TR_KIND_MAX; k++)
+		if (t->count[k])
+			return true;
+	return false;
 }
 
 static struct row *make_rows(struct live_state *st, struct lt_analysis *a,
@@ -227,8 +239,13 @@ static struct row *make_rows(struct live_state *st, struct lt_analysis *a,
 		return NULL;
 	for (i = 0; i < sum->nr_tasks; i++) {
 		t = lt_analysis_task(a, i);
-		if (!t || (t->pid == 0 && !t->count[LT_TR_TICK_UPGRADE]))
-			continue;	/* the idle tasks only matter when odd */
+		/*
+		 * The idle tasks are rows when requests concern them (a
+		 * wakeup on an idle CPU is an eager request): the interval's
+		 * counts are the sums of its rows'.
+		 */
+		if (!t || (t->pid == 0 && !any_transition(t)))
+			continue;
 		rows[n].t = t;
 		rows[n].p = pending_of(st, t->pid);
 		rows[n].tick_upgrades = t->count[LT_TR_TICK_UPGRADE];
