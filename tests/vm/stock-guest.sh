@@ -251,7 +251,13 @@ lt() {
 	mv /tmp/m.log $OUT/$tag-msg.log
 	stamp "lt $tag live"
 	(wait_tracing && hogs > /dev/null) &
-	timeout -s KILL 300 lazytrace live --json -d $((SECS + 2)) > /tmp/live.json 2> /tmp/live.err
+	# live runs on the workload's CPU. Single-threaded TCG (-icount)
+	# runs one vCPU at a time: while live analysed an interval on CPU 0,
+	# CPU 1 barely ran between its timer interrupts, its hrtick fired
+	# only with the tick, and the hog workload's requests waited 12-20
+	# ms: live called 1-3 tasks hogs. A shell busy loop on CPU 0 during
+	# record did the same to record (7 hogs); on hardware it would not.
+	taskset 2 timeout -s KILL 300 lazytrace live --json -d $((SECS + 2)) > /tmp/live.json 2> /tmp/live.err
 	echo "$tag live exit $?"
 	mv /tmp/live.json $OUT/$tag-live.json
 	mv /tmp/live.err $OUT/$tag-live.err
