@@ -352,11 +352,11 @@ fi
 # whose reschedule IPI reaches the target CPU only after tick/4 found it
 # with interrupts off (a non-preemptible section, stretched by TCG, as
 # in every mode): listed and counted apart, at most 1 in 20.
-rt=$(sed -n 's/^rt pid //p' "$dir/guest.log")
+rtpid=$(sed -n 's/^rt pid //p' "$dir/guest.log")
 if [ $nolazy = 1 ]; then
 	:
-elif [ -n "$rt" ] && [ -n "$hogpids" ] && [ -s "$dir/hogs.events" ]; then
-	awk -v rt="$rt" -v hogs="$hogpids" -v tick="$tick" '
+elif [ -n "$rtpid" ] && [ -n "$hogpids" ] && [ -s "$dir/hogs.events" ]; then
+	awk -v rt="$rtpid" -v hogs="$hogpids" -v tick="$tick" '
 	BEGIN { k = split(hogs, h, " "); for (i = 1; i <= k; i++) ishog[h[i]] = 1 }
 	$5 == "sched_switch" {
 		match($0, /next_pid=[0-9]+/); np = substr($0, RSTART + 9, RLENGTH - 9)
@@ -378,10 +378,10 @@ elif [ -n "$rt" ] && [ -n "$hogpids" ] && [ -s "$dir/hogs.events" ]; then
 	}
 	END { printf "%d %d %.0f %.0f %d\n", n, slow, n ? sum / n : 0, max, irqoff }' "$dir/hogs.events" > "$dir/hogs.rt"
 	read -r n slow avg max irqoff < "$dir/hogs.rt"
-	echo "      rt $rt: $n wake-ups onto a CPU running a hog -> running: mean $avg us, max $max us; $irqoff more with the IPI delayed over tick/4 by interrupts off (not counted)"
+	echo "      rt $rtpid: $n wake-ups onto a CPU running a hog -> running: mean $avg us, max $max us; $irqoff more with the IPI delayed over tick/4 by interrupts off (not counted)"
 	[ "$n" -ge 20 ] && [ "$slow" = 0 ] && [ $((20 * irqoff)) -le "$n" ] &&
-		ok "hogs: RT task $rt runs within tick/4 ($((tick / 4)) us) of each of $n wake-ups onto a hog (max $max us)" ||
-		bad "hogs: RT task $rt: $n wake-ups onto a hog, $slow over $((tick / 4)) us, $irqoff IPIs delayed (want >= 20, 0, <= n/20)"
+		ok "hogs: RT task $rtpid runs within tick/4 ($((tick / 4)) us) of each of $n wake-ups onto a hog (max $max us)" ||
+		bad "hogs: RT task $rtpid: $n wake-ups onto a hog, $slow over $((tick / 4)) us, $irqoff IPIs delayed (want >= 20, 0, <= n/20)"
 else
 	bad "hogs: no rt pid in guest.log or no recording"
 fi
