@@ -95,6 +95,7 @@ struct chk {
 	/* Event formats by id, and the dynamic fields they declare. */
 	struct ev_fmt *ev;
 	size_t nr_ev, max_ev;
+	uint32_t *by_id;	/* once sorted: id -> index in ev + 1, or 0 */
 	struct dyn_field *dyn;
 	size_t nr_dyn, max_dyn;
 	bool sorted;
@@ -102,8 +103,7 @@ struct chk {
 	struct cpu_data *cpu;
 	bool header_info;	/* v7: a HEADER_INFO option was seen */
 	size_t nr_cpu, max_cpu;
-	lt_dat_format_fn on_format;
-	void *ctx;
+	const struct lt_dat_hooks *hooks;
 	char *err;
 	size_t errlen;
 };
@@ -146,9 +146,24 @@ static uint64_t at(const struct view *v)
 
 static uint64_t get(const struct chk *c, const uint8_t *p, int n)
 {
+	bool swap = c->big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	uint64_t x = 0;
+	uint32_t w;
+	uint16_t h;
 	int i;
 
+	/* every record's type and length come through here: no loop */
+	switch (n) {
+	case 2:
+		memcpy(&h, p, 2);
+		return swap ? __builtin_bswap16(h) : h;
+	case 4:
+		memcpy(&w, p, 4);
+		return swap ? __builtin_bswap32(w) : w;
+	case 8:
+		memcpy(&x, p, 8);
+		return swap ? __builtin_bswap64(x) : x;
+	}
 	for (i = 0; i < n; i++)
 		x |= (uint64_t)p[c->big ? n - 1 - i : i] << (8 * i);
 	return x;
@@ -584,9 +599,9 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 		}
 	}
 	/* parse_fields() added this format's entry: its ID */
-	if (c->on_format && fmt)
-		c->on_format(c->ctx, c->ev[c->nr_ev - 1].id, fmt + 10,
-			     end - (fmt + 10));
+	if (c->hooks && c->hooks->format && fmt)
+		c->hooks->format(c->hooks->ctx, c->ev[c->nr_ev - 1].id,
+				 fmt + 10, end - (fmt + 10));
 	return 0;
 }
 
@@ -713,7 +728,11 @@ static int check_sized(struct chk *c, struct view *v, int width,
 	struct view d;
 	uint64_t n;
 
-	return num(c, v, width, &n, what) || blob(c, v, n, &d, what) ? -1 : 0;
+	if (num(c, v, width, &n, what) || blob(c, v, n, &d, what))
+		return -1;
+	if (!strcmp(what, "kallsyms") && c->hooks && c->hooks->kallsyms)
+		c->hooks->kallsyms(c->hooks->ctx, (const char *)d.p, d.len);
+	return 0;
 }
 
 static int cmp_ev(const void *a, const void *b)
@@ -735,6 +754,13 @@ static int sort_formats(struct chk *c)
 		if (c->ev[i].id == c->ev[i - 1].id)
 			return fail(c, 0, "corrupt trace.dat: two event formats with ID %u",
 				    c->ev[i].id);
+	/* ids are 16-bit (parse_fields()): a direct table for the records */
+	free(c->by_id);
+	c->by_id = calloc(c->ev[c->nr_ev - 1].id + 1, sizeof(*c->by_id));
+	if (!c->by_id)
+		return fail(c, 0, "out of memory");
+	for (i = 0; i < c->nr_ev; i++)
+		c->by_id[c->ev[i].id] = i + 1;
 	c->sorted = true;
 	return 0;
 }
@@ -746,13 +772,14 @@ static int sort_formats(struct chk *c)
 static int check_record(struct chk *c, const uint8_t *rec, uint32_t len,
 			uint64_t off)
 {
-	struct ev_fmt key = { .id = get(c, rec, 2) }, *ev;
+	struct ev_fmt key = { .id = get(c, rec, 2) }, *ev = NULL;
 	const struct dyn_field *d;
 	uint32_t v, start, size;
 	size_t i;
 
-	ev = c->nr_ev ? bsearch(&key, c->ev, c->nr_ev, sizeof(*c->ev),
-				cmp_ev) : NULL;
+	if (c->by_id && key.id <= c->ev[c->nr_ev - 1].id &&
+	    c->by_id[key.id])
+		ev = &c->ev[c->by_id[key.id] - 1];
 	if (!ev)
 		return fail(c, off, "corrupt trace.dat: event of unknown type %u",
 			    key.id);
@@ -1249,11 +1276,11 @@ static int check_v6(struct chk *c, struct view *v)
 	return check_flyrecord_v6(c, v, cpus);
 }
 
-int lt_dat_check(int fd, uint64_t size, lt_dat_format_fn on_format, void *ctx,
+int lt_dat_check(int fd, uint64_t size, const struct lt_dat_hooks *hooks,
 		 char *err, size_t errlen)
 {
-	struct chk c = { .size = size, .on_format = on_format, .ctx = ctx,
-			 .err = err, .errlen = errlen };
+	struct chk c = { .size = size, .hooks = hooks, .err = err,
+			 .errlen = errlen };
 	const char *ver = "";
 	uint64_t psize;
 	struct view v;
@@ -1309,6 +1336,7 @@ int lt_dat_check(int fd, uint64_t size, lt_dat_format_fn on_format, void *ctx,
 out:
 	munmap(map, size);
 	free(c.ev);
+	free(c.by_id);
 	free(c.dyn);
 	free(c.cpu);
 	return ret;

@@ -21,18 +21,22 @@
 #define LT_DAT_MAX_RATIO	1024		/* decompressed / compressed */
 
 /*
- * Called with the print format (the text after "print fmt:") of each
- * event format that passed the checks, and the event's ID.
+ * What the walk hands its caller, each piece once it passed the checks;
+ * the text lives only during the call.
  */
-typedef void (*lt_dat_format_fn)(void *ctx, int id, const char *fmt,
-				 size_t len);
+struct lt_dat_hooks {
+	/* each event format's print format (after "print fmt:"), its ID */
+	void (*format)(void *ctx, int id, const char *fmt, size_t len);
+	/* the kallsyms section */
+	void (*kallsyms)(void *ctx, const char *text, size_t len);
+	void *ctx;
+};
 
 /**
  * lt_dat_check - walk a trace.dat and refuse what does not add up
  * @fd: the file, open for reading (it is mapped, not read)
  * @size: its size
- * @on_format: NULL, or called with each event's print format
- * @ctx: passed to @on_format
+ * @hooks: NULL, or what to call with the formats and the kallsyms
  * @err: receives a one-line message naming the offset, without the file
  * @errlen: size of @err
  *
@@ -44,7 +48,7 @@ typedef void (*lt_dat_format_fn)(void *ctx, int id, const char *fmt,
  *
  * Return: 0 if the file is sound, -1 with @err set.
  */
-int lt_dat_check(int fd, uint64_t size, lt_dat_format_fn on_format, void *ctx,
+int lt_dat_check(int fd, uint64_t size, const struct lt_dat_hooks *hooks,
 		 char *err, size_t errlen);
 
 #endif /* _LT_DAT_CHECK_H */
