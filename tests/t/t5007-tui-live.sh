@@ -20,25 +20,23 @@ vpid=$(pgrep -P "$pane" | head -1)
 [ -n "$vpid" ] || fail "no viewer process"
 [ -d "$T/instances/lazytrace-$vpid" ] || fail "no instance lazytrace-$vpid"
 screen | grep -Eq '^cpu0 +>?[-.lef! ]*[-.lef!]' || fail "no cpu0 row"
+# span_grows WHAT: the header's span gets longer within POLLS polls
+span_grows() {
+	s=$(span_ns)
+	i=0
+	while [ $i -lt $POLLS ] && [ "$(span_ns)" -le "$s" ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ "$(span_ns)" -gt "$s" ] || fail "the live span stays $s$1"
+}
 # The timeline grows: the header's span gets longer.
-s1=$(span_ns)
-i=0
-while [ $i -lt $POLLS ] && [ "$(span_ns)" -le "$s1" ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-[ "$(span_ns)" -gt "$s1" ] || fail "the live span stays $s1"
+span_grows ""
 # The find prompt is a mode of the main loop: while it is open, the
 # trace is still read and the timeline still grows.
 keys / $loop
 wait_for "^find pid or comm: $loop"
-s2=$(span_ns)
-i=0
-while [ $i -lt $POLLS ] && [ "$(span_ns)" -le "$s2" ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-[ "$(span_ns)" -gt "$s2" ] || fail "the live span stays $s2 while the prompt is open"
+span_grows " while the prompt is open"
 screen | grep -q "^find pid or comm: $loop" || fail "the prompt closed by itself"
 keys Enter
 wait_for " Task $loop sh"
