@@ -70,7 +70,7 @@ struct ctx {
 	struct tep_event *event;
 	struct tep_record *rec;
 	bool bad;			/* a construct we do not know */
-	bool in_ptr;			/* evaluating a plain %p's argument */
+	bool in_value;			/* evaluating a %p's or an integer's argument */
 	bool withheld;			/* it named a value the trace lacks */
 };
 
@@ -451,9 +451,9 @@ static unsigned long long atom_num(struct ctx *c, const char *s)
 	/*
 	 * A kernel variable (vmemmap_base, memstart_addr) or a sizeof the
 	 * format leaves to the compiler: its value is not in the trace. A
-	 * pointer computed from it is withheld, anything else is unknown.
+	 * value computed from it is withheld, anything else is unknown.
 	 */
-	if (c->in_ptr && (isalpha((unsigned char)s[0]) || s[0] == '_'))
+	if (c->in_value && (isalpha((unsigned char)s[0]) || s[0] == '_'))
 		c->withheld = true;
 	else
 		c->bad = true;
@@ -918,6 +918,22 @@ static void put_ip6c(struct trace_seq *s, const unsigned char *d)
 }
 
 /* %p and its extensions; @ext is what follows "%p" (alnum). */
+/*
+ * A printed value: c->withheld tells when it depends on a kernel
+ * variable the trace does not hold (vmemmap_base, jiffies), which is
+ * then printed as unknown, never as a number made up.
+ */
+static unsigned long long value(struct ctx *c, struct tep_print_arg *a)
+{
+	unsigned long long v;
+
+	c->in_value = true;
+	c->withheld = false;
+	v = num(c, a);
+	c->in_value = false;
+	return v;
+}
+
 static void put_ptr(struct ctx *c, struct trace_seq *s, const char *ext,
 		    int extlen, struct tep_print_arg *a, int star)
 {
@@ -1007,10 +1023,7 @@ static void put_ptr(struct ctx *c, struct trace_seq *s, const char *ext,
 	case 'x': {
 		unsigned long long v;
 
-		c->in_ptr = true;
-		c->withheld = false;
-		v = num(c, a);
-		c->in_ptr = false;
+		v = value(c, a);
 		if (c->withheld)
 			lt_print_withheld_pointer(s, c->p->long_size);
 		else
@@ -1102,9 +1115,16 @@ static bool print_own(struct ctx *c, struct trace_seq *s)
 		case 'u':
 		case 'x':
 		case 'X':
-		case 'o':
-			put_int(c, s, &sp, num(c, a));
+		case 'o': {
+			unsigned long long v = value(c, a);
+
+			/* writeback's age: jiffies - dirtied_when */
+			if (c->withheld)
+				trace_seq_putc(s, '?');
+			else
+				put_int(c, s, &sp, v);
 			break;
+		}
 		case 'c':
 			trace_seq_putc(s, (char)num(c, a));
 			break;
