@@ -36,7 +36,6 @@ struct ev_print {
 	/* PM_TEP: text before each plain %p, to print it raw */
 	char ptr_key[MAX_PTR_KEYS][32];
 	int nr_ptr_keys;
-	bool fixed;			/* @event is our fixed copy */
 };
 
 struct lt_printer {
@@ -1401,6 +1400,32 @@ static void print_reparsed(struct lt_printer *p, struct ev_print *ep,
 /* Dispatch                                                            */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Whether every REC->field of @fmt is a field @e has. libtraceevent 1.7
+ * dereferences a NULL field otherwise; the trace.dat check refuses such
+ * a format in the file, but an event whose parse failed may have lost
+ * fields the file declared.
+ */
+static bool fields_known(struct tep_event *e, const char *fmt)
+{
+	char name[64];
+	const char *q;
+	size_t n;
+
+	for (q = fmt; (q = strstr(q, "REC->")); q += n) {
+		q += 5;
+		for (n = 0; isalnum((unsigned char)q[n]) || q[n] == '_'; n++)
+			;
+		if (!n || n >= sizeof(name))
+			return false;
+		memcpy(name, q, n);
+		name[n] = '\0';
+		if (!tep_find_any_field(e, name))
+			return false;
+	}
+	return true;
+}
+
 /* Parse a known format again, fixed, as a new event with a free id. */
 static struct tep_event *reparse_event(struct lt_printer *p,
 				       struct tep_event *e, const char *fmt)
@@ -1409,8 +1434,11 @@ static struct tep_event *reparse_event(struct lt_printer *p,
 	struct tep_event *ne = NULL;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
+	FILE *m;
 
+	if (!fields_known(e, fmt))
+		return NULL;
+	m = open_memstream(&buf, &len);
 	if (!m)
 		return NULL;
 	fprintf(m, "name: %s\nID: %d\nformat:\n", e->name, p->next_fake_id--);
@@ -1486,7 +1514,9 @@ static struct tep_event *reparse_source(struct lt_printer *p,
 		q = close - 1;
 	}
 	*o = '\0';
-	ne = reparse_event(p, e, buf);
+	/* nothing renamed, or a sizeof( left: the same failure again */
+	ne = strcmp(buf, fmt) && !strstr(buf, "sizeof(") ?
+	     reparse_event(p, e, buf) : NULL;
 	free(buf);
 	return ne;
 }
@@ -1543,7 +1573,6 @@ static struct ev_print *ev_print_of(struct lt_printer *p, int type,
 			ep->event = reparse_event(p, e, reparse[i].fmt);
 			if (ep->event) {
 				ep->mode = PM_REPARSED;
-				ep->fixed = true;
 				return ep;
 			}
 			ep->event = e;
@@ -1555,8 +1584,11 @@ static struct ev_print *ev_print_of(struct lt_printer *p, int type,
 			ep->event = e;
 			return ep;
 		}
-		ep->fixed = true;
-		ep->mode = fast ? PM_REPARSED : PM_OWN;
+		/*
+		 * Ours only, fast or not: libtraceevent would read each
+		 * named sizeof as 0, and it divides by what it reads.
+		 */
+		ep->mode = PM_OWN;
 		return ep;
 	}
 	if (fast)
@@ -1591,13 +1623,13 @@ void lt_print_info(struct lt_printer *p, struct tep_record *rec, bool fast,
 	case PM_OWN:
 		if (print_own(&c, s))
 			return;
-		/* Something we cannot evaluate: libtraceevent from now on. */
+		/*
+		 * Something we cannot evaluate: libtraceevent from now on,
+		 * on the file's own format (a copy with its sizeofs named
+		 * is ours only: see ev_print_of()).
+		 */
 		s->len = len;
-		if (ep->fixed) {
-			ep->mode = PM_REPARSED;
-			print_reparsed(p, ep, rec, s);
-			return;
-		}
+		ep->event = tep_find_event(p->tep, tep_data_type(p->tep, rec));
 		ep->mode = PM_TEP;
 		find_pointer_keys(ep);
 		print_tep(p, ep, rec, s);
