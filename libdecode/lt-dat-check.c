@@ -480,6 +480,18 @@ static bool known_field(const struct field_name *names, int nr,
 }
 
 /*
+ * What a print format's arguments are made of, outside strings and
+ * character constants (';' in the statement expressions of the kernel's
+ * min() and max()). libtraceevent takes any other printable character
+ * for an operator it then has no rule for.
+ */
+static bool expr_char(char ch)
+{
+	return isalnum((unsigned char)ch) ||
+	       (ch && strchr("_ \t\n+-*/%&|^~!<>=?:;,()[]{}.\"'", ch));
+}
+
+/*
  * libtraceevent 1.7.1 divides by whatever the divisor evaluates to, zero
  * included (SIGFPE), when it parses the format as when it prints. Kernel
  * formats divide by a non-zero number or a sizeof(): allow that only.
@@ -532,7 +544,7 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 	const char *fmt = memmem(s, f->len, "print fmt:", 10);
 	struct field_name names[MAX_FIELDS];
 	int depth = 0, ops = 0, nr_names;
-	bool quote = false;
+	char quote = 0;		/* the open quote: ' or " */
 	const char *n;
 
 	if (f->len > LT_DAT_MAX_FORMAT)
@@ -547,8 +559,8 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 		if (quote) {
 			if (*s == '\\' && s + 1 < end)
 				s++;
-			else if (*s == '"')
-				quote = false;
+			else if (*s == quote)
+				quote = 0;
 			continue;
 		}
 		if (end - s > 5 && !memcmp(s, "REC->", 5)) {
@@ -562,6 +574,13 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 			s = n - 1;
 			continue;
 		}
+		/*
+		 * libtraceevent 1.7.1 dereferences NULL on a character its
+		 * tokenizer has no class for ('$' between two arguments).
+		 */
+		if (!expr_char(*s))
+			return fail(c, f->off, "corrupt trace.dat: %s print format has a character no C expression has (0x%02x)",
+				    what, (unsigned char)*s);
 		if (*s == '/' && !constant_divisor(s + 1, end))
 			return fail(c, f->off, "corrupt trace.dat: %s print format divides by something other than a constant",
 				    what);
@@ -577,7 +596,8 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 				    what);
 		switch (*s) {
 		case '"':
-			quote = true;
+		case '\'':
+			quote = *s;
 			break;
 		case '(':
 		case '[':
