@@ -523,6 +523,14 @@ static bool constant_divisor(const char *p, const char *end)
 	return strtoull(tok, NULL, 0) != 0;
 }
 
+/* Whether the last character before @s, spaces aside, closes a string. */
+static bool after_string(const char *start, const char *s)
+{
+	while (s > start && (s[-1] == ' ' || s[-1] == '\t'))
+		s--;
+	return s > start && s[-1] == '"';
+}
+
 /* Whether a number token (as libtraceevent reads it) that is 0 follows. */
 static bool zero_number(const char *p, const char *end)
 {
@@ -587,12 +595,16 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 		/*
 		 * '%' outside a string is the remainder, which libtraceevent
 		 * folds at parse time when both sides are numbers ("% 08" is
-		 * octal 0). A kernel's format may also leave a conversion
-		 * outside its quotes (arm64's "instr="%s" ..."): only a
-		 * number is a divisor here.
+		 * octal 0) or names (read as 0: "R%C->x" traps). A kernel's
+		 * format may also leave a conversion outside its quotes
+		 * (arm64's "instr="%s" ..."): after a string, anything goes.
 		 */
 		if (*s == '%' && zero_number(s + 1, end))
 			return fail(c, f->off, "corrupt trace.dat: %s print format divides by zero",
+				    what);
+		if (*s == '%' && !after_string(fmt, s) &&
+		    !constant_divisor(s + 1, end))
+			return fail(c, f->off, "corrupt trace.dat: %s print format takes a remainder by something other than a constant",
 				    what);
 		switch (*s) {
 		case '"':
