@@ -28,6 +28,7 @@ enum print_mode {
 };
 
 #define MAX_PTR_KEYS 4
+#define PAD 8		/* zeros after a record handed to libtraceevent */
 
 struct ev_print {
 	enum print_mode mode;
@@ -46,7 +47,7 @@ struct lt_printer {
 	int nr_ev;
 	struct trace_seq tmp;
 	int next_fake_id;
-	void *copy;		/* a record, retyped to a re-parsed event */
+	unsigned char *copy;	/* a record, zero-padded (and retyped) */
 	int copy_size;
 	struct tep_event *str_probe;	/* "%s" of a kernel string address */
 	struct {
@@ -1351,17 +1352,47 @@ static void unhash_pointers(const struct ev_print *ep, int width,
 	trace_seq_puts(out, s ? s : "");
 }
 
+/*
+ * @rec's bytes followed by zeros, for libtraceevent: it prints a char
+ * array field with a bare "%s", which runs past the record when the
+ * file left the array unterminated (the raw fields of a format it
+ * could not parse). NULL when out of memory.
+ */
+static struct tep_record *padded(struct lt_printer *p, struct tep_record *rec,
+				 struct tep_record *r)
+{
+	unsigned char *b;
+
+	if (rec->size < 0)
+		return NULL;
+	if (rec->size + PAD > p->copy_size) {
+		b = realloc(p->copy, rec->size + PAD);
+		if (!b)
+			return NULL;
+		p->copy = b;
+		p->copy_size = rec->size + PAD;
+	}
+	memcpy(p->copy, rec->data, rec->size);
+	memset(p->copy + rec->size, 0, PAD);
+	*r = *rec;
+	r->data = p->copy;
+	return r;
+}
+
 static void print_tep(struct lt_printer *p, struct ev_print *ep,
 		      struct tep_record *rec, struct trace_seq *s)
 {
 	struct trace_seq *t = &p->tmp;
+	struct tep_record r;
 
+	if (!padded(p, rec, &r))
+		return;
 	if (!ep->nr_ptr_keys) {
-		tep_print_event(p->tep, s, rec, "%s", TEP_PRINT_INFO);
+		tep_print_event(p->tep, s, &r, "%s", TEP_PRINT_INFO);
 		return;
 	}
 	trace_seq_reset(t);
-	tep_print_event(p->tep, t, rec, "%s", TEP_PRINT_INFO);
+	tep_print_event(p->tep, t, &r, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(t);
 	unhash_pointers(ep, p->long_size * 2, t->buffer, s);
 }
@@ -1370,19 +1401,11 @@ static void print_tep(struct lt_printer *p, struct ev_print *ep,
 static void print_reparsed(struct lt_printer *p, struct ev_print *ep,
 			   struct tep_record *rec, struct trace_seq *s)
 {
-	struct tep_record r = *rec;
+	struct tep_record r;
 	unsigned char *b;
 
-	if (rec->size < 2)
+	if (rec->size < 2 || !padded(p, rec, &r))
 		return;
-	if (rec->size > p->copy_size) {
-		b = realloc(p->copy, rec->size);
-		if (!b)
-			return;
-		p->copy = b;
-		p->copy_size = rec->size;
-	}
-	memcpy(p->copy, rec->data, rec->size);
 	b = p->copy;
 	/* common_type: the first two bytes, in the file's byte order */
 	if (p->big_endian) {
@@ -1392,7 +1415,6 @@ static void print_reparsed(struct lt_printer *p, struct ev_print *ep,
 		b[0] = ep->event->id & 0xff;
 		b[1] = ep->event->id >> 8;
 	}
-	r.data = p->copy;
 	tep_print_event(p->tep, s, &r, "%s", TEP_PRINT_INFO);
 }
 
