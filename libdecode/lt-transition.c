@@ -542,11 +542,16 @@ static struct lt_task *current_task(struct lt_analysis *a, struct lt_cpu *c,
 		lt_task_seen(c->cur, ev->ts);
 		return c->cur;
 	}
-	/* Another task without a sched_switch: events are missing. */
+	/*
+	 * Another task without a sched_switch: events are missing (or the
+	 * task was the recorder, whose events are not traced). The unseen
+	 * switch cleared the bits, so a waiting probe was for the old one.
+	 */
 	if (c->cur) {
 		end_requests(a, c, c->cur, LT_TR_TRUNCATED, ev->ts, '.');
 		cpu_release(c, c->last_ts);
 	}
+	c->nr_probe = 0;
 	c->baseline = false;
 	t = task_ref(a, c, ev->pid, ev->comm, ev->ts);
 	if (t)

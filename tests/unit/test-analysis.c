@@ -208,6 +208,42 @@ static const struct lt_transition *find(struct fix *f, int pid,
 	return NULL;
 }
 
+/* The sched_set_need_resched probe: pid asked to reschedule on cpu. */
+static void probe(struct fix *f, uint64_t us, int cpu, int cur, int pid,
+		  int target_cpu)
+{
+	struct lt_event *e = ev(f, us, cpu, cur, "task", '.',
+				LT_EV_SET_NEED_RESCHED);
+
+	e->u.resched.pid = pid;
+	e->u.resched.cpu = target_cpu;
+	e->u.resched.tif = 4;
+	feed(f);
+}
+
+/*
+ * A probe for the task current on a CPU, then another task's events
+ * there with no sched_switch between (the recorder's own, untraced, ran
+ * meanwhile): the unseen switch cleared the bits, so the probe must not
+ * date a later request of the first task.
+ */
+static void test_probe_dropped_by_unseen_switch(void **state)
+{
+	struct fix *f = fix_new(NULL);
+	const struct lt_transition *t;
+
+	other(f, 1000, 1, 100, '.');
+	probe(f, 1100, 0, 300, 100, 1);
+	other(f, 2000, 1, 200, '.');	/* no switch seen: 100 went */
+	other(f, 21000, 1, 100, '.');	/* and came back, unseen too */
+	other(f, 21100, 1, 100, 'l');
+	t = find(f, 100, LT_TR_LAZY);
+	assert_non_null(t);
+	assert_int_equal(t->seen_ns, 21100 * 1000);
+	assert_int_equal(t->request_ns, 0);
+	fix_free(f);
+}
+
 /* lazy -> tick-upgrade (x86 local timer) -> fold -> preempted. */
 static void test_lazy_tick_upgrade_local_timer(void **state)
 {
@@ -621,6 +657,7 @@ int main(void)
 		cmocka_unit_test(test_lazy_tick_upgrade_local_timer),
 		cmocka_unit_test(test_hrtimer_tick_source),
 		cmocka_unit_test(test_resched_curr_function),
+		cmocka_unit_test(test_probe_dropped_by_unseen_switch),
 		cmocka_unit_test(test_served_four_ways),
 		cmocka_unit_test(test_lost_events),
 		cmocka_unit_test(test_pid_reuse),
