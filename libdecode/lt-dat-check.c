@@ -523,6 +523,15 @@ static bool constant_divisor(const char *p, const char *end)
 	return strtoull(tok, NULL, 0) != 0;
 }
 
+/* Whether a name, a number or a string follows, spaces aside. */
+static bool after_subscript(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p < end && (isalnum((unsigned char)*p) || *p == '_' ||
+			   *p == '"' || *p == '\'');
+}
+
 /* Whether the last character before @s, spaces aside, closes a string. */
 static bool after_string(const char *start, const char *s)
 {
@@ -551,6 +560,7 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 	const char *s = (const char *)f->p, *end = s + f->len;
 	const char *fmt = memmem(s, f->len, "print fmt:", 10);
 	struct field_name names[MAX_FIELDS];
+	char open[LT_DAT_MAX_NESTING];	/* the closers the nesting waits for */
 	int depth = 0, ops = 0, nr_names;
 	char quote = 0;		/* the open quote: ' or " */
 	const char *n;
@@ -613,13 +623,26 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 			break;
 		case '(':
 		case '[':
-			if (++depth > LT_DAT_MAX_NESTING)
+		case '{':
+			if (depth == LT_DAT_MAX_NESTING)
 				return fail(c, f->off, "corrupt trace.dat: %s print format nests deeper than %d",
 					    what, LT_DAT_MAX_NESTING);
+			open[depth++] = *s == '(' ? ')' : *s == '[' ? ']' : '}';
 			break;
 		case ')':
 		case ']':
-			depth--;
+		case '}':
+			/*
+			 * libtraceevent 1.7.1 dereferences NULL on brackets
+			 * that do not pair, or on a name right after a
+			 * subscript ("REC->a[3]b[4]").
+			 */
+			if (!depth || open[--depth] != *s)
+				return fail(c, f->off, "corrupt trace.dat: %s print format has an unpaired '%c'",
+					    what, *s);
+			if (*s == ']' && after_subscript(s + 1, end))
+				return fail(c, f->off, "corrupt trace.dat: %s print format has a name or number right after a subscript",
+					    what);
 			break;
 		case '+': case '-': case '*': case '/': case '%': case '&':
 		case '|': case '^': case '<': case '>': case '?': case ':':
@@ -630,6 +653,10 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 			break;
 		}
 	}
+	if (depth)
+		return fail(c, f->off, "corrupt trace.dat: %s print format leaves a '%c' open",
+			    what, open[depth - 1] == ')' ? '(' :
+			    open[depth - 1] == ']' ? '[' : '{');
 	/* parse_fields() added this format's entry: its ID */
 	if (c->hooks && c->hooks->format && fmt)
 		c->hooks->format(c->hooks->ctx, c->ev[c->nr_ev - 1].id,
