@@ -356,15 +356,24 @@ static bool word(const char **p, const char *end, const char *w)
 static bool field_line_ok(const char *p, const char *eol)
 {
 	const char *semi;
+	bool open = false;
 
 	if (!word(&p, eol, "field:"))
 		return false;
 	semi = memchr(p, ';', eol - p);
 	if (!semi || semi == p)
 		return false;
-	for (; p < semi; p++)
+	/* "char comm[16]", "__data_loc char[] name": brackets pair */
+	for (; p < semi; p++) {
 		if (!ident_char(*p) && !strchr(" *[]", *p))
 			return false;
+		if ((*p == '[' && open) || (*p == ']' && !open))
+			return false;
+		if (*p == '[' || *p == ']')
+			open = *p == '[';
+	}
+	if (open)
+		return false;
 	p++;
 	if (!word(&p, eol, "offset:") || !digits_semi(&p, eol) ||
 	    !word(&p, eol, "size:") || !digits_semi(&p, eol))
