@@ -532,6 +532,24 @@ static bool constant_divisor(const char *p, const char *end)
 	return strtoull(tok, NULL, 0) != 0;
 }
 
+/*
+ * Whether what comes before the '[' at @s can be subscripted: a name
+ * (REC->args), a subscript or a parenthesis; not a number
+ * ("0x4[local]" made libtraceevent 1.7.1 dereference NULL).
+ */
+static bool subscriptable(const char *start, const char *s)
+{
+	const char *t;
+
+	while (s > start && (s[-1] == ' ' || s[-1] == '\t'))
+		s--;
+	if (s > start && (s[-1] == ')' || s[-1] == ']'))
+		return true;
+	for (t = s; t > start && ident_char(t[-1]); t--)
+		;
+	return t < s && !isdigit((unsigned char)*t);
+}
+
 /* Whether a name, a number or a string follows, spaces aside. */
 static bool after_subscript(const char *p, const char *end)
 {
@@ -633,6 +651,9 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 		case '(':
 		case '[':
 		case '{':
+			if (*s == '[' && !subscriptable(fmt, s))
+				return fail(c, f->off, "corrupt trace.dat: %s print format subscripts something that is not a name",
+					    what);
 			if (depth == LT_DAT_MAX_NESTING)
 				return fail(c, f->off, "corrupt trace.dat: %s print format nests deeper than %d",
 					    what, LT_DAT_MAX_NESTING);
