@@ -80,13 +80,13 @@ for h in $harnesses; do
 	echo "fuzz-$h: $secs s"
 	dict=$top/tests/fuzz/$h.dict
 	# An allocation over 2 GiB is a finding: a claimed size trusted. A
-	# small quarantine keeps the RSS small.
+	# small quarantine keeps the RSS small. FUZZ_FORK=N: N child
+	# processes that libFuzzer restarts, for runs of an hour: Debian's
+	# libtracecmd 3.1.6 leaves some CPU data pages of a closed file
+	# mapped (about one per four inputs), and one process reaches
+	# vm.max_map_count (65530) in a few minutes.
 	ASAN_OPTIONS=allocator_may_return_null=1:quarantine_size_mb=16 \
 	LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0 \
-	# FUZZ_FORK=N: N child processes that libFuzzer restarts, for runs
-	# of an hour: Debian's libtracecmd 3.1.6 leaves some CPU data pages
-	# of a closed file mapped (about one per four inputs), and one
-	# process reaches vm.max_map_count (65530) in a few minutes.
 	"$B/fuzz-$h" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 \
 		${FUZZ_FORK:+-fork=$FUZZ_FORK} \
 		$( [ -f "$dict" ] && echo "-dict=$dict" ) \
