@@ -701,6 +701,37 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
  * libtraceevent cannot parse it: require all three, where the kernel
  * puts them. The commit's size gives the page header's.
  */
+/*
+ * A header_page field as the kernel writes it: "field: TYPE NAME;", one
+ * word of type (u64, local_t, int or char: it changed over the years)
+ * and one of the four names. libtraceevent reads anything else into a
+ * page layout of its own (a garbled "cl oal_t commit" moved its data
+ * start by 8 bytes, and its walk of every page then differed from ours).
+ */
+static bool header_field_known(const char *line, const char *eol)
+{
+	static const char *const names[] = { "timestamp;", "commit;",
+					     "overwrite;", "data;" };
+	const char *p, *sp;
+	size_t i, n;
+
+	p = memmem(line, eol - line, "field: ", 7);
+	if (!p)
+		return false;
+	p += 7;
+	for (sp = p; sp < eol && ident_char(*sp); sp++)
+		;
+	if (sp == p || sp >= eol || *sp != ' ')
+		return false;
+	sp++;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		n = strlen(names[i]);
+		if ((size_t)(eol - sp) > n && !memcmp(sp, names[i], n))
+			return true;
+	}
+	return false;
+}
+
 static int check_header_page(struct chk *c, const struct view *h)
 {
 	static const char *const want[] = { " timestamp;", " commit;",
@@ -715,7 +746,8 @@ static int check_header_page(struct chk *c, const struct view *h)
 		eol = memchr(line, '\n', end - line);
 		if (!eol)
 			eol = end;
-		if (eol > line && !field_line_ok(line, eol))
+		if (eol > line && (!field_line_ok(line, eol) ||
+				   !header_field_known(line, eol)))
 			return fail(c, h->off, "corrupt trace.dat: header_page has a malformed field line");
 	}
 	for (i = 0; i < 3; i++) {
@@ -727,6 +759,15 @@ static int check_header_page(struct chk *c, const struct view *h)
 		if (off[i] < 0 || size[i] < 0)
 			return fail(c, h->off, "corrupt trace.dat: header_page has no valid%.*s field",
 				    (int)strlen(want[i]) - 1, want[i]);
+	}
+	/* libtraceevent places the data after overwrite when it differs */
+	p = memmem(s, h->len, " overwrite;", 11);
+	if (p) {
+		eol = memchr(p, '\n', end - p);
+		eol = eol ? eol : end;
+		if (key_num(p, eol, "\toffset:") != 8 ||
+		    key_num(p, eol, "\tsize:") != 1)
+			return fail(c, h->off, "corrupt trace.dat: header_page does not describe a ring-buffer page");
 	}
 	if (off[0] != 0 || size[0] != 8 || off[1] != 8 ||
 	    (size[1] != 4 && size[1] != 8) || off[2] != 8 + size[1] ||
