@@ -550,11 +550,13 @@ static bool subscriptable(const char *start, const char *s)
 	return t < s && !isdigit((unsigned char)*t);
 }
 
-/* Whether a name, a number or a string follows, spaces aside. */
+/* Whether a name, a number, a string or a member access follows. */
 static bool after_subscript(const char *p, const char *end)
 {
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
+	if (end - p >= 2 && (!memcmp(p, "->", 2) || *p == '.'))
+		return true;	/* no kernel format reaches into an element */
 	return p < end && (isalnum((unsigned char)*p) || *p == '_' ||
 			   *p == '"' || *p == '\'');
 }
@@ -671,7 +673,7 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 				return fail(c, f->off, "corrupt trace.dat: %s print format has an unpaired '%c'",
 					    what, *s);
 			if (*s == ']' && after_subscript(s + 1, end))
-				return fail(c, f->off, "corrupt trace.dat: %s print format has a name or number right after a subscript",
+				return fail(c, f->off, "corrupt trace.dat: %s print format has a name, number or member access right after a subscript",
 					    what);
 			break;
 		case '+': case '-': case '*': case '/': case '%': case '&':
