@@ -853,16 +853,25 @@ static int check_event_formats(struct chk *c, struct view *v)
 	return 0;
 }
 
-/* kallsyms, printk formats (4-byte sizes), saved cmdlines (8-byte). */
+/* printk formats (4-byte size), saved cmdlines (8-byte). */
 static int check_sized(struct chk *c, struct view *v, int width,
 		       const char *what)
 {
 	struct view d;
 	uint64_t n;
 
-	if (num(c, v, width, &n, what) || blob(c, v, n, &d, what))
+	return num(c, v, width, &n, what) || blob(c, v, n, &d, what) ? -1 : 0;
+}
+
+/* The kallsyms section (4-byte size), handed to the caller's hook. */
+static int check_kallsyms(struct chk *c, struct view *v)
+{
+	struct view d;
+	uint64_t n;
+
+	if (num(c, v, 4, &n, "kallsyms") || blob(c, v, n, &d, "kallsyms"))
 		return -1;
-	if (!strcmp(what, "kallsyms") && c->hooks && c->hooks->kallsyms)
+	if (c->hooks && c->hooks->kallsyms)
 		c->hooks->kallsyms(c->hooks->ctx, (const char *)d.p, d.len);
 	return 0;
 }
@@ -1131,9 +1140,10 @@ static int check_section(struct chk *c, unsigned int id, uint64_t off)
 		ret = check_event_formats(c, &v);
 		break;
 	case OPT_KALLSYMS:
+		ret = check_kallsyms(c, &v);
+		break;
 	case OPT_PRINTK:
-		ret = check_sized(c, &v, 4, id == OPT_KALLSYMS ?
-				  "kallsyms" : "printk formats");
+		ret = check_sized(c, &v, 4, "printk formats");
 		break;
 	default:
 		ret = check_sized(c, &v, 8, "saved command lines");
@@ -1373,7 +1383,7 @@ static int check_v6(struct chk *c, struct view *v)
 
 	if (check_header_info(c, v) || check_ftrace_events(c, v) ||
 	    check_event_formats(c, v) ||
-	    check_sized(c, v, 4, "kallsyms") ||
+	    check_kallsyms(c, v) ||
 	    check_sized(c, v, 4, "printk formats") ||
 	    check_sized(c, v, 8, "saved command lines") ||
 	    num(c, v, 4, &cpus, "the CPU count"))
