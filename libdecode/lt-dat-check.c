@@ -685,6 +685,10 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 			break;
 		}
 	}
+	/* libtraceevent reads past an open string's end to the next quote */
+	if (quote)
+		return fail(c, f->off, "corrupt trace.dat: %s print format leaves a string open",
+			    what);
 	if (depth)
 		return fail(c, f->off, "corrupt trace.dat: %s print format leaves a '%c' open",
 			    what, open[depth - 1] == ')' ? '(' :

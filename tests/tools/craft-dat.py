@@ -149,6 +149,10 @@ def main():
     n = (p + size - fmt - 1) // 2
     case('v6-print-fmt-deep', d6[:fmt] + b'(' * n + b')' * n +
          d6[fmt + 2 * n:], r'print format nests deeper than')
+    # A string left open: libtraceevent would read on to the next quote.
+    last = d6.index(b', REC->next_prio\n', fmt)
+    case('v6-print-fmt-open-string', d6[:last + 1] + b'"' + d6[last + 2:],
+         r'print format leaves a string open')
     # Endless pages: a padding event that points back to itself, which
     # kbuffer would walk forever; a commit larger than any page.
     hdr = a.page + 16
