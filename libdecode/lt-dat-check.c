@@ -622,6 +622,24 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 			continue;
 		}
 		/*
+		 * Kernel formats reach only into the record (REC->x, taken
+		 * above); libtraceevent 1.7.1 dereferences NULL on a member
+		 * of any other name ("fEC->next_comm").
+		 */
+		if (*s == '-' && s + 1 < end && s[1] == '>') {
+			/* func_repeats: (REC)->top_delta_ts */
+			if (s - fmt < 5 || memcmp(s - 5, "(REC)", 5))
+				return fail(c, f->off, "corrupt trace.dat: %s print format takes a member of something other than the record",
+					    what);
+			for (n = s + 2; n < end && ident_char(*n); n++)
+				;
+			if (!known_field(names, nr_names, s + 2, n - s - 2))
+				return fail(c, f->off, "corrupt trace.dat: %s print format uses a field it does not declare: %.*s",
+					    what, (int)(n - s - 2 < 32 ? n - s - 2 : 32), s + 2);
+			s = n - 1;
+			continue;
+		}
+		/*
 		 * libtraceevent 1.7.1 dereferences NULL on a character its
 		 * tokenizer has no class for ('$' between two arguments).
 		 */
