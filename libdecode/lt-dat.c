@@ -120,18 +120,12 @@ struct dat {
 	bool src_oom;
 	/*
 	 * The file's kallsyms text and, built at the first lookup, its
-	 * text symbols by exact address: a timer's handler is a function's
-	 * start, and libtraceevent's first lookup sorts the whole table
-	 * (about 6 % of stats on a large trace).
+	 * functions by address (lt-ksyms.c).
 	 */
-	char *ksyms;
+	char *ksyms_text;
 	size_t ksyms_len;
-	struct ksym {
-		uint64_t addr;
-		const char *name;	/* NULL: free; ambiguous: several */
-	} *khash;
-	uint64_t khash_mask;
-	bool khash_built;
+	struct lt_ksyms ksyms;
+	bool ksyms_built;
 };
 
 /*
@@ -164,100 +158,27 @@ static void keep_kallsyms(void *ctx, const char *text, size_t len)
 {
 	struct dat *d = ctx;
 
-	free(d->ksyms);
-	d->ksyms = malloc(len + 1);
-	if (!d->ksyms)
+	free(d->ksyms_text);
+	d->ksyms_text = malloc(len + 1);
+	if (!d->ksyms_text)
 		return;		/* lookups go to libtraceevent */
-	memcpy(d->ksyms, text, len);
-	d->ksyms[len] = '\0';
+	memcpy(d->ksyms_text, text, len);
+	d->ksyms_text[len] = '\0';
 	d->ksyms_len = len;
-}
-
-static const char ambiguous[] = "";
-
-static uint64_t khash_slot(const struct dat *d, uint64_t addr)
-{
-	return (addr * 0x9e3779b97f4a7c15ULL >> 20) & d->khash_mask;
-}
-
-static void khash_add(struct dat *d, uint64_t addr, const char *name)
-{
-	uint64_t i = khash_slot(d, addr);
-
-	while (d->khash[i].name && d->khash[i].addr != addr)
-		i = (i + 1) & d->khash_mask;
-	/* two names at one address: leave it to libtraceevent's choice */
-	d->khash[i].name = d->khash[i].name ? ambiguous : name;
-	d->khash[i].addr = addr;
-}
-
-/*
- * "ffffffff81234560 t name\t[module]" lines, names cut in place. One
- * pass with memchr() and a digit table: some 150k lines.
- */
-static void khash_build(struct dat *d)
-{
-	static signed char hex[256];
-	char *p = d->ksyms, *end = d->ksyms + d->ksyms_len, *n, *eol, *tab;
-	uint64_t lines = 0, size = 16, addr;
-	int i, x, digits;
-	char type;
-
-	if (!hex['1']) {
-		memset(hex, -1, sizeof(hex));
-		for (i = 0; i < 10; i++)
-			hex['0' + i] = i;
-		for (i = 0; i < 6; i++)
-			hex['a' + i] = hex['A' + i] = 10 + i;
-	}
-	d->khash_built = true;
-	for (n = p; (n = memchr(n, '\n', end - n)); n++)
-		lines++;
-	while (size < 2 * (lines + 1))
-		size *= 2;
-	d->khash = calloc(size, sizeof(*d->khash));
-	if (!d->khash)
-		return;
-	d->khash_mask = size - 1;
-	for (; p < end; p = eol + 1) {
-		eol = memchr(p, '\n', end - p);
-		if (!eol)
-			eol = end;	/* the byte after the text is ours */
-		addr = 0;
-		for (digits = 0; p < eol && (x = hex[(unsigned char)*p]) >= 0; p++)
-			addr = addr << 4 | x, digits++;
-		if (!digits || digits > 16 || eol - p < 4 || p[0] != ' ' ||
-		    p[2] != ' ')
-			continue;
-		type = p[1] | 0x20;
-		/* only functions are looked up */
-		if (type != 't' && type != 'w')
-			continue;
-		n = p + 3;
-		tab = memchr(n, '\t', eol - n);
-		*(tab ? tab : eol) = '\0';
-		if (*n)
-			khash_add(d, addr, n);
-	}
 }
 
 /* The function starting at @addr, if the file's kallsyms has one. */
 static const char *exact_function(struct dat *d, uint64_t addr)
 {
-	uint64_t i;
-
-	if (d->syms.tep != d->tep || !d->ksyms)
+	if (d->syms.tep != d->tep)
 		return NULL;
-	if (!d->khash_built)
-		khash_build(d);
-	if (!d->khash)
-		return NULL;
-	for (i = khash_slot(d, addr); d->khash[i].name;
-	     i = (i + 1) & d->khash_mask)
-		if (d->khash[i].addr == addr)
-			return d->khash[i].name == ambiguous ? NULL :
-			       d->khash[i].name;
-	return NULL;
+	if (!d->ksyms_built && d->ksyms_text) {
+		d->ksyms_built = true;
+		/* the index owns the text now, and frees it on failure */
+		lt_ksyms_init(&d->ksyms, d->ksyms_text, d->ksyms_len);
+		d->ksyms_text = NULL;
+	}
+	return d->ksyms.sym ? lt_ksyms_exact(&d->ksyms, addr) : NULL;
 }
 
 static void free_sources(struct dat *d)
@@ -1057,8 +978,8 @@ static void dat_close(struct lt_reader *r)
 	trace_seq_destroy(&d->seq);
 	lt_printer_free(d->printer);
 	free_sources(d);
-	free(d->ksyms);
-	free(d->khash);
+	free(d->ksyms_text);
+	lt_ksyms_free(&d->ksyms);
 	free(d->info);
 	free(d);
 	r->priv = NULL;

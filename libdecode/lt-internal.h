@@ -67,6 +67,22 @@ struct lt_symbols {
 		      const char **name, uint64_t *start, uint64_t *size);
 };
 
+/* A kallsyms text's functions by exact address (lt-ksyms.c). */
+struct lt_ksyms {
+	char *text;
+	struct lt_ksym {
+		uint64_t addr;
+		const char *name;
+	} *sym;			/* in the text's order */
+	size_t nr;
+	uint32_t *run;		/* where each ascending run of sym starts */
+	size_t nr_run;
+};
+
+int lt_ksyms_init(struct lt_ksyms *k, char *text, size_t len);
+const char *lt_ksyms_exact(const struct lt_ksyms *k, uint64_t addr);
+void lt_ksyms_free(struct lt_ksyms *k);
+
 /* A kernel_stack event's payload as the kernel prints it (lt-reader.c). */
 size_t lt_stack_payload(const struct lt_event *ev, char *buf, size_t len);
 

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kallsyms index (libdecode/lt-ksyms.c): functions by exact address
+ * in a text of ascending runs (the kernel's, then each module's), names
+ * shared by two symbols left unresolved, data symbols and malformed lines
+ * skipped, and a text in no order at all sorted into one run.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../libdecode/lt-internal.h"
+
+static struct lt_ksyms *index_of(const char *text)
+{
+	struct lt_ksyms *k = malloc(sizeof(*k));
+	char *copy = strdup(text);
+
+	assert_non_null(k);
+	assert_non_null(copy);
+	assert_int_equal(lt_ksyms_init(k, copy, strlen(copy)), 0);
+	return k;
+}
+
+static void done(struct lt_ksyms *k)
+{
+	lt_ksyms_free(k);
+	free(k);
+}
+
+static void test_runs(void **state)
+{
+	struct lt_ksyms *k = index_of(
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000000 T srso_alias_untrain_ret\n"
+		"ffffffff81000100 t tick_nohz_handler\n"
+		"ffffffff81000200 d some_data\n"
+		"ffffffff81000300 T hrtick\n"
+		"garbage line\n"
+		"ffffffffc0002000 t mod_b_fn\t[mod_b]\n"
+		"ffffffffc0003000 t mod_b_fn2\t[mod_b]\n"
+		"ffffffffc0001000 t mod_a_fn\t[mod_a]\n"
+		"ffffffffc0001100 W mod_a_weak\t[mod_a]");
+
+	/* mod_b lies above the kernel: two runs, the second mod_a */
+	assert_int_equal(k->nr_run, 2);
+	assert_string_equal(lt_ksyms_exact(k, 0xffffffff81000100ULL),
+			    "tick_nohz_handler");
+	assert_string_equal(lt_ksyms_exact(k, 0xffffffff81000300ULL),
+			    "hrtick");
+	assert_string_equal(lt_ksyms_exact(k, 0xffffffffc0003000ULL),
+			    "mod_b_fn2");
+	assert_string_equal(lt_ksyms_exact(k, 0xffffffffc0001000ULL),
+			    "mod_a_fn");
+	/* the last line has no newline; the module's name is cut off */
+	assert_string_equal(lt_ksyms_exact(k, 0xffffffffc0001100ULL),
+			    "mod_a_weak");
+	/* two names at one address, data, inside a function, nothing */
+	assert_null(lt_ksyms_exact(k, 0xffffffff81000000ULL));
+	assert_null(lt_ksyms_exact(k, 0xffffffff81000200ULL));
+	assert_null(lt_ksyms_exact(k, 0xffffffff81000104ULL));
+	assert_null(lt_ksyms_exact(k, 0x1234));
+	done(k);
+}
+
+/* More runs than the index searches one by one: one sorted run. */
+static void test_no_order(void **state)
+{
+	size_t i, n = 3000, len = 0;
+	struct lt_ksyms *k;
+	char *text = malloc(n * 40), name[32];
+
+	assert_non_null(text);
+	for (i = 0; i < n; i++)
+		len += sprintf(text + len, "%016zx t fn%zu\n", (n - i) * 16,
+			       n - i);
+	k = index_of(text);
+	assert_int_equal(k->nr_run, 1);
+	assert_int_equal(k->nr, n);
+	for (i = 1; i <= n; i += 299) {
+		sprintf(name, "fn%zu", i);
+		assert_string_equal(lt_ksyms_exact(k, i * 16), name);
+	}
+	assert_null(lt_ksyms_exact(k, 8));
+	done(k);
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_runs),
+		cmocka_unit_test(test_no_order),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
