@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <zlib.h>
 #include <zstd.h>
@@ -80,6 +81,9 @@ struct cpu_data {
 	uint64_t off;
 	uint64_t size;
 	bool compressed;
+	char *buffer;		/* v7: the buffer's name ("" the top one) */
+	uint32_t id;		/* v7: the CPU's number */
+	uint64_t chunks;	/* compressed: its chunk count */
 };
 
 struct chk {
@@ -103,9 +107,18 @@ struct chk {
 	struct cpu_data *cpu;
 	bool header_info;	/* v7: a HEADER_INFO option was seen */
 	size_t nr_cpu, max_cpu;
+	/* compressed chunks past each CPU's first: left to lt_dat_chunk() */
+	bool defer;
+	uint8_t *in;		/* lt_dat_chunk(): a compressed chunk */
+	size_t in_size;
 	const struct lt_dat_hooks *hooks;
 	char *err;
 	size_t errlen;
+};
+
+/* The check, kept for the chunks it left to the reader. */
+struct lt_dat_pages {
+	struct chk c;
 };
 
 /*
@@ -232,41 +245,56 @@ static int file_at(struct chk *c, uint64_t off, struct view *v,
  * bytes. Bounded by a ratio to what the file really holds, so that a
  * claimed size costs nothing until the data is there.
  */
+static int piece_size(struct chk *c, uint64_t csize, uint64_t usize,
+		      uint64_t off)
+{
+	if (usize > LT_DAT_MAX_INFLATE ||
+	    usize > (csize + 64) * LT_DAT_MAX_RATIO)
+		return fail(c, off, "corrupt trace.dat: %llu compressed bytes claim %llu uncompressed",
+			    (unsigned long long)csize,
+			    (unsigned long long)usize);
+	return 0;
+}
+
+/* Decompress into @dst, which holds @usize bytes, exactly that many. */
+static int inflate_into(struct chk *c, uint8_t *dst, const uint8_t *src,
+			uint64_t csize, uint64_t usize, uint64_t off)
+{
+	uLongf zlen;
+	size_t n;
+
+	if (c->comp == COMP_ZSTD) {
+		n = ZSTD_decompress(dst, usize, src, csize);
+		if (!ZSTD_isError(n) && n == usize)
+			return 0;
+	} else {
+		zlen = usize;
+		if (uncompress(dst, &zlen, src, csize) == Z_OK &&
+		    zlen == usize)
+			return 0;
+	}
+	return fail(c, off, "corrupt trace.dat: compressed data does not decompress to its %llu bytes",
+		    (unsigned long long)usize);
+}
+
 static uint8_t *inflate_piece(struct chk *c, const uint8_t *src,
 			      uint64_t csize, uint64_t usize, uint64_t off)
 {
 	uint8_t *dst;
-	uLongf zlen;
-	size_t n;
 
-	if (usize > LT_DAT_MAX_INFLATE ||
-	    usize > (csize + 64) * LT_DAT_MAX_RATIO) {
-		fail(c, off, "corrupt trace.dat: %llu compressed bytes claim %llu uncompressed",
-		     (unsigned long long)csize, (unsigned long long)usize);
+	if (piece_size(c, csize, usize, off))
 		return NULL;
-	}
 	dst = malloc(usize ? usize : 1);
 	if (!dst) {
 		fail(c, off, "out of memory decompressing %llu bytes",
 		     (unsigned long long)usize);
 		return NULL;
 	}
-	if (c->comp == COMP_ZSTD) {
-		n = ZSTD_decompress(dst, usize, src, csize);
-		if (ZSTD_isError(n) || n != usize)
-			goto bad;
-	} else {
-		zlen = usize;
-		if (uncompress(dst, &zlen, src, csize) != Z_OK ||
-		    zlen != usize)
-			goto bad;
+	if (inflate_into(c, dst, src, csize, usize, off)) {
+		free(dst);
+		return NULL;
 	}
 	return dst;
-bad:
-	free(dst);
-	fail(c, off, "corrupt trace.dat: compressed data does not decompress to its %llu bytes",
-	     (unsigned long long)usize);
-	return NULL;
 }
 
 /*
@@ -1055,9 +1083,9 @@ static int check_pages(struct chk *c, const uint8_t *p, uint64_t len,
 }
 
 /* One CPU's data: raw pages, or (compressed v7) chunks of them. */
-static int check_cpu_data(struct chk *c, uint64_t off, uint64_t size,
-			  bool compressed)
+static int check_cpu_data(struct chk *c, struct cpu_data *cd)
 {
+	uint64_t off = cd->off, size = cd->size;
 	uint64_t count, csize, usize, i, last_ts = 0;
 	struct view v, z, d;
 	uint8_t *u;
@@ -1067,7 +1095,7 @@ static int check_cpu_data(struct chk *c, uint64_t off, uint64_t size,
 		return 0;
 	if (file_at(c, off, &v, "CPU data"))
 		return -1;
-	if (!compressed) {
+	if (!cd->compressed) {
 		if (off % c->page_size)
 			return fail(c, off, "corrupt trace.dat: CPU data not aligned to its %u-byte pages",
 				    c->page_size);
@@ -1081,6 +1109,7 @@ static int check_cpu_data(struct chk *c, uint64_t off, uint64_t size,
 	if (count > size / 8)
 		return fail(c, off, "corrupt trace.dat: %llu chunks do not fit in %llu bytes",
 			    (unsigned long long)count, (unsigned long long)size);
+	cd->chunks = count;
 	for (i = 0; i < count; i++) {
 		uint64_t where = at(&z);
 
@@ -1091,6 +1120,15 @@ static int check_cpu_data(struct chk *c, uint64_t off, uint64_t size,
 		if (usize % c->page_size)
 			return fail(c, where, "corrupt trace.dat: chunk of %llu bytes is not made of %u-byte pages",
 				    (unsigned long long)usize, c->page_size);
+		/*
+		 * The reader checks the others as it decompresses them; the
+		 * first is libtracecmd's when it opens the file.
+		 */
+		if (c->defer && i) {
+			if (piece_size(c, csize, usize, where))
+				return -1;
+			continue;
+		}
 		u = inflate_piece(c, d.p, csize, usize, where);
 		if (!u)
 			return -1;
@@ -1213,8 +1251,11 @@ static int check_buffer_v7(struct chk *c, struct view *o)
 		if (grow(c, (void **)&c->cpu, c->nr_cpu, &c->max_cpu,
 			 sizeof(*c->cpu)))
 			return -1;
-		c->cpu[c->nr_cpu++] = (struct cpu_data){ coff, csize,
-							 compressed };
+		c->cpu[c->nr_cpu] = (struct cpu_data){
+			.off = coff, .size = csize, .compressed = compressed,
+			.buffer = strdup(name), .id = id };
+		if (!c->cpu[c->nr_cpu++].buffer)
+			return fail(c, at(o), "out of memory");
 	}
 	return 0;
 }
@@ -1366,8 +1407,7 @@ static int check_v7(struct chk *c, struct view *v)
 	if (sort_formats(c))
 		return -1;
 	for (i = 0; i < c->nr_cpu; i++)
-		if (check_cpu_data(c, c->cpu[i].off, c->cpu[i].size,
-				   c->cpu[i].compressed))
+		if (check_cpu_data(c, &c->cpu[i]))
 			return -1;
 	return 0;
 }
@@ -1391,7 +1431,8 @@ static int check_flyrecord_v6(struct chk *c, struct view *v, uint64_t cpus)
 	for (i = 0; i < cpus; i++) {
 		if (num(c, v, 8, &off, "a CPU data offset") ||
 		    num(c, v, 8, &size, "a CPU data size") ||
-		    check_cpu_data(c, off, size, false))
+		    check_cpu_data(c, &(struct cpu_data){ .off = off,
+							    .size = size }))
 			return -1;
 	}
 	return 0;
@@ -1440,17 +1481,57 @@ static int check_v6(struct chk *c, struct view *v)
 	return check_flyrecord_v6(c, v, cpus);
 }
 
+static void free_chk(struct chk *c)
+{
+	size_t i;
+
+	free(c->ev);
+	free(c->by_id);
+	free(c->dyn);
+	for (i = 0; i < c->nr_cpu; i++)
+		free(c->cpu[i].buffer);
+	free(c->cpu);
+	free(c->in);
+}
+
+/* Whether chunks were left to the reader. */
+static bool deferred(const struct chk *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_cpu; i++)
+		if (c->cpu[i].compressed && c->cpu[i].chunks > 1)
+			return true;
+	return false;
+}
+
+/* What checking the deferred chunks needs, moved out of @c. */
+static struct lt_dat_pages *keep_pages(struct chk *c)
+{
+	struct lt_dat_pages *p = malloc(sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->c = *c;
+	p->c.file = NULL;
+	p->c.hooks = NULL;
+	memset(c, 0, sizeof(*c));
+	return p;
+}
+
 int lt_dat_check(int fd, uint64_t size, const struct lt_dat_hooks *hooks,
-		 char *err, size_t errlen)
+		 struct lt_dat_pages **pages, char *err, size_t errlen)
 {
 	struct chk c = { .size = size, .hooks = hooks, .err = err,
-			 .errlen = errlen };
+			 .errlen = errlen, .defer = pages != NULL };
 	const char *ver = "";
 	uint64_t psize;
 	struct view v;
 	void *map;
 	int ret;
 
+	if (pages)
+		*pages = NULL;
 	if (size < MAGIC_LEN) {
 		snprintf(err, errlen, "not a trace.dat: %llu bytes",
 			 (unsigned long long)size);
@@ -1497,11 +1578,98 @@ int lt_dat_check(int fd, uint64_t size, const struct lt_dat_hooks *hooks,
 	}
 	c.page_size = psize;
 	ret = c.version == 6 ? check_v6(&c, &v) : check_v7(&c, &v);
+	if (!ret && pages && deferred(&c)) {
+		*pages = keep_pages(&c);
+		if (!*pages)
+			ret = fail(&c, 0, "out of memory");
+	}
 out:
 	munmap(map, size);
-	free(c.ev);
-	free(c.by_id);
-	free(c.dyn);
-	free(c.cpu);
+	free_chk(&c);
 	return ret;
+}
+
+int lt_dat_chunks_of(const struct lt_dat_pages *p, const char *buffer,
+		     int cpu, struct lt_dat_chunks *it)
+{
+	const struct cpu_data *cd;
+	size_t i;
+
+	for (i = 0; i < p->c.nr_cpu; i++) {
+		cd = &p->c.cpu[i];
+		if (!cd->compressed || cd->id != (uint32_t)cpu ||
+		    strcmp(cd->buffer, buffer))
+			continue;
+		/* a chunk count, then the chunks */
+		*it = (struct lt_dat_chunks){ .off = cd->off + 4,
+					      .end = cd->off + 4 + cd->size,
+					      .left = cd->chunks };
+		return 1;
+	}
+	return 0;
+}
+
+int lt_dat_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
+		 uint8_t **buf, size_t *cap, size_t *len, char *err,
+		 size_t errlen)
+{
+	struct chk *c = &p->c;
+	uint64_t where = it->off, csize, usize;
+	uint8_t h[8], *n;
+
+	c->err = err;
+	c->errlen = errlen;
+	if (!it->left)
+		return 0;
+	/* Checked when the file was opened; read again, so again. */
+	if (it->off > it->end || it->end - it->off < 8 ||
+	    pread(fd, h, 8, it->off) != 8)
+		return fail(c, where, "corrupt trace.dat: a chunk size runs past the end of its CPU data");
+	csize = get(c, h, 4);
+	usize = get(c, h + 4, 4);
+	if (csize > it->end - it->off - 8)
+		return fail(c, where, "corrupt trace.dat: a compressed chunk (%llu bytes) runs past the end of its CPU data",
+			    (unsigned long long)csize);
+	if (usize % c->page_size)
+		return fail(c, where, "corrupt trace.dat: chunk of %llu bytes is not made of %u-byte pages",
+			    (unsigned long long)usize, c->page_size);
+	if (piece_size(c, csize, usize, where))
+		return -1;
+	if (csize > c->in_size) {
+		n = realloc(c->in, csize);
+		if (!n)
+			return fail(c, where, "out of memory");
+		c->in = n;
+		c->in_size = csize;
+	}
+	if (usize > *cap) {
+		n = realloc(*buf, usize);
+		if (!n)
+			return fail(c, where, "out of memory");
+		*buf = n;
+		*cap = usize;
+	}
+	if (pread(fd, c->in, csize, it->off + 8) != (ssize_t)csize)
+		return fail(c, where, "corrupt trace.dat: a compressed chunk (%llu bytes) cannot be read",
+			    (unsigned long long)csize);
+	if (inflate_into(c, *buf, c->in, csize, usize, where) ||
+	    check_pages(c, *buf, usize, where, &it->last_ts, true))
+		return -1;
+	it->off += 8 + csize;
+	it->left--;
+	*len = usize;
+	return 1;
+}
+
+int lt_dat_page_size(const struct lt_dat_pages *p)
+{
+	return p->c.page_size;
+}
+
+void lt_dat_pages_free(struct lt_dat_pages *p)
+{
+	if (!p)
+		return;
+	free_chk(&p->c);
+	free(p);
 }

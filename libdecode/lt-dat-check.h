@@ -32,11 +32,18 @@ struct lt_dat_hooks {
 	void *ctx;
 };
 
+/* The check of compressed pages left to the reader (lt_dat_chunk()). */
+struct lt_dat_pages;
+
 /**
  * lt_dat_check - walk a trace.dat and refuse what does not add up
  * @fd: the file, open for reading (it is mapped, not read)
  * @size: its size
  * @hooks: NULL, or what to call with the formats and the kallsyms
+ * @pages: NULL to check every page now; else compressed CPU data is
+ *	checked only up to each CPU's first chunk (what libtracecmd reads
+ *	when it opens the file), and *@pages receives what
+ *	lt_dat_chunk() needs to check the others, or NULL if none is left
  * @err: receives a one-line message naming the offset, without the file
  * @errlen: size of @err
  *
@@ -49,6 +56,39 @@ struct lt_dat_hooks {
  * Return: 0 if the file is sound, -1 with @err set.
  */
 int lt_dat_check(int fd, uint64_t size, const struct lt_dat_hooks *hooks,
-		 char *err, size_t errlen);
+		 struct lt_dat_pages **pages, char *err, size_t errlen);
+
+/* A CPU's compressed chunks, read in order. */
+struct lt_dat_chunks {
+	uint64_t off;		/* the next chunk's header */
+	uint64_t end;		/* of the CPU's data */
+	uint64_t left;		/* chunks from off on */
+	uint64_t last_ts;	/* of the last page read */
+};
+
+/*
+ * lt_dat_chunks_of - where CPU @cpu of buffer @buffer ("" for the top one)
+ * keeps its compressed pages: 1 with @it at its first chunk, 0 if it has
+ * none.
+ */
+int lt_dat_chunks_of(const struct lt_dat_pages *p, const char *buffer,
+		     int cpu, struct lt_dat_chunks *it);
+
+/*
+ * lt_dat_chunk - read, decompress and check the chunk at @it and move on
+ * @buf, @cap: a buffer the caller frees, grown to the chunk's size
+ * @len: receives the size of the pages in @buf
+ *
+ * Return: 1 with the pages in @buf, 0 past the last chunk, -1 with @err
+ * set (naming the chunk's offset).
+ */
+int lt_dat_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
+		 uint8_t **buf, size_t *cap, size_t *len, char *err,
+		 size_t errlen);
+
+/* The file's ring-buffer page size. */
+int lt_dat_page_size(const struct lt_dat_pages *p);
+
+void lt_dat_pages_free(struct lt_dat_pages *p);
 
 #endif /* _LT_DAT_CHECK_H */

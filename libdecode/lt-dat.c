@@ -42,9 +42,16 @@ struct event_info {
 	struct lt_known_print print;	/* printed by hand if known */
 };
 
+/* Where a chunk of compressed pages starts, and its first page's time. */
+struct chunk_mark {
+	struct lt_dat_chunks at;
+	uint64_t ts;
+};
+
 /*
- * A CPU's pages of a live session's later interval, read with kbuffer
- * (lt_dat_continue()): two records, the one handed out and the next.
+ * A CPU's pages of a live session's later interval (lt_dat_continue()),
+ * or of a trace.dat's compressed data (lt_dat_chunk()), read with
+ * kbuffer: two records, the one handed out and the next.
  */
 struct page_src {
 	const char *buf;
@@ -55,6 +62,17 @@ struct page_src {
 	bool loaded;
 	bool first;		/* the loaded page's first event is next */
 	int missed;		/* the loaded page's missed events */
+	/*
+	 * Compressed: the chunks, each read into the buffer the handed-out
+	 * record is not in, and each chunk read so far, for seeks.
+	 */
+	bool chunked;
+	struct lt_dat_chunks start, it;
+	uint8_t *cbuf[2];
+	size_t ccap[2];
+	int cur;
+	struct chunk_mark *mark;
+	size_t nr_mark, max_mark;
 	struct tep_record rec[2];
 	int slot;
 };
@@ -111,6 +129,14 @@ struct dat {
 	/* per CPU once lt_dat_continue() took over from libtracecmd */
 	struct page_src *pages;
 	int sub_size;	/* of the ring buffer's pages */
+	/*
+	 * A compressed trace.dat is decompressed once, here, each chunk
+	 * checked as it is (lt_dat_chunk()); libtracecmd reads its headers.
+	 */
+	struct lt_dat_pages *zpages;
+	int fd;
+	bool chunked;
+	const char *buffer;	/* the one read: "" for the top one */
 	/* print formats libtraceevent 1.7 cannot parse, for the printer */
 	struct fmt_src {
 		int id;
@@ -650,7 +676,8 @@ static int dat_fill(struct lt_reader *r, struct tep_record *rec, int cpu)
  * tracecmd_read_cpu_first() (@first) or tracecmd_read_data(). Every page
  * was checked by lt_dat_check() when the file was opened.
  */
-static struct tep_record *page_rec(struct dat *d, int cpu);
+static struct tep_record *page_rec(struct lt_reader *r, struct dat *d,
+				   int cpu);
 static const struct lt_reader_ops dat_ops;
 
 static struct tep_record *read_rec(struct lt_reader *r, struct dat *d,
@@ -658,7 +685,7 @@ static struct tep_record *read_rec(struct lt_reader *r, struct dat *d,
 				   unsigned long long after)
 {
 	if (d->pages)
-		return page_rec(d, cpu);
+		return page_rec(r, d, cpu);
 	return first ? tracecmd_read_cpu_first(d->handle, cpu) :
 		       tracecmd_read_data(d->handle, cpu);
 }
@@ -670,12 +697,22 @@ static void put_rec(struct dat *d, struct tep_record *rec)
 		tracecmd_free_record(rec);
 }
 
+/* Read a CPU's compressed pages from @at on. */
+static void chunks_from(struct page_src *p, const struct lt_dat_chunks *at)
+{
+	p->it = *at;
+	p->len = p->off = 0;
+	p->loaded = false;
+}
+
 /* (Re)start every CPU at its first record. */
 static void dat_rewind(struct lt_reader *r, struct dat *d)
 {
 	int cpu;
 
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		if (d->chunked)
+			chunks_from(&d->pages[cpu], &d->pages[cpu].start);
 		put_rec(d, d->pending[cpu]);
 		d->pending[cpu] = read_rec(r, d, cpu, true, 0);
 	}
@@ -683,10 +720,77 @@ static void dat_rewind(struct lt_reader *r, struct dat *d)
 }
 
 /*
+ * The first non-empty page's time of the chunk @p just read, never before
+ * the previous chunk's: a seek starts at the last chunk that begins
+ * before its time, and everything before that chunk is earlier.
+ */
+static uint64_t chunk_time(struct dat *d, const struct page_src *p)
+{
+	uint64_t ts = 0, commit = 0, prev;
+	uint32_t commit4;
+	size_t off;
+
+	prev = p->nr_mark ? p->mark[p->nr_mark - 1].ts : 0;
+	for (off = 0; off + 16 <= p->len; off += d->sub_size) {
+		/* the commit is a long */
+		if (tep_get_long_size(d->tep) == 4) {
+			memcpy(&commit4, p->buf + off + 8, 4);
+			commit = commit4;
+		} else {
+			memcpy(&commit, p->buf + off + 8, 8);
+		}
+		if (commit) {	/* byte order does not matter for 0 */
+			memcpy(&ts, p->buf + off, 8);
+			if (!d->native)
+				ts = __builtin_bswap64(ts);
+			break;
+		}
+	}
+	return ts > prev ? ts : prev;
+}
+
+/* The CPU's next chunk into the buffer not in use: 1, 0 at the end, -1. */
+static int next_chunk(struct lt_reader *r, struct dat *d,
+		      struct page_src *p)
+{
+	struct lt_dat_chunks at = p->it;
+	char msg[LT_ERR_LEN];
+	struct chunk_mark *m;
+	size_t len, idx;
+	int ret;
+
+	p->cur ^= 1;
+	ret = lt_dat_chunk(d->zpages, d->fd, &p->it, &p->cbuf[p->cur],
+			   &p->ccap[p->cur], &len, msg, sizeof(msg));
+	if (ret < 0)
+		lt_reader_fail(r, "%s", msg);
+	if (ret <= 0)
+		return ret;
+	p->buf = (const char *)p->cbuf[p->cur];
+	p->len = len;
+	p->off = 0;
+	/* a chunk's time, the first time it is read */
+	idx = p->start.left - at.left;
+	if (idx != p->nr_mark)
+		return 1;
+	if (p->nr_mark == p->max_mark) {
+		m = realloc(p->mark, (p->max_mark * 2 + 16) * sizeof(*m));
+		if (!m)
+			return 1;	/* seeks start further back */
+		p->mark = m;
+		p->max_mark = p->max_mark * 2 + 16;
+	}
+	p->mark[p->nr_mark].ts = chunk_time(d, p);
+	p->mark[p->nr_mark++].at = at;
+	return 1;
+}
+
+/*
  * The next record of a CPU's pages: the kernel's own ring-buffer pages,
  * which kbuffer walks as libtracecmd does for a file's.
  */
-static struct tep_record *page_rec(struct dat *d, int cpu)
+static struct tep_record *page_rec(struct lt_reader *r, struct dat *d,
+				   int cpu)
 {
 	struct page_src *p = &d->pages[cpu];
 	struct tep_record *rec;
@@ -704,8 +808,11 @@ static struct tep_record *page_rec(struct dat *d, int cpu)
 				break;
 			p->loaded = false;
 		}
-		if (p->len - p->off < (size_t)d->sub_size)
+		if (p->len - p->off < (size_t)d->sub_size) {
+			if (p->chunked && next_chunk(r, d, p) > 0)
+				continue;
 			return NULL;
+		}
 		p->page_off = p->off;
 		p->off += d->sub_size;
 		if (kbuffer_load_subbuffer(p->kb, (void *)(p->buf + p->page_off)) < 0)
@@ -966,9 +1073,16 @@ static void dat_close(struct lt_reader *r)
 	put_rec(d, d->rec);
 	for (i = 0; d->pending && i < r->nr_cpus; i++)
 		put_rec(d, d->pending[i]);
-	for (i = 0; d->pages && i < r->nr_cpus; i++)
+	for (i = 0; d->pages && i < r->nr_cpus; i++) {
 		kbuffer_free(d->pages[i].kb);
+		free(d->pages[i].cbuf[0]);
+		free(d->pages[i].cbuf[1]);
+		free(d->pages[i].mark);
+	}
 	free(d->pages);
+	lt_dat_pages_free(d->zpages);
+	if (d->fd >= 0)
+		close(d->fd);
 	if (d->handle && d->handle != d->top)
 		tracecmd_close(d->handle);
 	if (d->top)
@@ -985,11 +1099,42 @@ static void dat_close(struct lt_reader *r)
 	r->priv = NULL;
 }
 
+/*
+ * Each CPU from the last chunk read so far that starts before @ts; the
+ * events before @ts are dropped by lt_reader_next().
+ */
+static int seek_chunks(struct lt_reader *r, struct dat *d, uint64_t ts)
+{
+	struct page_src *p;
+	size_t lo, hi, mid;
+	int cpu;
+
+	d->rec = NULL;
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		p = &d->pages[cpu];
+		lo = 0;
+		hi = p->nr_mark;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (p->mark[mid].ts < ts)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		chunks_from(p, lo ? &p->mark[lo - 1].at : &p->start);
+		d->pending[cpu] = page_rec(r, d, cpu);
+	}
+	d->started = true;
+	return r->failed ? -1 : 0;
+}
+
 static int dat_seek(struct lt_reader *r, uint64_t ts, uint64_t pos)
 {
 	struct dat *d = r->priv;
 	int cpu;
 
+	if (d->chunked)
+		return seek_chunks(r, d, ts);
 	if (d->pages)
 		return -1;	/* a live interval is read once */
 	if (d->rec) {
@@ -1051,6 +1196,7 @@ static int pick_buffer(struct lt_reader *r, struct dat *d, const char *want)
 	int i, n = tracecmd_buffer_instances(d->top);
 	struct tracecmd_input *h;
 
+	d->buffer = "";
 	if (!want && has_events(d->top)) {
 		d->handle = d->top;
 		return 0;
@@ -1065,6 +1211,7 @@ static int pick_buffer(struct lt_reader *r, struct dat *d, const char *want)
 			continue;
 		if (want || has_events(h)) {
 			d->handle = h;
+			d->buffer = name;
 			return 0;
 		}
 		tracecmd_close(h);
@@ -1131,7 +1278,7 @@ static unsigned long scan_lazy_bit(struct lt_reader *r, struct dat *d,
 		    (d->c_flags ? common(d, d->c_flags, rec) :
 				  tep_data_flags(d->tep, rec)) & 0x02)
 			seen++;
-		tracecmd_free_record(rec);
+		put_rec(d, rec);
 	}
 	d->started = false;
 	return seen;
@@ -1220,11 +1367,50 @@ static int check_file(struct lt_reader *r, struct dat *d)
 		return -1;
 	}
 	r->size = st.st_size;
-	ret = lt_dat_check(fd, st.st_size, &hooks, msg, sizeof(msg));
-	close(fd);
+	ret = lt_dat_check(fd, st.st_size, &hooks, &d->zpages, msg,
+			   sizeof(msg));
+	if (d->zpages)
+		d->fd = fd;	/* lt_dat_chunk() reads the rest */
+	else
+		close(fd);
 	if (ret)
 		lt_reader_fail(r, "%s", msg);
 	return ret;
+}
+
+/*
+ * Read the buffer's compressed pages ourselves: each chunk is then
+ * decompressed once, checked as it is, where libtracecmd would
+ * decompress it again after the check.
+ */
+static int use_chunks(struct lt_reader *r, struct dat *d)
+{
+	struct page_src *p;
+	int cpu;
+
+	if (!d->zpages)
+		return 0;
+	d->pages = calloc(r->nr_cpus, sizeof(*d->pages));
+	if (!d->pages)
+		goto oom;
+	d->sub_size = lt_dat_page_size(d->zpages);
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		p = &d->pages[cpu];
+		p->kb = tep_kbuffer(d->tep);
+		if (!p->kb)
+			goto oom;
+		p->chunked = lt_dat_chunks_of(d->zpages, d->buffer, cpu,
+					      &p->start);
+		chunks_from(p, &p->start);
+	}
+	d->chunked = true;
+	/* records are the reader's own: no libtracecmd mapping to drop */
+	free(d->consumed);
+	d->consumed = NULL;
+	return 0;
+oom:
+	lt_reader_fail(r, "out of memory");
+	return -1;
 }
 
 int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
@@ -1239,6 +1425,7 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 		lt_reader_fail(r, "out of memory");
 		return -1;
 	}
+	d->fd = -1;
 	r->priv = d;
 	r->ops = &dat_ops;
 	r->format = LT_INPUT_TRACE_DAT;
@@ -1287,6 +1474,8 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 		return -1;
 	}
 	r->first_ts = tracecmd_get_first_ts(d->handle);
+	if (use_chunks(r, d))
+		return -1;
 	detect_abi(r, d, opts);
 	return r->failed ? -1 : 0;
 }
