@@ -14,7 +14,9 @@
 # both file formats are measured. BENCH_TRACE=FILE uses FILE (and its v7
 # copy) instead of recording.
 #
-# Commands, each run BENCH_RUNS times (default 3; the median is kept):
+# Commands, each run BENCH_RUNS times (default 3; the median is kept), a
+# run being BENCH_REPEAT (default 5) executions in a row whose times are
+# divided by their number (GNU time counts CPU in 10 ms steps):
 #   bare-iter (bench/bare-iter.c: libtracecmd's own iteration, the floor)
 #   lazytrace stats, lazytrace report, lazytrace report -l
 #   trace-cmd report, trace-cmd report -l
@@ -34,6 +36,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 LT=${LAZYTRACE:-$top/lazytrace}
 D=${BENCH_DATA:-$top/bench/data}
 RUNS=${BENCH_RUNS:-3}
+REPEAT=${BENCH_REPEAT:-5}
 LOOPS=${BENCH_RECORD:-2100}
 BIG=700000
 mkdir -p "$D"
@@ -46,12 +49,22 @@ command -v trace-cmd > /dev/null || { echo "bench: needs trace-cmd"; exit 2; }
 cc -O2 -o "$tmp/bare-iter" "$top/bench/bare-iter.c" \
 	$(pkg-config --cflags --libs libtracecmd libtraceevent)
 
+# How many events a machine records for LOOPS varies with its load: a
+# recording short of $BIG events is made again with more loops, twice at
+# most.
 record() {	# FILE LOOPS
 	[ -s "$1" ] && return 0
 	command -v perf > /dev/null || { echo "bench: needs perf to record" >&2; return 1; }
-	echo "bench: recording $1: perf bench sched messaging -l $2" >&2
-	"$LT" record -o "$1.tmp" --buffer-size 65536 -- \
-		perf bench sched messaging -l "$2" > /dev/null || return 1
+	loops=$2 try=0
+	while :; do
+		echo "bench: recording $1: perf bench sched messaging -l $loops" >&2
+		"$LT" record -o "$1.tmp" --buffer-size 65536 -- \
+			perf bench sched messaging -l "$loops" > /dev/null || return 1
+		n=$("$tmp/bare-iter" "$1.tmp" | cut -d' ' -f1)
+		try=$((try + 1))
+		[ "$n" -ge "$BIG" ] || [ $try -ge 3 ] && break
+		loops=$((loops * BIG * 13 / 10 / (n + 1)))
+	done
 	mv "$1.tmp" "$1"
 }
 
@@ -83,10 +96,15 @@ measure() {
 	: > "$tmp/runs"
 	i=0
 	while [ $i -lt "$RUNS" ]; do
-		/usr/bin/time -f "%U %S %e %M" -o "$tmp/time" "$@" \
-			> /dev/null 2> "$tmp/err" ||
+		/usr/bin/time -f "%U %S %e %M" -o "$tmp/time" sh -c '
+			n=$1; shift
+			while [ $n -gt 0 ]; do
+				"$@" || exit 1
+				n=$((n - 1))
+			done' sh "$REPEAT" "$@" > /dev/null 2> "$tmp/err" ||
 			{ cat "$tmp/err" >&2; echo "bench: failed: $*" >&2; exit 2; }
-		awk '{ printf "%.2f %s %s %s %s\n", $1 + $2, $1, $2, $3, $4 }' \
+		awk -v n="$REPEAT" '{ printf "%.3f %.3f %.3f %.3f %s\n",
+			($1 + $2) / n, $1 / n, $2 / n, $3 / n, $4 }' \
 			"$tmp/time" >> "$tmp/runs"
 		i=$((i + 1))
 	done
@@ -124,7 +142,7 @@ for t in "$@"; do
 $(measure "$@")
 EOF
 		eval "cpu_$c=$cpu"
-		printf '| %s | %s | %s | %.2f | %.2f | %.2f | %.2f | %.1f |\n' \
+		printf '| %s | %s | %s | %.3f | %.3f | %.3f | %.3f | %.1f |\n' \
 			"$name" "$events" "$label" "$cpu" "$user" "$sys" "$wall" \
 			"$(awk -v k="$rss" 'BEGIN { print k / 1024 }')" >> "$out"
 	done

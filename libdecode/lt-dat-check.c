@@ -61,6 +61,8 @@ enum {
 #define RB_MISSED_STORED (1ULL << 30)
 /* Every trace event starts with common_type, flags, preempt count, pid. */
 #define RB_MIN_PAYLOAD	8
+/* Uncompressed pages are read by lt_dat_chunk() this many at a time. */
+#define RAW_BLOCK_PAGES	16
 
 /* What a record of one event type must hold. */
 struct ev_fmt {
@@ -81,9 +83,10 @@ struct cpu_data {
 	uint64_t off;
 	uint64_t size;
 	bool compressed;
-	char *buffer;		/* v7: the buffer's name ("" the top one) */
-	uint32_t id;		/* v7: the CPU's number */
+	char *buffer;		/* the buffer's name ("" the top one) */
+	uint32_t id;		/* the CPU's number */
 	uint64_t chunks;	/* compressed: its chunk count */
+	bool deferred;		/* pages left to lt_dat_chunk() */
 };
 
 struct chk {
@@ -1101,6 +1104,14 @@ static int check_cpu_data(struct chk *c, struct cpu_data *cd)
 				    c->page_size);
 		if (need(c, &v, size, "CPU data"))
 			return -1;
+		if (size % c->page_size)
+			return fail(c, off, "corrupt trace.dat: CPU data of %llu bytes is not made of %u-byte pages",
+				    (unsigned long long)size, c->page_size);
+		/* libtracecmd reads the first page when it opens the file */
+		if (c->defer && size > (uint64_t)c->page_size * RAW_BLOCK_PAGES) {
+			cd->deferred = true;
+			size = (uint64_t)c->page_size * RAW_BLOCK_PAGES;
+		}
 		return check_pages(c, v.p, size, off, &last_ts, false);
 	}
 	if (num(c, &v, 4, &count, "a chunk count") ||
@@ -1127,6 +1138,7 @@ static int check_cpu_data(struct chk *c, struct cpu_data *cd)
 		if (c->defer && i) {
 			if (piece_size(c, csize, usize, where))
 				return -1;
+			cd->deferred = true;
 			continue;
 		}
 		u = inflate_piece(c, d.p, csize, usize, where);
@@ -1415,9 +1427,11 @@ static int check_v7(struct chk *c, struct view *v)
 /* ---- version 6: one sequence ---- */
 
 /* "flyrecord\0" and its CPU table, at the start or a BUFFER offset. */
-static int check_flyrecord_v6(struct chk *c, struct view *v, uint64_t cpus)
+static int check_flyrecord_v6(struct chk *c, struct view *v, uint64_t cpus,
+			      const char *name)
 {
 	uint64_t i, off, size;
+	struct cpu_data *cd;
 
 	if (need(c, v, 10, "the data section") ||
 	    memcmp(v->p + v->pos, "flyrecord", 10)) {
@@ -1431,8 +1445,16 @@ static int check_flyrecord_v6(struct chk *c, struct view *v, uint64_t cpus)
 	for (i = 0; i < cpus; i++) {
 		if (num(c, v, 8, &off, "a CPU data offset") ||
 		    num(c, v, 8, &size, "a CPU data size") ||
-		    check_cpu_data(c, &(struct cpu_data){ .off = off,
-							    .size = size }))
+		    grow(c, (void **)&c->cpu, c->nr_cpu, &c->max_cpu,
+			 sizeof(*c->cpu)))
+			return -1;
+		cd = &c->cpu[c->nr_cpu];
+		*cd = (struct cpu_data){ .off = off, .size = size,
+					 .buffer = strdup(name), .id = i };
+		if (!cd->buffer)
+			return fail(c, at(v), "out of memory");
+		c->nr_cpu++;
+		if (check_cpu_data(c, cd))
 			return -1;
 	}
 	return 0;
@@ -1474,11 +1496,11 @@ static int check_v6(struct chk *c, struct view *v)
 			if (num(c, &o, 8, &off, "a BUFFER option") ||
 			    cstr(c, &o, 4096, &name, "a buffer name") ||
 			    file_at(c, off, &b, "a buffer") ||
-			    check_flyrecord_v6(c, &b, cpus))
+			    check_flyrecord_v6(c, &b, cpus, name))
 				return -1;
 		}
 	}
-	return check_flyrecord_v6(c, v, cpus);
+	return check_flyrecord_v6(c, v, cpus, "");
 }
 
 static void free_chk(struct chk *c)
@@ -1500,7 +1522,7 @@ static bool deferred(const struct chk *c)
 	size_t i;
 
 	for (i = 0; i < c->nr_cpu; i++)
-		if (c->cpu[i].compressed && c->cpu[i].chunks > 1)
+		if (c->cpu[i].deferred)
 			return true;
 	return false;
 }
@@ -1597,9 +1619,16 @@ int lt_dat_chunks_of(const struct lt_dat_pages *p, const char *buffer,
 
 	for (i = 0; i < p->c.nr_cpu; i++) {
 		cd = &p->c.cpu[i];
-		if (!cd->compressed || cd->id != (uint32_t)cpu ||
-		    strcmp(cd->buffer, buffer))
+		if (cd->id != (uint32_t)cpu || strcmp(cd->buffer, buffer))
 			continue;
+		if (!cd->compressed) {
+			*it = (struct lt_dat_chunks){ .off = cd->off,
+				.end = cd->off + cd->size, .raw = true,
+				.left = (cd->size + RAW_BLOCK_PAGES *
+					 p->c.page_size - 1) /
+					(RAW_BLOCK_PAGES * p->c.page_size) };
+			return 1;
+		}
 		/* a chunk count, then the chunks */
 		*it = (struct lt_dat_chunks){ .off = cd->off + 4,
 					      .end = cd->off + 4 + cd->size,
@@ -1607,6 +1636,35 @@ int lt_dat_chunks_of(const struct lt_dat_pages *p, const char *buffer,
 		return 1;
 	}
 	return 0;
+}
+
+/* Uncompressed pages, a block at a time: read, then checked. */
+static int raw_block(struct chk *c, int fd, struct lt_dat_chunks *it,
+		     uint8_t **buf, size_t *cap, size_t *len)
+{
+	uint64_t n = (uint64_t)c->page_size * RAW_BLOCK_PAGES;
+	uint8_t *b;
+
+	if (it->off > it->end)
+		return fail(c, it->off, "corrupt trace.dat: CPU data runs past its end");
+	if (n > it->end - it->off)
+		n = it->end - it->off;
+	if (n > *cap) {
+		b = realloc(*buf, n);
+		if (!b)
+			return fail(c, it->off, "out of memory");
+		*buf = b;
+		*cap = n;
+	}
+	if (pread(fd, *buf, n, it->off) != (ssize_t)n)
+		return fail(c, it->off, "corrupt trace.dat: CPU data (%llu bytes) cannot be read",
+			    (unsigned long long)n);
+	if (check_pages(c, *buf, n, it->off, &it->last_ts, false))
+		return -1;
+	it->off += n;
+	it->left--;
+	*len = n;
+	return 1;
 }
 
 int lt_dat_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
@@ -1621,6 +1679,8 @@ int lt_dat_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
 	c->errlen = errlen;
 	if (!it->left)
 		return 0;
+	if (it->raw)
+		return raw_block(c, fd, it, buf, cap, len);
 	/* Checked when the file was opened; read again, so again. */
 	if (it->off > it->end || it->end - it->off < 8 ||
 	    pread(fd, h, 8, it->off) != 8)

@@ -40,9 +40,9 @@ struct lt_dat_pages;
  * @fd: the file, open for reading (it is mapped, not read)
  * @size: its size
  * @hooks: NULL, or what to call with the formats and the kallsyms
- * @pages: NULL to check every page now; else compressed CPU data is
- *	checked only up to each CPU's first chunk (what libtracecmd reads
- *	when it opens the file), and *@pages receives what
+ * @pages: NULL to check every page now; else CPU data is checked only
+ *	up to each CPU's first chunk or block of pages (what libtracecmd
+ *	reads when it opens the file), and *@pages receives what
  *	lt_dat_chunk() needs to check the others, or NULL if none is left
  * @err: receives a one-line message naming the offset, without the file
  * @errlen: size of @err
@@ -58,24 +58,26 @@ struct lt_dat_pages;
 int lt_dat_check(int fd, uint64_t size, const struct lt_dat_hooks *hooks,
 		 struct lt_dat_pages **pages, char *err, size_t errlen);
 
-/* A CPU's compressed chunks, read in order. */
+/* A CPU's pages, read in order: compressed chunks, or blocks of pages. */
 struct lt_dat_chunks {
-	uint64_t off;		/* the next chunk's header */
+	uint64_t off;		/* the next chunk's header, or page */
 	uint64_t end;		/* of the CPU's data */
-	uint64_t left;		/* chunks from off on */
+	uint64_t left;		/* chunks or blocks from off on */
 	uint64_t last_ts;	/* of the last page read */
+	bool raw;		/* uncompressed */
 };
 
 /*
  * lt_dat_chunks_of - where CPU @cpu of buffer @buffer ("" for the top one)
- * keeps its compressed pages: 1 with @it at its first chunk, 0 if it has
+ * keeps its pages: 1 with @it at its first chunk or block, 0 if it has
  * none.
  */
 int lt_dat_chunks_of(const struct lt_dat_pages *p, const char *buffer,
 		     int cpu, struct lt_dat_chunks *it);
 
 /*
- * lt_dat_chunk - read, decompress and check the chunk at @it and move on
+ * lt_dat_chunk - read (and decompress) the pages at @it, check them and
+ * move on
  * @buf, @cap: a buffer the caller frees, grown to the chunk's size
  * @len: receives the size of the pages in @buf
  *

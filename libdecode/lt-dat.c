@@ -42,7 +42,7 @@ struct event_info {
 	struct lt_known_print print;	/* printed by hand if known */
 };
 
-/* Where a chunk of compressed pages starts, and its first page's time. */
+/* Where a chunk or block of pages starts, and its first page's time. */
 struct chunk_mark {
 	struct lt_dat_chunks at;
 	uint64_t ts;
@@ -50,8 +50,8 @@ struct chunk_mark {
 
 /*
  * A CPU's pages of a live session's later interval (lt_dat_continue()),
- * or of a trace.dat's compressed data (lt_dat_chunk()), read with
- * kbuffer: two records, the one handed out and the next.
+ * or of a trace.dat (lt_dat_chunk()), read with kbuffer: two records,
+ * the one handed out and the next.
  */
 struct page_src {
 	const char *buf;
@@ -130,8 +130,8 @@ struct dat {
 	struct page_src *pages;
 	int sub_size;	/* of the ring buffer's pages */
 	/*
-	 * A compressed trace.dat is decompressed once, here, each chunk
-	 * checked as it is (lt_dat_chunk()); libtracecmd reads its headers.
+	 * A trace.dat's pages are read here, each chunk or block checked as
+	 * it is read (lt_dat_chunk()); libtracecmd reads the headers.
 	 */
 	struct lt_dat_pages *zpages;
 	int fd;
@@ -697,7 +697,7 @@ static void put_rec(struct dat *d, struct tep_record *rec)
 		tracecmd_free_record(rec);
 }
 
-/* Read a CPU's compressed pages from @at on. */
+/* Read a CPU's pages from @at on. */
 static void chunks_from(struct page_src *p, const struct lt_dat_chunks *at)
 {
 	p->it = *at;
@@ -1379,9 +1379,9 @@ static int check_file(struct lt_reader *r, struct dat *d)
 }
 
 /*
- * Read the buffer's compressed pages ourselves: each chunk is then
+ * Read the buffer's pages ourselves: each compressed chunk is then
  * decompressed once, checked as it is, where libtracecmd would
- * decompress it again after the check.
+ * decompress it again after the check; and no record is allocated.
  */
 static int use_chunks(struct lt_reader *r, struct dat *d)
 {
