@@ -1721,6 +1721,38 @@ int lt_dat_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
 	return 1;
 }
 
+int lt_dat_chunks_seek(const struct lt_dat_pages *p, int fd,
+		       struct lt_dat_chunks *it, uint64_t ts)
+{
+	uint64_t block = (uint64_t)p->c.page_size * RAW_BLOCK_PAGES;
+	uint64_t lo = 0, hi = it->left, mid, t;
+	uint8_t h[8];
+
+	if (!it->raw)
+		return -1;
+	/*
+	 * The last block whose first page starts before @ts. An empty page
+	 * (time 0) or one that cannot be read counts as later: the seek
+	 * may start earlier than it needs, never later.
+	 */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		t = 0;
+		if (pread(fd, h, 8, it->off + mid * block) == 8)
+			t = get(&p->c, h, 8);
+		if (t && t < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo) {
+		it->off += (lo - 1) * block;
+		it->left -= lo - 1;
+	}
+	it->last_ts = 0;
+	return 0;
+}
+
 int lt_dat_page_size(const struct lt_dat_pages *p)
 {
 	return p->c.page_size;

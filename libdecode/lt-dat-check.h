@@ -88,6 +88,14 @@ int lt_dat_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
 		 uint8_t **buf, size_t *cap, size_t *len, char *err,
 		 size_t errlen);
 
+/*
+ * lt_dat_chunks_seek - move @it, at a CPU's first block of uncompressed
+ * pages, to the last block that starts before @ts: 0, or -1 for
+ * compressed chunks, which cannot be found without reading them.
+ */
+int lt_dat_chunks_seek(const struct lt_dat_pages *p, int fd,
+		       struct lt_dat_chunks *it, uint64_t ts);
+
 /* The file's ring-buffer page size. */
 int lt_dat_page_size(const struct lt_dat_pages *p);
 

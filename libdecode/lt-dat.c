@@ -1100,11 +1100,13 @@ static void dat_close(struct lt_reader *r)
 }
 
 /*
- * Each CPU from the last chunk read so far that starts before @ts; the
- * events before @ts are dropped by lt_reader_next().
+ * Each CPU from the last block of pages that starts before @ts, or (a
+ * compressed file) the last such chunk read so far; the events before
+ * @ts are dropped by lt_reader_next().
  */
 static int seek_chunks(struct lt_reader *r, struct dat *d, uint64_t ts)
 {
+	struct lt_dat_chunks at;
 	struct page_src *p;
 	size_t lo, hi, mid;
 	int cpu;
@@ -1112,6 +1114,12 @@ static int seek_chunks(struct lt_reader *r, struct dat *d, uint64_t ts)
 	d->rec = NULL;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		p = &d->pages[cpu];
+		at = p->start;
+		if (!lt_dat_chunks_seek(d->zpages, d->fd, &at, ts)) {
+			chunks_from(p, &at);
+			d->pending[cpu] = page_rec(r, d, cpu);
+			continue;
+		}
 		lo = 0;
 		hi = p->nr_mark;
 		while (lo < hi) {
