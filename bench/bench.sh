@@ -198,7 +198,7 @@ if [ "${BENCH_README:-1}" != 0 ]; then
 	{
 		sed '/<!-- bench:begin -->/q' "$readme"
 		echo
-		echo "$(date -u +%Y-%m-%d), $(nproc) CPUs, $(uname -r), trace-cmd $(trace-cmd -h 2>&1 | sed -n 's/.*version \([^ ]*\).*/\1/p' | head -1), $RUNS runs (median):"
+		echo "$(date -u +%Y-%m-%d), $(nproc) CPUs, $(uname -r), trace-cmd $(trace-cmd -h 2>&1 | sed -n 's/.*version \([^ ]*\).*/\1/p' | head -1), $RUNS runs of $REPEAT executions (median run, times per execution):"
 		echo
 		cat "$out"
 		echo

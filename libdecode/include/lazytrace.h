@@ -318,8 +318,8 @@ enum lt_input_format {
  *	ABI (0: a default of 200000)
  * @isolate: no effect, kept for source and binary compatibility. It once
  *	parsed trace.dat headers in a child process and handled SIGSEGV
- *	while records were read; every trace.dat is now validated before
- *	libtracecmd sees it (see lt_reader_open()), with no fork and no
+ *	while records were read; every trace.dat is now checked before
+ *	anything parses it (see lt_reader_open()), with no fork and no
  *	signal handler.
  */
 struct lt_open_opts {
@@ -340,12 +340,16 @@ struct lt_open_opts {
  *
  * Untrusted input: any file may be passed, however crafted. The library
  * installs no signal handler, forks no process and changes no
- * process-wide state. A trace.dat is walked completely before libtracecmd
- * and libtraceevent see it: every size, offset and count against the
- * file's real size, every compressed section and chunk (zstd, zlib)
- * decompressed and checked, every event format and print format, every
- * ring-buffer page and every record against its event's format. What
- * does not add up is refused here, with a message naming the file and the
+ * process-wide state. A trace.dat is walked before libtracecmd and
+ * libtraceevent see it: every size, offset and count against the file's
+ * real size, every compressed section decompressed and checked, every
+ * event format and print format, and each CPU's first ring-buffer pages
+ * (those libtracecmd reads when it opens the file). The library reads
+ * the rest of the pages itself, and checks each chunk or block of pages
+ * (decompressed, zstd or zlib) and every record in it against its
+ * event's format before anything parses it. What does not add up is
+ * refused, here or by lt_reader_next() (which then returns NULL and
+ * lt_reader_error() says why), with a message naming the file and the
  * offset; a text trace is checked line by line as it is read. Memory and
  * time are bounded by the file's real size (no allocation of a claimed
  * size, no decompression beyond 1024 times the compressed size or 64 MiB
@@ -353,8 +357,8 @@ struct lt_open_opts {
  * promised: freedom from bugs in libtracecmd and libtraceevent that a
  * file passing these checks still reaches (the fuzz harnesses in
  * tests/fuzz/ look for them), and a file changed while it is open. Files
- * are mapped read-only: truncating one while it is read may raise
- * SIGBUS, as with any mapping.
+ * are mapped read-only while they are checked at open: truncating one
+ * then may raise SIGBUS, as with any mapping.
  *
  * Return: a reader, or NULL with @err set.
  */

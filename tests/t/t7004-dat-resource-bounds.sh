@@ -5,7 +5,8 @@
 # 1 M CPUs, huge counts of formats and systems, huge section, kallsyms,
 # cmdlines and CPU data sizes, a print format nested hundreds deep, a
 # ring-buffer page whose padding loops (kbuffer walks it forever), a page
-# committing more than a page, a v7 options chain that loops, compressed
+# committing more than a page (the first page, and one the reader checks
+# only when it reads it), a v7 options chain that loops, compressed
 # sections and chunks claiming 4 GiB, a buffer of 2 G CPUs. Each must give
 # exit 2 and the expected one-line error naming the file and the offset,
 # within seconds and without allocating what it claims: peak RSS stays

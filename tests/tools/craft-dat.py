@@ -149,6 +149,11 @@ def main():
     n = (p + size - fmt - 1) // 2
     case('v6-print-fmt-deep', d6[:fmt] + b'(' * n + b')' * n +
          d6[fmt + 2 * n:], r'print format nests deeper than')
+    # A page past the first blocks, which the reader checks only when it
+    # reads it: the same error, from lt_reader_next().
+    late = a.page + 32 * 4096
+    case('v6-late-page-commit', put(d6, late + 8, 'Q', 0x7ffffff),
+         r'page commits 134217727 bytes, .* at offset %d ' % late)
     # A string left open: libtraceevent would read on to the next quote.
     last = d6.index(b', REC->next_prio\n', fmt)
     case('v6-print-fmt-open-string', d6[:last + 1] + b'"' + d6[last + 2:],
