@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 static const char live_usage[] =
 "usage: lazytrace live [-d SECONDS] [--interval MS] [--json] [--cpu LIST]\n"
 "                      [--syscalls] [--abi NAME] [--rows N] [--stacks WHEN]\n"
+"                      [--save DIR]\n"
 "\n"
 "Trace into a private tracefs instance (removed on exit, also on Ctrl-C)\n"
 "and show, for every interval, the tasks with pending need-resched\n"
@@ -36,6 +38,8 @@ static const char live_usage[] =
 "  --syscalls         also raw_syscalls (names the syscall of tick-upgrades)\n"
 "  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
 "  --rows N           tasks shown per interval (default: fit the terminal, or 20)\n"
+"  --save DIR         also write interval N to DIR/interval-N.dat (with the\n"
+"                     kernel's symbols), to read again with report, hogs, ...\n"
 STACKS_USAGE
 "\n"
 "JSON (docs/json.md, \"version\": 2), one object per interval, one per\n"
@@ -51,6 +55,7 @@ enum {
 	OPT_INTERVAL = OPT_PRIVATE,
 	OPT_SYSCALLS,
 	OPT_ROWS,
+	OPT_SAVE,
 };
 
 #define MAX_PENDING 256
@@ -64,6 +69,7 @@ struct live_opts {
 	enum lt_abi abi;
 	int rows;
 	enum lt_stacks stacks;
+	const char *save;	/* a directory for the intervals */
 };
 
 /* A request still open when an interval ended. */
@@ -523,6 +529,10 @@ static int live(const struct live_opts *o)
 		free(st);
 		return EXIT_BAD;
 	}
+	if (o->save && lt_live_save(r, o->save)) {
+		fprintf(stderr, "lazytrace: live: cannot save into %s\n", o->save);
+		goto out;
+	}
 	start = now_ns();
 	end = o->duration >= 0 ? start + o->duration : 0;
 	for (next = start;;) {
@@ -564,11 +574,13 @@ int cmd_live(int argc, char **argv)
 		{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
 		{ "abi", required_argument, NULL, OPT_ABI },
 		{ "rows", required_argument, NULL, OPT_ROWS },
+		{ "save", required_argument, NULL, OPT_SAVE },
 		STACKS_LONG_OPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct live_opts o = { .duration = -1, .interval_ms = 1000 };
+	struct stat st;
 	char *end;
 	int c, ret;
 
@@ -609,6 +621,12 @@ int cmd_live(int argc, char **argv)
 			o.rows = strtol(optarg, &end, 10);
 			if (*end || o.rows <= 0)
 				die_usage("live: bad row count '%s'", optarg);
+			break;
+		case OPT_SAVE:
+			if (stat(optarg, &st) || !S_ISDIR(st.st_mode))
+				die_usage("live: --save: %s is not a directory",
+					  optarg);
+			o.save = optarg;
 			break;
 		case 'h':
 			fputs(live_usage, stdout);

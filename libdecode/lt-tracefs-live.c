@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,6 +42,8 @@ struct live {
 	 * CPUs and make every task there look like a hog.
 	 */
 	struct tep_handle *syms;
+	char *save_dir;		/* lt_live_save() */
+	unsigned long saved;
 };
 
 static int live_next(struct lt_reader *r)
@@ -104,6 +107,7 @@ static void live_close(struct lt_reader *r)
 	free(l->size);
 	if (l->syms)
 		tep_free(l->syms);
+	free(l->save_dir);
 	free(l);
 	r->priv = NULL;
 }
@@ -323,6 +327,49 @@ static int write_interval(struct lt_reader *r, struct live *l)
 	return fd;
 }
 
+/* This interval's pages as @save_dir/interval-N.dat. */
+static int save_interval(struct lt_reader *r, struct live *l)
+{
+	char err[LT_ERR_LEN], path[PATH_MAX];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/interval-%lu.dat", l->save_dir,
+		 ++l->saved);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		lt_reader_fail(r, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	ret = lt_tracefs_write_dat(l->s, fd, l->fd, l->size, true, err,
+				   sizeof(err));
+	if (ret) {
+		close(fd);
+		lt_reader_fail(r, "%s: %s", path, err);
+		return -1;
+	}
+	if (close(fd)) {
+		lt_reader_fail(r, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Documented in lazytrace.h. */
+int lt_live_save(struct lt_reader *r, const char *dir)
+{
+	struct live *l;
+	char *d = NULL;
+
+	if (!r || r->ops != &live_ops)
+		return -1;
+	l = r->priv;
+	if (dir && (strlen(dir) > PATH_MAX - 32 || !(d = strdup(dir))))
+		return -1;
+	free(l->save_dir);
+	l->save_dir = d;
+	return 0;
+}
+
 /* This interval's pages into memory, for the reader that goes on. */
 static int next_pages(struct lt_reader *r, struct live *l)
 {
@@ -374,6 +421,8 @@ int lt_live_refill(struct lt_reader *r)
 	int fd;
 
 	if (lt_live_poll(r) < 0)
+		return -1;
+	if (l->save_dir && save_interval(r, l))
 		return -1;
 	if (l->inner)
 		return next_pages(r, l);

@@ -1378,6 +1378,20 @@ int lt_live_poll(struct lt_reader *r);
  */
 int lt_live_refill(struct lt_reader *r);
 
+/**
+ * lt_live_save - keep every interval as a trace.dat
+ * @r: a reader from lt_live_open()
+ * @dir: an existing directory, or NULL to stop
+ *
+ * From the next lt_live_refill() on, interval N is also written to
+ * @dir/interval-N.dat (N from 1), with the kernel's symbols, so that
+ * what live showed can be read again with lt_reader_open(). Writing
+ * /proc/kallsyms with every interval costs time: a debugging aid.
+ *
+ * Return: 0, or -1 if @r is not a live reader or @dir is too long.
+ */
+int lt_live_save(struct lt_reader *r, const char *dir);
+
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

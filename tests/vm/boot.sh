@@ -7,14 +7,15 @@
 # 2 GiB, with preempt=PREEMPT, and has the guest run the steps LT_RUN
 # (see stock-guest.sh) with OUTDIR shared over 9p. The console goes to
 # OUTDIR/console.log. Exit 0 only when the guest script ran to its end.
-# QEMU_TIMEOUT (seconds, default 1200), LT_SECS, LT_BUF_KB pass through.
+# QEMU_TIMEOUT (seconds, default 1200), LT_SECS, LT_BUF_KB, LT_LIVE_SAVE
+# pass through.
 set -uo pipefail
 arch=$1 root=$2 initrd=$3 out=$4 preempt=$5 run=$6
 kver=$(cat "$root/.done")-$arch
 kdir=$root/usr/lib/modules/$kver
 hz=$(sed -n 's/^CONFIG_HZ=//p' "$kdir/config" 2>/dev/null)
 mkdir -p "$out"
-env="LT_RUN=$run LT_HZ=$hz LT_SECS=${LT_SECS:-3}"
+env="LT_RUN=$run LT_HZ=$hz LT_SECS=${LT_SECS:-3} LT_LIVE_SAVE=${LT_LIVE_SAVE:-0}"
 [ -n "${LT_BUF_KB:-}" ] && env="$env LT_BUF_KB=$LT_BUF_KB"
 # -icount: guest time follows the instructions executed, not the loaded
 # host's clock (see patches/vm/vm-test.sh); it also makes TCG single-

@@ -13,7 +13,8 @@
 #   hrtick:on|off     HRTICK / NO_HRTICK (only between scenarios: quiet)
 #   lt:TAG            lazytrace record, live --json and tui --live (tmux)
 #                     on the hog workload and on hackbench, files TAG-*
-# LT_SECS: workload seconds (default 3); LT_HZ: the kernel's CONFIG_HZ.
+# LT_SECS: workload seconds (default 3); LT_HZ: the kernel's CONFIG_HZ;
+# LT_LIVE_SAVE=1: live also writes its intervals (OUT/TAG-live-saved/).
 OUT=${1:-/out}
 T=/sys/kernel/tracing
 F=/sys/kernel/debug/sched/features
@@ -257,10 +258,19 @@ lt() {
 	# only with the tick, and the hog workload's requests waited 12-20
 	# ms: live called 1-3 tasks hogs. A shell busy loop on CPU 0 during
 	# record did the same to record (7 hogs); on hardware it would not.
-	taskset 2 timeout -s KILL 300 lazytrace live --json -d $((SECS + 2)) > /tmp/live.json 2> /tmp/live.err
+	# LT_LIVE_SAVE=1: keep every interval (live --save), to read again
+	# with report or hogs; it writes kallsyms with each, on live's CPU.
+	save=
+	if [ "${LT_LIVE_SAVE:-0}" = 1 ]; then
+		rm -rf /tmp/live-saved
+		mkdir /tmp/live-saved
+		save="--save /tmp/live-saved"
+	fi
+	taskset 2 timeout -s KILL 300 lazytrace live --json -d $((SECS + 2)) $save > /tmp/live.json 2> /tmp/live.err
 	echo "$tag live exit $?"
 	mv /tmp/live.json $OUT/$tag-live.json
 	mv /tmp/live.err $OUT/$tag-live.err
+	[ -n "$save" ] && mv /tmp/live-saved $OUT/$tag-live-saved
 	wait
 	stamp "lt $tag tui"
 	if command -v tmux > /dev/null; then

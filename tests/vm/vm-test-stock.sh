@@ -6,7 +6,7 @@
 # Boots: preempt=lazy (HRTICK on, then NO_HRTICK written while quiet) and
 # preempt=full. Environment: BUILD (default ./build), LAZYTRACE (the
 # binary to test, default ./lazytrace), VMSTOCK_CACHE (downloads, default
-# /var/tmp/lazytrace-vmstock), KVER, QEMU_TIMEOUT, LT_SECS.
+# /var/tmp/lazytrace-vmstock), KVER, QEMU_TIMEOUT, LT_SECS, LT_LIVE_SAVE.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)

@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# lazytrace live --save DIR: every interval is also written as
+# DIR/interval-N.dat, and stats on that file finds what live found in
+# the interval: the same events, switches, transitions, upgrades by
+# source and tick.
+. "$(dirname "$0")/lib.sh"
+
+need_tracefs
+command -v python3 > /dev/null || skip "needs python3"
+
+cd "$TMPDIR" || fail "no TMPDIR"
+mkdir saved
+sh -c 'while :; do :; done' &
+loop=$!
+trap 'kill $loop 2>/dev/null' EXIT
+${LAZYTRACE_WRAP:-} "$LAZYTRACE" live -d 3 --json --rows 1000 --save saved \
+	> live.json 2> live.err || { cat live.err; fail "live --save failed"; }
+kill $loop
+n=$(grep -c '^{"version":2,"interval":' live.json)
+[ "$n" -ge 2 ] || fail "only $n intervals"
+[ "$(ls saved | wc -l)" = "$n" ] || fail "$n intervals, saved: $(ls saved)"
+python3 - live.json "$LAZYTRACE" <<'PY' || fail "a saved interval differs from live's"
+import json, subprocess, sys
+for line in open(sys.argv[1]):
+	d = json.loads(line)
+	f = "saved/interval-%d.dat" % d["interval"]
+	out = subprocess.run([sys.argv[2], "stats", "--json", "-i", f],
+			     capture_output=True, text=True, check=True).stdout
+	s = json.loads(out)
+	for k in ("events", "switches", "transitions", "upgrades_by_source",
+		  "tick_ns", "tick_source", "lost_events"):
+		assert d[k] == s[k], (f, k, d[k], s[k])
+	print("ok:", f, d["events"], "events")
+PY
+"$LAZYTRACE" live -d 1 --save nowhere > /dev/null 2> err && fail "--save nowhere accepted"
+grep -q "nowhere is not a directory" err || fail "--save nowhere: $(cat err)"
+echo "ok: $n intervals saved and read again"
