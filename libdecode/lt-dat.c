@@ -869,7 +869,10 @@ int lt_dat_continue(struct lt_reader *r, const char *const *buf,
 		d->pages[cpu].len = len[cpu];
 		d->pages[cpu].off = 0;
 		d->pages[cpu].loaded = false;
+		/* the file's own pages, if it was read that way, are done */
+		d->pages[cpu].chunked = false;
 	}
+	d->chunked = false;
 	d->sub_size = page_size;
 	d->started = false;
 	/*
