@@ -105,7 +105,9 @@ struct lt_cpu {
 	struct lt_probe probe[LT_PROBES_PER_CPU];
 	int nr_probe;
 	uint64_t irq_start;
-	uint64_t irq_ns;	/* time spent in completed timer interrupts */
+	uint64_t irq_ns;	/* time spent in completed timer interrupts,
+				 * and in softirqs run at an interrupt's exit */
+	bool last_irq;		/* the last event was in interrupt context */
 	uint64_t last_tick;
 	/* tick spacings: a bounded uniform sample, for an exact median */
 	uint64_t *spacing;
@@ -122,6 +124,7 @@ struct lt_cpu {
 struct lt_bits {
 	bool e, l, p;
 	bool irq;		/* hard or soft interrupt context */
+	bool softirq;
 	char letter;
 };
 

@@ -778,6 +778,7 @@ static void bits_table(struct lt_analysis *a)
 		a->bits[v].l = f.need_resched_lazy;
 		a->bits[v].p = f.preempt_resched;
 		a->bits[v].irq = f.hardirq || f.softirq;
+		a->bits[v].softirq = f.softirq;
 		a->bits[v].letter = lt_flags_resched_letter(a->abi, v);
 	}
 	a->bits_ready = true;
@@ -818,6 +819,16 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
 	letter = f->letter;
 	if (f->l)
 		a->sum.lazy_seen = true;
+	/*
+	 * From interrupt context straight into softirqs: the CPU ran the
+	 * softirqs an interrupt's exit invokes, not the task, since its last
+	 * event. Like time in timer interrupts, that is not held against the
+	 * task's pending requests (an emulator that stalls a CPU there made
+	 * a task look like a hog).
+	 */
+	if (f->softirq && c->last_irq && !c->in_irq && c->seen &&
+	    ev->ts > c->last_ts)
+		c->irq_ns += ev->ts - c->last_ts;
 	t = current_task(a, c, ev);
 	switch_out = ev->kind == LT_EV_SCHED_SWITCH;
 	if (t && c->baseline)
@@ -832,6 +843,7 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
 	context(a, c, ev);
 	lt_stack_feed(a, c, ev);
 	c->last_ts = ev->ts;
+	c->last_irq = f->irq;
 	c->seen = true;
 	if (a->oom) {
 		a->oom = false;
