@@ -68,6 +68,7 @@ struct page_src {
 	 */
 	bool chunked;
 	struct lt_dat_chunks start, it;
+	uint64_t base;		/* file offset of the chunk or block read */
 	uint8_t *cbuf[2];
 	size_t ccap[2];
 	int cur;
@@ -769,6 +770,7 @@ static int next_chunk(struct lt_reader *r, struct dat *d,
 	p->buf = (const char *)p->cbuf[p->cur];
 	p->len = len;
 	p->off = 0;
+	p->base = at.off;
 	/* a chunk's time, the first time it is read */
 	idx = p->start.left - at.left;
 	if (idx != p->nr_mark)
@@ -828,6 +830,9 @@ static struct tep_record *page_rec(struct lt_reader *r, struct dat *d,
 	rec->data = data;
 	rec->size = kbuffer_event_size(p->kb);
 	rec->offset = p->page_off + kbuffer_curr_offset(p->kb);
+	/* in the file: the record's, or its compressed chunk's */
+	if (p->chunked)
+		rec->offset = p->it.raw ? p->base + rec->offset : p->base;
 	rec->cpu = cpu;
 	rec->missed_events = first ? p->missed : 0;
 	return rec;
