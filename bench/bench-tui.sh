@@ -27,6 +27,11 @@
 # TRACE                  SIZE    EVENTS FIRST-SCREEN  COMPLETE   PEAK-RSS  PEAK-ANON
 # big1g.dat            995.1M  20915930        0.60s    23.27s    59272kB    52312kB
 #
+# 2026-12-04, the reader reading the pages itself, a fuzzer on the other
+# vCPU; the same command (v6, 916 MB this time):
+#
+# big1g.dat            916.3M  19387798        0.25s     2.33s    41820kB    38372kB
+#
 # The first screen comes before the input is read: the timeline fills in
 # behind it. Memory is the summary's fixed-size bins (per CPU) and the
 # tasks, not the events.
