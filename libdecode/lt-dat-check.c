@@ -592,6 +592,14 @@ static bool after_subscript(const char *p, const char *end)
 			   *p == '"' || *p == '\'');
 }
 
+/* Whether the last character before @s, spaces aside, is a '('. */
+static bool opens_paren(const char *start, const char *s)
+{
+	while (s > start && (s[-1] == ' ' || s[-1] == '\t'))
+		s--;
+	return s > start && s[-1] == '(';
+}
+
 /* Whether the last character before @s, spaces aside, closes a string. */
 static bool after_string(const char *start, const char *s)
 {
@@ -621,7 +629,8 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 	const char *fmt = memmem(s, f->len, "print fmt:", 10);
 	struct field_name names[MAX_FIELDS];
 	char open[LT_DAT_MAX_NESTING];	/* the closers the nesting waits for */
-	int depth = 0, ops = 0, nr_names;
+	int depth = 0, ops = 0, nr_names, stmt = 0;
+	int stmt_at[LT_DAT_MAX_NESTING];	/* where each "({" opened */
 	char quote = 0;		/* the open quote: ' or " */
 	const char *n;
 
@@ -708,6 +717,10 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 			if (depth == LT_DAT_MAX_NESTING)
 				return fail(c, f->off, "corrupt trace.dat: %s print format nests deeper than %d",
 					    what, LT_DAT_MAX_NESTING);
+			/* a statement expression: ({ int x = ...; ... }) */
+			if (*s == '{' && depth && open[depth - 1] == ')' &&
+			    opens_paren(fmt, s))
+				stmt_at[stmt++] = depth;
 			open[depth++] = *s == '(' ? ')' : *s == '[' ? ']' : '}';
 			break;
 		case ')':
@@ -721,13 +734,26 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 			if (!depth || open[--depth] != *s)
 				return fail(c, f->off, "corrupt trace.dat: %s print format has an unpaired '%c'",
 					    what, *s);
+			if (stmt && stmt_at[stmt - 1] == depth)
+				stmt--;
 			if (*s == ']' && after_subscript(s + 1, end))
 				return fail(c, f->off, "corrupt trace.dat: %s print format has a name, number or member access right after a subscript",
 					    what);
 			break;
+		case '=':
+			/*
+			 * An assignment only declares a statement expression's
+			 * variable (min() and max() in 7.x); libtraceevent
+			 * 1.7.1 dereferences NULL on "REC->a[4]= REC->a[5]".
+			 */
+			if (!stmt && !(s + 1 < end && s[1] == '=') &&
+			    s > fmt && !strchr("=!<>", s[-1]))
+				return fail(c, f->off, "corrupt trace.dat: %s print format assigns outside a statement expression",
+					    what);
+			/* fall through */
 		case '+': case '-': case '*': case '/': case '%': case '&':
 		case '|': case '^': case '<': case '>': case '?': case ':':
-		case '!': case '~': case '=': case ',':
+		case '!': case '~': case ',':
 			if (++ops > LT_DAT_MAX_OPERATORS)
 				return fail(c, f->off, "corrupt trace.dat: %s print format has over %d operators",
 					    what, LT_DAT_MAX_OPERATORS);
