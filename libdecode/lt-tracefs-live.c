@@ -363,8 +363,13 @@ int lt_live_save(struct lt_reader *r, const char *dir)
 	if (!r || r->ops != &live_ops)
 		return -1;
 	l = r->priv;
-	if (dir && (strlen(dir) > PATH_MAX - 32 || !(d = strdup(dir))))
-		return -1;
+	if (dir) {
+		if (strlen(dir) > PATH_MAX - 32)
+			return -1;
+		d = strdup(dir);
+		if (!d)
+			return -1;
+	}
 	free(l->save_dir);
 	l->save_dir = d;
 	return 0;
