@@ -740,6 +740,12 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 				return fail(c, f->off, "corrupt trace.dat: %s print format has a name, number or member access right after a subscript",
 					    what);
 			break;
+		case ';':
+			/* statements end inside a statement expression only */
+			if (!stmt)
+				return fail(c, f->off, "corrupt trace.dat: %s print format ends a statement outside a statement expression",
+					    what);
+			break;
 		case '=':
 			/*
 			 * An assignment only declares a statement expression's
