@@ -488,7 +488,8 @@ int lt_reader_seek(struct lt_reader *r, uint64_t ts, uint64_t pos);
  * printed raw, as with no_hash_pointers. Text events return the text as
  * read. Function events print as "func <-parent".
  *
- * Return: the length that the full text needs.
+ * Return: the length that the full text needs (a %c of 0 leaves a NUL
+ * inside it, as in the kernel's own output).
  */
 size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
 			char *buf, size_t len);
