@@ -63,8 +63,9 @@ struct page_src {
 	bool first;		/* the loaded page's first event is next */
 	int missed;		/* the loaded page's missed events */
 	/*
-	 * Compressed: the chunks, each read into the buffer the handed-out
-	 * record is not in, and each chunk read so far, for seeks.
+	 * A trace.dat's chunks (compressed) or blocks of pages, each read
+	 * into the buffer the handed-out record is not in, and each one
+	 * read so far, for seeks.
 	 */
 	bool chunked;
 	struct lt_dat_chunks start, it;
