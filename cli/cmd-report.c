@@ -85,17 +85,21 @@ struct line {
 	char name[64];
 	char lat[6];
 	char *payload;
+	size_t len;
 	size_t cap;
 };
 
-/* Strings go out with fputs: printf's format parsing is a hot spot here. */
-static void print_payload(const struct lt_event *ev, const char *payload)
+/*
+ * Strings go out with fputs: printf's format parsing is a hot spot here.
+ * The payload goes out whole: a %c of 0 prints a NUL, as in the kernel's.
+ */
+static void print_payload(const struct line *l)
 {
-	if (lt_event_named(ev)) {
-		fputs(ev->name, stdout);
+	if (lt_event_named(&l->ev)) {
+		fputs(l->ev.name, stdout);
 		fputs(": ", stdout);
 	}
-	fputs(payload, stdout);
+	fwrite(l->payload, 1, l->len, stdout);
 	putchar('\n');
 }
 
@@ -146,7 +150,7 @@ static void print_default(const struct line *l, bool color)
 		       l->ev.pid, l->ev.cpu, lat_s,
 		       (unsigned long long)(us / 1000000),
 		       (unsigned long long)(us % 1000000));
-		print_payload(&l->ev, l->payload);
+		print_payload(l);
 		return;
 	}
 	while (n++ < 16)
@@ -167,7 +171,7 @@ static void print_default(const struct line *l, bool color)
 	p = put_uint(p, us % 1000000, 6, '0');
 	p = stpcpy(p, ": ");
 	fwrite(buf, 1, p - buf, stdout);
-	print_payload(&l->ev, l->payload);
+	print_payload(l);
 }
 
 /*
@@ -187,7 +191,7 @@ static void print_latency(const struct line *l, uint64_t base, uint64_t next,
 		printf("%8.8s-%-7d %3d%s %4lluus%c: ", l->ev.comm, l->ev.pid,
 		       l->ev.cpu, lat_s, (unsigned long long)us,
 		       delay_mark(rel * 1000));
-		print_payload(&l->ev, l->payload);
+		print_payload(l);
 		return;
 	}
 	while (n++ < 8)
@@ -210,7 +214,7 @@ static void print_latency(const struct line *l, uint64_t base, uint64_t next,
 	*p++ = ':';
 	*p++ = ' ';
 	fwrite(buf, 1, p - buf, stdout);
-	print_payload(&l->ev, l->payload);
+	print_payload(l);
 }
 
 /* snprintf(dst, size, "%s", src) without printf. */
@@ -243,6 +247,7 @@ static int keep_line(struct lt_reader *r, struct line *l,
 		l->cap = need + 1;
 		lt_event_payload(r, ev, l->payload, l->cap);
 	}
+	l->len = need;
 	return 0;
 }
 

@@ -1050,8 +1050,13 @@ static size_t dat_payload(struct lt_reader *r, const struct lt_event *ev,
 			buf[0] = '\0';
 		return 0;
 	}
-	if (len)
-		lt_strlcpy(buf, d->seq.buffer, len);
+	/* all of it: a %c of 0 leaves a NUL inside the text */
+	if (len) {
+		size_t c = d->seq.len < len ? d->seq.len : len - 1;
+
+		memcpy(buf, d->seq.buffer, c);
+		buf[c] = '\0';
+	}
 	return d->seq.len;
 }
 
