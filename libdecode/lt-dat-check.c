@@ -564,11 +564,14 @@ static bool constant_divisor(const char *p, const char *end)
 }
 
 /*
- * Whether what comes before the '[' at @s can be subscripted: a name
- * (REC->args), a subscript or a parenthesis; not a number
- * ("0x4[local]" made libtraceevent 1.7.1 dereference NULL).
+ * Whether what comes before the '[' at @s can be subscripted: a field of
+ * the record that ends at @field_end (REC->args), a subscript or a
+ * parenthesis; inside a statement expression, any name (kvm's
+ * access_str[role.access]). Not a number ("0x4[local]") nor another name
+ * ("RE[local][4]"): libtraceevent 1.7.1 dereferences NULL on both.
  */
-static bool subscriptable(const char *start, const char *s)
+static bool subscriptable(const char *start, const char *s,
+			  const char *field_end, bool in_stmt)
 {
 	const char *t;
 
@@ -576,9 +579,11 @@ static bool subscriptable(const char *start, const char *s)
 		s--;
 	if (s > start && (s[-1] == ')' || s[-1] == ']'))
 		return true;
+	if (s == field_end)
+		return true;
 	for (t = s; t > start && ident_char(t[-1]); t--)
 		;
-	return t < s && !isdigit((unsigned char)*t);
+	return in_stmt && t < s && !isdigit((unsigned char)*t);
 }
 
 /* Whether a name, a number, a string or a member access follows. */
@@ -632,7 +637,7 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 	int depth = 0, ops = 0, nr_names, stmt = 0;
 	int stmt_at[LT_DAT_MAX_NESTING];	/* where each "({" opened */
 	char quote = 0;		/* the open quote: ' or " */
-	const char *n;
+	const char *n, *field_end = NULL;	/* where the last REC->x ends */
 
 	if (f->len > LT_DAT_MAX_FORMAT)
 		return fail(c, f->off, "corrupt trace.dat: %s format of %llu bytes",
@@ -658,6 +663,7 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 			    !(n - s - 5 == 3 && !memcmp(s + 5, "ent", 3)))
 				return fail(c, f->off, "corrupt trace.dat: %s print format uses a field it does not declare: %.*s",
 					    what, (int)(n - s - 5 < 32 ? n - s - 5 : 32), s + 5);
+			field_end = n;
 			s = n - 1;
 			continue;
 		}
@@ -676,6 +682,7 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 			if (!known_field(names, nr_names, s + 2, n - s - 2))
 				return fail(c, f->off, "corrupt trace.dat: %s print format uses a field it does not declare: %.*s",
 					    what, (int)(n - s - 2 < 32 ? n - s - 2 : 32), s + 2);
+			field_end = n;
 			s = n - 1;
 			continue;
 		}
@@ -711,8 +718,8 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 		case '(':
 		case '[':
 		case '{':
-			if (*s == '[' && !subscriptable(fmt, s))
-				return fail(c, f->off, "corrupt trace.dat: %s print format subscripts something that is not a name",
+			if (*s == '[' && !subscriptable(fmt, s, field_end, stmt))
+				return fail(c, f->off, "corrupt trace.dat: %s print format subscripts something that is not a field",
 					    what);
 			if (depth == LT_DAT_MAX_NESTING)
 				return fail(c, f->off, "corrupt trace.dat: %s print format nests deeper than %d",
