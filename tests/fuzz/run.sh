@@ -78,6 +78,8 @@ for h in $harnesses; do
 	mkdir -p "$corpus" "$crashes"
 	regress=$top/tests/fuzz/regress/$h
 	echo "fuzz-$h: $secs s"
+	# what this run finds; older inputs stay until someone keeps them
+	touch "$B/started-$h"
 	dict=$top/tests/fuzz/$h.dict
 	# An allocation over 2 GiB is a finding: a claimed size trusted. A
 	# small quarantine keeps the RSS small. FUZZ_FORK=N: N child
@@ -97,8 +99,9 @@ for h in $harnesses; do
 		> "$B/fuzz-$h.log" 2>&1 || status=1
 	grep -E '^stat::(number_of_executed_units|peak_rss_mb)|^#[0-9]+.*DONE' \
 		"$B/fuzz-$h.log" | tail -3
-	if [ -n "$(ls "$crashes")" ]; then
-		echo "fuzz-$h: FOUND $(ls "$crashes" | wc -l) input(s) in $crashes (log: $B/fuzz-$h.log)"
+	found=$(find "$crashes" -type f -newer "$B/started-$h" | wc -l)
+	if [ "$found" -gt 0 ]; then
+		echo "fuzz-$h: FOUND $found input(s) in $crashes (log: $B/fuzz-$h.log)"
 		status=1
 	fi
 done
