@@ -223,6 +223,13 @@ def check_guest(tag):
 	       sum(1 for l in end.splitlines() if l.strip()))
 
 
+# both boots quieted CPU 0's memory housekeeping (stock-guest.sh)
+with open(os.path.join(out, "guest.log"), errors="replace") as f:
+	quiet = [l for l in f if l.startswith("housekeeping:")]
+expect("boots", "khugepaged and compaction idle", len(quiet) == 2 and
+       all("sleeps 3600000 ms, compaction_proactiveness 0" in l for l in quiet),
+       "; ".join(l.strip() for l in quiet)[:120] or "no housekeeping line")
+
 for tag in tags:
 	check_guest(tag)
 	check_record(tag, "record", True)

@@ -36,11 +36,11 @@ mkdir -p "$out"
 t=$(now)
 echo "[vm-stock] boot preempt=lazy: HRTICK, then NO_HRTICK (console: $out/lazy/console.log)"
 "$here/boot.sh" amd64 "$root" "$BUILD/stock-amd64.cpio.gz" "$out/lazy" lazy \
-	lt:lazy-hrtick,hrtick:off,lt:lazy-nohrtick || exit 1
+	housekeeping:off,lt:lazy-hrtick,hrtick:off,lt:lazy-nohrtick || exit 1
 stage "boot lazy + 2 runs (qemu)" "$t"
 t=$(now)
 echo "[vm-stock] boot preempt=full (console: $out/full/console.log)"
-"$here/boot.sh" amd64 "$root" "$BUILD/stock-amd64.cpio.gz" "$out/full" full lt:full || exit 1
+"$here/boot.sh" amd64 "$root" "$BUILD/stock-amd64.cpio.gz" "$out/full" full housekeeping:off,lt:full || exit 1
 stage "boot full + 1 run (qemu)" "$t"
 grep -h '^===' "$out"/*/guest.log | sed 's/^/[vm-stock] guest /'
 
