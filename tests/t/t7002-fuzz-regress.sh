@@ -50,4 +50,12 @@ for h in text dat analysis; do
 		done
 	done
 done
-echo "$n inputs replayed"
+# A %c of 0 prints a NUL, and the kernel's line goes on after it:
+# report writes the whole payload, not the text up to the NUL.
+"$LAZYTRACE" report -i "$F/regress/dat/payload-text-after-nul" 2> /dev/null |
+	tr '\0' '@' > "$TMPDIR/nul.txt"
+nul=$(grep -c 'prev_prio=@' "$TMPDIR/nul.txt")
+whole=$(grep -c 'prev_prio=@ prev_state=[^ ]* ==> ' "$TMPDIR/nul.txt")
+[ "$nul" -gt 0 ] && [ "$whole" = "$nul" ] ||
+	fail "report: $whole of $nul lines go on past their %c NUL (none shown: cut at it)"
+echo "$n inputs replayed; $nul lines printed whole past a NUL"
