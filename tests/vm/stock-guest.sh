@@ -295,10 +295,12 @@ lt() {
 # CPU 1: live named hogs with HRTICK. On hardware CPU 0's work does not
 # stop CPU 1; the huge pages the hogs fault in stay as they are.
 housekeeping_off() {
-	echo 3600000 > /sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs
-	echo 3600000 > /sys/kernel/mm/transparent_hugepage/khugepaged/alloc_sleep_millisecs
-	echo 0 > /proc/sys/vm/compaction_proactiveness
-	echo "housekeeping: khugepaged sleeps $(cat /sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs) ms, compaction_proactiveness $(cat /proc/sys/vm/compaction_proactiveness)"
+	k=/sys/kernel/mm/transparent_hugepage/khugepaged
+	c=/proc/sys/vm/compaction_proactiveness
+	echo 3600000 > $k/scan_sleep_millisecs
+	echo 3600000 > $k/alloc_sleep_millisecs
+	echo 0 > $c
+	echo "housekeeping: khugepaged sleeps $(cat $k/scan_sleep_millisecs) ms, compaction_proactiveness $(cat $c)"
 }
 info() {
 	uname -a
