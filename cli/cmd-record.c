@@ -19,11 +19,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "private.h"
 
 static const char record_usage[] =
 "usage: lazytrace record [-o FILE] [-d SECONDS] [--cpu LIST] [--syscalls]\n"
 "                        [--buffer-size KB] [--functions|--no-functions]\n"
-"                        [--stacks WHEN]\n"
+"                        [--stacks WHEN] [-u USER] [--world-readable]\n"
 "                        [-- COMMAND ARGS...]\n"
 "\n"
 "Record sched_switch, the wakeups, the tick and every hrtimer (the tick is\n"
@@ -35,7 +36,10 @@ static const char record_usage[] =
 "pid out of the trace, and removes both at the end; Ctrl-C stops the\n"
 "recording and keeps what was recorded. With a command, records from just\n"
 "before it starts until it exits (with -d, until then at most: the command\n"
-"is then sent SIGTERM).\n"
+"is then sent SIGTERM). The command runs as USER (-u), or under sudo as\n"
+"the user who ran sudo, never as root unless asked (-u root). The file\n"
+"holds the kernel's symbol addresses: it is made mode 0600, owned by the\n"
+"user who ran sudo.\n"
 "\n"
 "  -o, --output FILE     where to write (default trace.dat)\n"
 "  -d, --duration T      stop after T (seconds, or 500ms, ...)\n"
@@ -45,6 +49,9 @@ static const char record_usage[] =
 "  --functions           function-trace resched_curr* even where hrtimer\n"
 "                        events name the tick (default: only where not)\n"
 "  --no-functions        never function-trace resched_curr*\n"
+"  -u, --user USER       run the command as USER (name or uid), with its\n"
+"                        groups, HOME, USER, LOGNAME and SHELL\n"
+"  --world-readable      make the file 0644 less the umask, not 0600\n"
 STACKS_USAGE;
 
 enum {
@@ -52,6 +59,7 @@ enum {
 	OPT_BUFFER_SIZE,
 	OPT_NO_FUNCTIONS,
 	OPT_FUNCTIONS,
+	OPT_WORLD_READABLE,
 };
 
 struct record_opts {
@@ -64,6 +72,9 @@ struct record_opts {
 	size_t buffer_kb;
 	enum lt_stacks stacks;
 	char **command;
+	const char *user;
+	struct run_as run_as;
+	bool world_readable;
 };
 
 /* Per-CPU pages, kept in unlinked files until the trace.dat is written. */
@@ -168,7 +179,8 @@ static void spool_close(struct spool *sp)
  * pid; *go is the pipe's write end (closing it releases the command) and
  * *status the read end of a pipe that reports a failed exec.
  */
-static pid_t spawn(char **argv, int *go, int *status)
+static pid_t spawn(char **argv, const struct run_as *ra, int *go,
+		   int *status)
 {
 	int gop[2], stp[2], err;
 	pid_t pid;
@@ -180,7 +192,17 @@ static pid_t spawn(char **argv, int *go, int *status)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		/* Do not outlive a record killed with SIGKILL. */
+		/*
+		 * As the user, before exec, in the child: its pid is the one
+		 * lazytrace forked, and the tracing stays root's.
+		 */
+		if (run_as_drop(ra)) {
+			err = -errno;
+			if (write(stp[1], &err, sizeof(err)) < 0)
+				_exit(127);
+			_exit(127);
+		}
+		/* Not outliving a record killed with SIGKILL: after the drop */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
@@ -204,7 +226,7 @@ static pid_t spawn(char **argv, int *go, int *status)
 	return pid;
 }
 
-/* 0 once the command runs, else its exec errno. */
+/* 0 once the command runs, else its exec errno (negative: the drop's). */
 static int exec_result(int status)
 {
 	int err = 0;
@@ -299,17 +321,16 @@ static int record_loop(struct lt_tracefs *s, struct spool *sp,
 }
 
 static int write_output(struct lt_tracefs *s, struct spool *sp,
-			const char *output)
+			const struct record_opts *o)
 {
+	const char *output = o->output;
 	char err[512], *tmp;
 	int fd, ret;
 
-	if (asprintf(&tmp, "%s.tmp", output) < 0)
-		return -1;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = private_create(output, o->world_readable, &tmp);
 	if (fd < 0) {
-		fprintf(stderr, "lazytrace: record: %s: %s\n", tmp, strerror(errno));
-		free(tmp);
+		fprintf(stderr, "lazytrace: record: %s: %s\n", output,
+			strerror(errno));
 		return -1;
 	}
 	ret = lt_tracefs_write_dat(s, fd, sp->fd, sp->size, true, err,
@@ -318,15 +339,14 @@ static int write_output(struct lt_tracefs *s, struct spool *sp,
 		snprintf(err, sizeof(err), "%s", strerror(errno));
 		ret = -1;
 	}
-	if (!ret && rename(tmp, output)) {
+	if (ret) {
+		private_abort(tmp);
+	} else if (private_commit(tmp, output)) {
 		snprintf(err, sizeof(err), "%s", strerror(errno));
 		ret = -1;
 	}
-	if (ret) {
+	if (ret)
 		fprintf(stderr, "lazytrace: record: %s: %s\n", output, err);
-		unlink(tmp);
-	}
-	free(tmp);
 	return ret;
 }
 
@@ -393,7 +413,7 @@ static int record(struct record_opts *o)
 		return EXIT_BAD;
 	}
 	if (o->command) {
-		child = spawn(o->command, &go, &status);
+		child = spawn(o->command, &o->run_as, &go, &status);
 		if (child < 0) {
 			fprintf(stderr, "lazytrace: record: cannot start %s: %s\n",
 				o->command[0], strerror(errno));
@@ -414,6 +434,13 @@ static int record(struct record_opts *o)
 		go = -1;
 		err = exec_result(status);
 		status = -1;
+		if (err < 0) {
+			fprintf(stderr, "lazytrace: record: cannot run %s as %s: %s\n",
+				o->command[0], o->run_as.name, strerror(-err));
+			waitpid(child, NULL, 0);
+			child = -1;
+			goto out;
+		}
 		if (err) {
 			fprintf(stderr, "lazytrace: record: cannot run %s: %s\n",
 				o->command[0], strerror(err));
@@ -436,7 +463,7 @@ static int record(struct record_opts *o)
 	if (child > 0 && !child_done)
 		end_command(child, stop_signal ? stop_signal : SIGTERM);
 	child = -1;
-	if (!write_output(s, &sp, o->output)) {
+	if (!write_output(s, &sp, o)) {
 		summary(&sp, o->output);
 		ret = EXIT_OK;
 	}
@@ -468,6 +495,8 @@ int cmd_record(int argc, char **argv)
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 		{ "no-functions", no_argument, NULL, OPT_NO_FUNCTIONS },
 		{ "functions", no_argument, NULL, OPT_FUNCTIONS },
+		{ "user", required_argument, NULL, 'u' },
+		{ "world-readable", no_argument, NULL, OPT_WORLD_READABLE },
 		STACKS_LONG_OPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -478,7 +507,7 @@ int cmd_record(int argc, char **argv)
 	int c, ret;
 
 	/* "+": options end at the command, whose own options are its own. */
-	while ((c = getopt_long(argc, argv, "+o:d:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:d:u:h", longopts, NULL)) != -1) {
 		if (stacks_opt(&o.stacks, c, optarg))
 			continue;
 		switch (c) {
@@ -510,6 +539,12 @@ int cmd_record(int argc, char **argv)
 		case OPT_FUNCTIONS:
 			o.functions = o.functions_always = true;
 			break;
+		case 'u':
+			o.user = optarg;
+			break;
+		case OPT_WORLD_READABLE:
+			o.world_readable = true;
+			break;
 		case 'h':
 			fputs(record_usage, stdout);
 			return EXIT_OK;
@@ -521,7 +556,12 @@ int cmd_record(int argc, char **argv)
 		o.command = argv + optind;
 	if (!*o.output)
 		die_usage("record: empty output file name");
+	if (o.user && !o.command)
+		die_usage("record: -u USER is the user of the command: give one after --");
+	if (o.command && run_as_lookup(&o.run_as, o.user, "record"))
+		return EXIT_BAD;
 	ret = record(&o);
+	run_as_free(&o.run_as);
 	int_set_free(&o.cpus);
 	return ret;
 }
