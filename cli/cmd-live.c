@@ -20,12 +20,13 @@
 
 #include "output-json.h"
 #include "cli.h"
+#include "private.h"
 #include "output-sites.h"
 
 static const char live_usage[] =
 "usage: lazytrace live [-d SECONDS] [--interval MS] [--json] [--cpu LIST]\n"
 "                      [--syscalls] [--abi NAME] [--rows N] [--stacks WHEN]\n"
-"                      [--save DIR]\n"
+"                      [--save DIR [--world-readable]]\n"
 "\n"
 "Trace into a private tracefs instance (removed on exit, also on Ctrl-C)\n"
 "and show, for every interval, the tasks with pending need-resched\n"
@@ -39,7 +40,9 @@ static const char live_usage[] =
 "  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
 "  --rows N           tasks shown per interval (default: fit the terminal, or 20)\n"
 "  --save DIR         also write interval N to DIR/interval-N.dat (with the\n"
-"                     kernel's symbols), to read again with report, hogs, ...\n"
+"                     kernel's symbols), to read again with report, hogs, ...;\n"
+"                     mode 0600, owned by the user who ran sudo\n"
+"  --world-readable   saved intervals 0644 less the umask, not 0600\n"
 STACKS_USAGE
 "\n"
 "JSON (docs/json.md, \"version\": 2), one object per interval, one per\n"
@@ -56,6 +59,7 @@ enum {
 	OPT_SYSCALLS,
 	OPT_ROWS,
 	OPT_SAVE,
+	OPT_WORLD_READABLE,
 };
 
 #define MAX_PENDING 256
@@ -70,6 +74,7 @@ struct live_opts {
 	int rows;
 	enum lt_stacks stacks;
 	const char *save;	/* a directory for the intervals */
+	bool world_readable;
 };
 
 /* A request still open when an interval ended. */
@@ -503,6 +508,26 @@ static int one_interval(struct live_state *st, struct lt_reader *r)
 	return 0;
 }
 
+/* Saved intervals hold kernel addresses: the invoking user's alone. */
+static int save_as(struct lt_reader *r, const struct live_opts *o)
+{
+	unsigned int mode = 0600;
+	long uid = -1, gid = -1;
+	uid_t su;
+	gid_t sg;
+
+	if (o->world_readable) {
+		mode = umask(0);
+		umask(mode);
+		mode = 0644 & ~mode;
+	}
+	if (sudo_user(&su, &sg)) {
+		uid = su;
+		gid = sg;
+	}
+	return lt_live_save_as(r, mode, uid, gid) || lt_live_save(r, o->save);
+}
+
 static int live(const struct live_opts *o)
 {
 	struct lt_tracefs_opts to = { .cpus = o->cpus.v, .nr_cpus = o->cpus.nr,
@@ -529,7 +554,7 @@ static int live(const struct live_opts *o)
 		free(st);
 		return EXIT_BAD;
 	}
-	if (o->save && lt_live_save(r, o->save)) {
+	if (o->save && save_as(r, o)) {
 		fprintf(stderr, "lazytrace: live: cannot save into %s\n", o->save);
 		goto out;
 	}
@@ -575,6 +600,7 @@ int cmd_live(int argc, char **argv)
 		{ "abi", required_argument, NULL, OPT_ABI },
 		{ "rows", required_argument, NULL, OPT_ROWS },
 		{ "save", required_argument, NULL, OPT_SAVE },
+		{ "world-readable", no_argument, NULL, OPT_WORLD_READABLE },
 		STACKS_LONG_OPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -628,6 +654,9 @@ int cmd_live(int argc, char **argv)
 					  optarg);
 			o.save = optarg;
 			break;
+		case OPT_WORLD_READABLE:
+			o.world_readable = true;
+			break;
 		case 'h':
 			fputs(live_usage, stdout);
 			return EXIT_OK;
@@ -637,6 +666,8 @@ int cmd_live(int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("live: unexpected argument '%s'", argv[optind]);
+	if (o.world_readable && !o.save)
+		die_usage("live: --world-readable is for the files of --save DIR");
 	ret = live(&o);
 	int_set_free(&o.cpus);
 	return ret;

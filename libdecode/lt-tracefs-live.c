@@ -44,6 +44,9 @@ struct live {
 	struct tep_handle *syms;
 	char *save_dir;		/* lt_live_save() */
 	unsigned long saved;
+	unsigned int save_mode;	/* lt_live_save_as() */
+	long save_uid;
+	long save_gid;
 };
 
 static int live_next(struct lt_reader *r)
@@ -229,6 +232,9 @@ struct lt_reader *lt_live_open(struct lt_tracefs *s,
 		goto oom;
 	}
 	l->s = s;
+	l->save_mode = 0600;
+	l->save_uid = -1;
+	l->save_gid = -1;
 	if (opts)
 		l->opts = *opts;
 	l->abi_fixed = l->opts.abi != LT_ABI_AUTO;
@@ -327,30 +333,65 @@ static int write_interval(struct lt_reader *r, struct live *l)
 	return fd;
 }
 
-/* This interval's pages as @save_dir/interval-N.dat. */
+/*
+ * This interval's pages as @save_dir/interval-N.dat: a new file (O_EXCL,
+ * 0600 from the start), renamed into place so that a link planted
+ * there is replaced, not followed.
+ */
 static int save_interval(struct lt_reader *r, struct live *l)
 {
-	char err[LT_ERR_LEN], path[PATH_MAX];
+	char err[LT_ERR_LEN], path[PATH_MAX], tmp[PATH_MAX + 8];
 	int fd, ret;
 
 	snprintf(path, sizeof(path), "%s/interval-%lu.dat", l->save_dir,
 		 ++l->saved);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		lt_reader_fail(r, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	if (fchmod(fd, l->save_mode) ||
+	    ((l->save_uid >= 0 || l->save_gid >= 0) &&
+	     fchown(fd, l->save_uid, l->save_gid))) {
+		snprintf(err, sizeof(err), "%s", strerror(errno));
+		goto fail;
+	}
 	ret = lt_tracefs_write_dat(l->s, fd, l->fd, l->size, true, err,
 				   sizeof(err));
-	if (ret) {
-		close(fd);
-		lt_reader_fail(r, "%s: %s", path, err);
-		return -1;
-	}
+	if (ret)
+		goto fail;
 	if (close(fd)) {
-		lt_reader_fail(r, "%s: %s", path, strerror(errno));
-		return -1;
+		fd = -1;
+		snprintf(err, sizeof(err), "%s", strerror(errno));
+		goto fail;
 	}
+	fd = -1;
+	if (rename(tmp, path)) {
+		snprintf(err, sizeof(err), "%s", strerror(errno));
+		goto fail;
+	}
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	lt_reader_fail(r, "%s: %s", path, err);
+	return -1;
+}
+
+/* Documented in lazytrace.h. */
+int lt_live_save_as(struct lt_reader *r, unsigned int mode, long uid,
+		    long gid)
+{
+	struct live *l;
+
+	if (!r || r->ops != &live_ops)
+		return -1;
+	l = r->priv;
+	l->save_mode = mode & 07777;
+	l->save_uid = uid;
+	l->save_gid = gid;
 	return 0;
 }
 

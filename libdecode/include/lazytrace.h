@@ -1389,9 +1389,26 @@ int lt_live_refill(struct lt_reader *r);
  * what live showed can be read again with lt_reader_open(). Writing
  * /proc/kallsyms with every interval costs time: a debugging aid.
  *
+ * The files hold kernel addresses: each is made under a new name
+ * (O_EXCL), mode 0600 unless lt_live_save_as() says otherwise, and
+ * renamed into place, replacing rather than following a link there.
+ *
  * Return: 0, or -1 if @r is not a live reader or @dir is too long.
  */
 int lt_live_save(struct lt_reader *r, const char *dir);
+
+/**
+ * lt_live_save_as - the mode and owner of the intervals lt_live_save() writes
+ * @r: a reader from lt_live_open()
+ * @mode: permission bits (default 0600: they hold kernel addresses)
+ * @uid: owner, or -1 to keep the process's (root under sudo: pass the
+ *	 invoking user's)
+ * @gid: group, or -1 to keep the process's
+ *
+ * Return: 0, or -1 if @r is not a live reader.
+ */
+int lt_live_save_as(struct lt_reader *r, unsigned int mode, long uid,
+		    long gid);
 
 #pragma GCC visibility pop
 
