@@ -124,6 +124,8 @@ int lt_tracefs_page_size(const struct lt_tracefs *s);
 bool lt_tracefs_functions(const struct lt_tracefs *s);
 const char *lt_tracefs_probe_group(const struct lt_tracefs *s);
 bool lt_tracefs_needs_symbols(const struct lt_tracefs *s);
+/* False where /proc/kallsyms shows this process only zeros. */
+bool lt_tracefs_symbols_visible(const struct lt_tracefs *s);
 /*
  * The trace.dat header (up to the printk formats) the session made for
  * @symbols, or NULL; lt_tracefs_keep_header() hands one over to it.

@@ -262,7 +262,7 @@ static int build_header(struct lt_tracefs *s, bool symbols, struct buf *b)
 
 	put_event_systems(b, top, lt_tracefs_probe_group(s));
 
-	if (symbols)
+	if (symbols && lt_tracefs_symbols_visible(s))
 		put_file(b, "/proc/kallsyms", 4);
 	else
 		put_u32(b, 0);

@@ -50,7 +50,11 @@ struct lt_tracefs {
 	void *header;
 	size_t header_len;
 	bool header_symbols;
+	bool kallsyms_hidden;	/* /proc/kallsyms shows us zeros */
 };
+
+/* What a user other than root needs, said after the file that refused. */
+#define NEEDS_OWNER "mount tracefs with uid=USER (its files are writable by their owner only) or run as root"
 
 static void say(const struct lt_tracefs_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -77,16 +81,47 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/*
+ * Not root: say which file or directory refuses this user what, rather
+ * than "needs root": an administrator may have given the user tracefs
+ * (mount option uid=).
+ */
+static int ready_unprivileged(char *err, size_t len)
+{
+	static const char *const dirs[] = { "/sys/kernel/tracing",
+					    "/sys/kernel/debug/tracing" };
+	char inst[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(inst, sizeof(inst), "%s/instances", dirs[i]);
+		if (access(dirs[i], X_OK) && errno == EACCES) {
+			snprintf(err, len, "%s: %s (needs search access: %s)",
+				 dirs[i], strerror(EACCES), NEEDS_OWNER);
+			return -1;
+		}
+		if (!is_dir(inst))
+			continue;
+		if (access(inst, W_OK | X_OK)) {
+			snprintf(err, len, "%s: %s (needs write access: %s)",
+				 inst, strerror(errno), NEEDS_OWNER);
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(err, len,
+		 "tracefs is not mounted at %s, and only root can mount it: run 'mount -t tracefs nodev %s' as root",
+		 dirs[0], dirs[0]);
+	return -1;
+}
+
 /* Documented in lazytrace.h. */
 int lt_tracefs_ready(char *err, size_t len)
 {
 	static const char dir[] = "/sys/kernel/tracing";
 
-	if (geteuid() != 0) {
-		snprintf(err, len,
-			 "tracing needs root: run lazytrace as root (tracefs instances are root-only)");
-		return -1;
-	}
+	if (geteuid() != 0)
+		return ready_unprivileged(err, len);
 	if (is_dir("/sys/kernel/tracing/instances"))
 		return 0;
 	if (mount("nodev", dir, "tracefs", 0, NULL) == 0 &&
@@ -99,6 +134,55 @@ int lt_tracefs_ready(char *err, size_t len)
 		 "run 'mount -t tracefs nodev %s' (kernel needs CONFIG_FTRACE)",
 		 dir, strerror(errno), dir);
 	return -1;
+}
+
+static long read_sysctl(const char *path, long dflt)
+{
+	FILE *fp = fopen(path, "re");
+	long v;
+
+	if (!fp)
+		return dflt;
+	if (fscanf(fp, "%ld", &v) != 1)
+		v = dflt;
+	fclose(fp);
+	return v;
+}
+
+/* CAP_SYSLOG (34) in this process's effective set. */
+static bool has_cap_syslog(void)
+{
+	unsigned long long eff = 0;
+	char line[256];
+	bool found = false;
+	FILE *fp = fopen("/proc/self/status", "re");
+
+	if (!fp)
+		return geteuid() == 0;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1) {
+			found = true;
+			break;
+		}
+	fclose(fp);
+	return found ? (eff >> 34) & 1 : geteuid() == 0;
+}
+
+/*
+ * Whether /proc/kallsyms shows this process real addresses, by the
+ * kernel's rule (kallsyms_show_value()), without reading the table
+ * once more: kptr_restrict 0 and perf_event_paranoid 1 or less, or
+ * kptr_restrict 0 or 1 and CAP_SYSLOG. A table of zeros would name
+ * every address wrongly: then the trace gets none.
+ */
+static bool kallsyms_visible(void)
+{
+	long restrict_ = read_sysctl("/proc/sys/kernel/kptr_restrict", 1);
+	long paranoid = read_sysctl("/proc/sys/kernel/perf_event_paranoid", 2);
+
+	if (restrict_ == 0 && paranoid <= 1)
+		return true;
+	return restrict_ <= 1 && has_cap_syslog();
 }
 
 /* The pid in "lazytrace-PID", or -1 if @name is not one of ours. */
@@ -298,6 +382,11 @@ static void add_probe(struct lt_tracefs *s, const struct lt_tracefs_opts *o)
 {
 	char group[64], cmd[256];
 
+	/* dynamic_events is the whole machine's, not the instance's */
+	if (geteuid() != 0) {
+		say(o, "no sched_set_need_resched probe: adding a probe to dynamic_events needs root; request times come from the flags");
+		return;
+	}
 	snprintf(group, sizeof(group), PROBE_GROUP_PREFIX "%d", getpid());
 	snprintf(cmd, sizeof(cmd),
 		 "t:%s/" PROBE_EVENT " sched_set_need_resched_tp pid=tsk->pid cpu=cpu tif=tif\n",
@@ -342,6 +431,10 @@ static int remove_stale_probes(const struct lt_tracefs_opts *o)
 
 	if (!list)
 		return 0;
+	if (geteuid() != 0) {
+		free(list);	/* probes are root's: see add_probe() */
+		return 0;
+	}
 	for (line = strtok_r(list, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		const char *g = strchr(line, ':');
@@ -372,10 +465,24 @@ static int enable_events(struct lt_tracefs *s, const struct lt_tracefs_opts *o,
 	};
 	size_t i;
 
-	if (!event_exists("sched", "sched_switch") ||
-	    tracefs_event_enable(s->inst, "sched", "sched_switch")) {
+	if (!event_exists("sched", "sched_switch")) {
 		snprintf(err, len,
-			 "this kernel has no usable sched:sched_switch event: nothing to record");
+			 "this kernel has no sched:sched_switch event: nothing to record");
+		return -1;
+	}
+	if (tracefs_event_enable(s->inst, "sched", "sched_switch")) {
+		int e = errno;
+		char *path = tracefs_instance_get_file(s->inst,
+					"events/sched/sched_switch/enable");
+
+		if (e == EACCES || e == EPERM)
+			snprintf(err, len, "%s: %s (needs write access: %s)",
+				 path ? path : "sched_switch/enable",
+				 strerror(e), NEEDS_OWNER);
+		else
+			snprintf(err, len, "cannot enable sched:sched_switch: %s",
+				 strerror(e));
+		tracefs_put_tracing_file(path);
 		return -1;
 	}
 	for (i = 0; i < sizeof(sched) / sizeof(sched[0]); i++)
@@ -595,7 +702,12 @@ struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
 	quiet_self(s, o);
 	/* before tracing starts: it may run gzip for /proc/config.gz */
 	lt_tracefs_setup_line(s->setup, sizeof(s->setup));
-	s->stacks = lt_tracefs_stacks_on(s->inst, o->stacks, o->note);
+	s->kallsyms_hidden = !kallsyms_visible();
+	if (s->kallsyms_hidden)
+		say(o, "/proc/kallsyms shows this user no addresses (they need CAP_SYSLOG): no kernel symbols in the trace, so the tick is estimated%s",
+		    o->stacks != LT_STACKS_NONE ? " and no kernel stacks are taken" : "");
+	else
+		s->stacks = lt_tracefs_stacks_on(s->inst, o->stacks, o->note);
 	return s;
 fail:
 	lt_tracefs_destroy(s);
@@ -647,7 +759,13 @@ void lt_tracefs_keep_header(struct lt_tracefs *s, bool symbols, void *p,
 
 bool lt_tracefs_needs_symbols(const struct lt_tracefs *s)
 {
-	return s->functions || s->tick_hrtimer || s->stacks;
+	return !s->kallsyms_hidden &&
+	       (s->functions || s->tick_hrtimer || s->stacks);
+}
+
+bool lt_tracefs_symbols_visible(const struct lt_tracefs *s)
+{
+	return !s->kallsyms_hidden;
 }
 
 int lt_tracefs_start(struct lt_tracefs *s)
