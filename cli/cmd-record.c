@@ -25,6 +25,7 @@ static const char record_usage[] =
 "usage: lazytrace record [-o FILE] [-d SECONDS] [--cpu LIST] [--syscalls]\n"
 "                        [--buffer-size KB] [--functions|--no-functions]\n"
 "                        [--stacks WHEN] [-u USER] [--world-readable]\n"
+"                        [--no-kallsyms]\n"
 "                        [-- COMMAND ARGS...]\n"
 "\n"
 "Record sched_switch, the wakeups, the tick and every hrtimer (the tick is\n"
@@ -52,6 +53,9 @@ static const char record_usage[] =
 "  -u, --user USER       run the command as USER (name or uid), with its\n"
 "                        groups, HOME, USER, LOGNAME and SHELL\n"
 "  --world-readable      make the file 0644 less the umask, not 0600\n"
+"  --no-kallsyms         write no symbol table (/proc/kallsyms): stacks are\n"
+"                        then addresses and the tick is estimated; the events\n"
+"                        still hold raw kernel pointers\n"
 STACKS_USAGE;
 
 enum {
@@ -60,6 +64,7 @@ enum {
 	OPT_NO_FUNCTIONS,
 	OPT_FUNCTIONS,
 	OPT_WORLD_READABLE,
+	OPT_NO_KALLSYMS,
 };
 
 struct record_opts {
@@ -75,6 +80,7 @@ struct record_opts {
 	const char *user;
 	struct run_as run_as;
 	bool world_readable;
+	bool no_kallsyms;
 };
 
 /* Per-CPU pages, kept in unlinked files until the trace.dat is written. */
@@ -333,8 +339,8 @@ static int write_output(struct lt_tracefs *s, struct spool *sp,
 			strerror(errno));
 		return -1;
 	}
-	ret = lt_tracefs_write_dat(s, fd, sp->fd, sp->size, true, err,
-				   sizeof(err));
+	ret = lt_tracefs_write_dat(s, fd, sp->fd, sp->size, !o->no_kallsyms,
+				   err, sizeof(err));
 	if (close(fd) && !ret) {
 		snprintf(err, sizeof(err), "%s", strerror(errno));
 		ret = -1;
@@ -497,6 +503,7 @@ int cmd_record(int argc, char **argv)
 		{ "functions", no_argument, NULL, OPT_FUNCTIONS },
 		{ "user", required_argument, NULL, 'u' },
 		{ "world-readable", no_argument, NULL, OPT_WORLD_READABLE },
+		{ "no-kallsyms", no_argument, NULL, OPT_NO_KALLSYMS },
 		STACKS_LONG_OPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -544,6 +551,9 @@ int cmd_record(int argc, char **argv)
 			break;
 		case OPT_WORLD_READABLE:
 			o.world_readable = true;
+			break;
+		case OPT_NO_KALLSYMS:
+			o.no_kallsyms = true;
 			break;
 		case 'h':
 			fputs(record_usage, stdout);
