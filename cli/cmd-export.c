@@ -8,15 +8,18 @@
  * kernel stack the tick took, where the trace has one. Written as the
  * trace is read.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "output-json.h"
+#include "private.h"
 
 static const char export_usage[] =
 "usage: lazytrace export --perfetto FILE [-i FILE] [--abi NAME] [-B BUFFER]\n"
+"                        [--no-addresses] [--world-readable]\n"
 "\n"
 "Write Chrome trace-event JSON (open it in https://ui.perfetto.dev):\n"
 "a track per CPU with the running tasks, a track per task with its\n"
@@ -24,14 +27,24 @@ static const char export_usage[] =
 "instant events for upgrades (args.source: tick, hrtick, timer, irq,\n"
 "direct) and folds. FILE '-' is stdout. A tick-upgrade also carries the\n"
 "kernel stack taken in its tick (record's stacktrace trigger) as args\n"
-"{site, stack}, innermost frame first.\n"
+"{site, stack}, innermost frame first; a frame the trace has no symbol\n"
+"for is its address. FILE is made mode 0600 (owned by the user who ran\n"
+"sudo), unless --no-addresses or --world-readable.\n"
 "\n"
 "  --perfetto FILE    output file\n"
 "  -i, --input FILE   trace.dat or kernel text trace (default trace.dat)\n"
 "  -B, --buffer NAME  trace.dat instance buffer\n"
-"  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n";
+"  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
+"  --no-addresses     no kernel address in FILE: a frame without a symbol\n"
+"                     is [unknown] (for a public bug report); FILE then\n"
+"                     follows the umask\n"
+"  --world-readable   FILE 0644 less the umask, not 0600\n";
 
-enum { OPT_PERFETTO = OPT_PRIVATE + 0x80 };
+enum {
+	OPT_PERFETTO = OPT_PRIVATE + 0x80,
+	OPT_NO_ADDRESSES,
+	OPT_WORLD_READABLE,
+};
 
 /* Tracks of the CPUs live in a process of their own, out of pid range. */
 #define CPU_PID 0x40000000
@@ -58,6 +71,7 @@ struct stack_copy {
 };
 
 struct exporter {
+	bool no_addresses;	/* --no-addresses */
 	FILE *fp;
 	struct json j;
 	struct cpu_run *cpus;
@@ -162,8 +176,25 @@ static void instant(struct exporter *x, int pid, const char *name, uint64_t ts,
 	json_end_object(&x->j);
 }
 
+/*
+ * A frame that is an address, not a name ("0xffffffff81234567", or bare
+ * hex from a text trace): lt_stack_frame() gives those where the trace
+ * has no symbol.
+ */
+static bool frame_is_address(const char *f)
+{
+	size_t n;
+
+	if (f[0] == '0' && (f[1] == 'x' || f[1] == 'X'))
+		f += 2;
+	for (n = 0; isxdigit((unsigned char)f[n]); n++)
+		;
+	return n >= 8 && !f[n];
+}
+
 /* The frames of a kernel_stack event, and its call site. */
-static struct stack_copy *stack_copy(const struct lt_event *ev)
+static struct stack_copy *stack_copy(const struct exporter *x,
+				     const struct lt_event *ev)
 {
 	struct stack_copy *st;
 	unsigned int i;
@@ -177,6 +208,8 @@ static struct stack_copy *stack_copy(const struct lt_event *ev)
 	snprintf(st->site, sizeof(st->site), "[unknown]");
 	for (i = 0; i < st->nr; i++) {
 		lt_stack_frame(ev, i, st->frame[i], sizeof(st->frame[i]), false);
+		if (x->no_addresses && frame_is_address(st->frame[i]))
+			snprintf(st->frame[i], sizeof(st->frame[i]), "[unknown]");
 		if (!found && !lt_stack_frame_is_entry(st->frame[i])) {
 			memcpy(st->site, st->frame[i], sizeof(st->site));
 			found = true;
@@ -276,13 +309,14 @@ static void run_slice(struct exporter *x, int cpu, struct cpu_run *c,
  * entry (or the tick's hrtimer), kept until the interrupt ends, for the
  * tick-upgrade it may make.
  */
-static void on_stack(struct cpu_run *c, const struct lt_event *ev)
+static void on_stack(const struct exporter *x, struct cpu_run *c,
+		     const struct lt_event *ev)
 {
 	switch (ev->kind) {
 	case LT_EV_KERNEL_STACK:
 		if (c->stack_slot) {
 			free(c->stack);
-			c->stack = stack_copy(ev);
+			c->stack = stack_copy(x, ev);
 		}
 		break;
 	case LT_EV_HRTIMER_EXPIRE_EXIT:
@@ -323,7 +357,7 @@ static void on_event(struct exporter *x, const struct lt_event *ev)
 		snprintf(c->comm, sizeof(c->comm), "%s", comm);
 		c->since = ev->ts;
 	}
-	on_stack(c, ev);
+	on_stack(x, c, ev);
 	if (ev->kind != LT_EV_SCHED_SWITCH)
 		return;
 	snprintf(c->comm, sizeof(c->comm), "%s", ev->u.sched_switch.prev_comm);
@@ -335,9 +369,10 @@ static void on_event(struct exporter *x, const struct lt_event *ev)
 		name_task(x, c->pid, c->comm);
 }
 
-static int export(struct input_opts *in, const char *out)
+static int export(struct input_opts *in, const char *out, bool no_addresses,
+		  bool world_readable)
 {
-	struct exporter x = { 0 };
+	struct exporter x = { .no_addresses = no_addresses };
 	struct lt_analysis_opts lo = { .abi = in->abi,
 				       .on_transition = on_transition,
 				       .data = &x };
@@ -345,13 +380,23 @@ static int export(struct input_opts *in, const char *out)
 	struct lt_analysis *a;
 	struct lt_reader *r;
 	uint64_t last = 0;
-	int status, i, bad;
+	int status, i, bad, fd;
+	char *tmp = NULL;
 
 	r = input_open(in);
-	x.fp = strcmp(out, "-") ? fopen(out, "w") : stdout;
+	if (strcmp(out, "-")) {
+		/* stacks may carry addresses: private unless stripped */
+		fd = private_create(out, world_readable || no_addresses, &tmp);
+		x.fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!x.fp && fd >= 0)
+			close(fd);
+	} else {
+		x.fp = stdout;
+	}
 	if (!x.fp) {
 		int err = errno;
 
+		private_abort(tmp);
 		lt_reader_close(r);
 		die("cannot write '%s': %s", out, strerror(err));
 	}
@@ -388,6 +433,10 @@ static int export(struct input_opts *in, const char *out)
 		warn("out of memory: some tasks have no name");
 	bad = ferror(x.fp);
 	bad |= x.fp == stdout ? fflush(x.fp) : fclose(x.fp);
+	if (tmp && bad)
+		private_abort(tmp);
+	else if (tmp)
+		bad = private_commit(tmp, out);
 	if (bad) {
 		warn("cannot write '%s': %s", out, strerror(errno));
 		status = EXIT_BAD;
@@ -406,10 +455,13 @@ int cmd_export(int argc, char **argv)
 	static const struct option longopts[] = {
 		INPUT_LONG_OPTS,
 		{ "perfetto", required_argument, NULL, OPT_PERFETTO },
+		{ "no-addresses", no_argument, NULL, OPT_NO_ADDRESSES },
+		{ "world-readable", no_argument, NULL, OPT_WORLD_READABLE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct input_opts in = INPUT_OPTS_INIT;
+	bool no_addresses = false, world_readable = false;
 	const char *out = NULL;
 	int c;
 
@@ -420,6 +472,12 @@ int cmd_export(int argc, char **argv)
 		switch (c) {
 		case OPT_PERFETTO:
 			out = optarg;
+			break;
+		case OPT_NO_ADDRESSES:
+			no_addresses = true;
+			break;
+		case OPT_WORLD_READABLE:
+			world_readable = true;
 			break;
 		case 'h':
 			fputs(export_usage, stdout);
@@ -432,5 +490,5 @@ int cmd_export(int argc, char **argv)
 		die_usage("export: unexpected argument '%s'", argv[optind]);
 	if (!out)
 		die_usage("export: --perfetto FILE is required");
-	return export(&in, out);
+	return export(&in, out, no_addresses, world_readable);
 }
