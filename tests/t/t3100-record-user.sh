@@ -26,6 +26,7 @@ uid=$(id -u "$U") gid=$(id -g "$U") sgid=$(getent group "$G" | cut -d: -f3)
 # in the trace under its own pid.
 cat > who.sh <<'SH'
 echo "pid=$$ uid=$(id -u) gid=$(id -g) groups=$(id -G) euid=$(id -u)"
+echo "leaked: $(ls -l /proc/$$/fd/ | grep -c -e /tracing/ -e lazytrace- -e '\.dat')"
 echo "HOME=$HOME USER=$USER LOGNAME=$LOGNAME SHELL=$SHELL PATH=$PATH"
 i=0
 while [ $i -lt 30000 ]; do i=$((i + 1)); done
@@ -40,6 +41,7 @@ grep -Eq "groups=.*\\b$sgid\\b" u.out || fail "-u $U: supplementary group $G ($s
 grep -q "groups=.*\\b0\\b" u.out && fail "-u $U: still in root's group 0"
 grep -q "HOME=/nonexistent-lt3100 USER=$U LOGNAME=$U SHELL=/bin/sh PATH=/usr/bin:/bin:/usr/sbin:/sbin:/lt3100-kept\$" u.out ||
 	fail "-u $U: environment $(tail -n 1 u.out)"
+grep -q "^leaked: 0$" u.out || fail "the command holds lazytrace's files: $(ls -l /proc/self/fd)"
 grep -q "running the command as" u.err && fail "-u given, yet the sudo note: $(cat u.err)"
 # Traced although it runs as another user: its pid switches in the trace.
 pid=$(sed -n 's/^pid=\([0-9]*\) .*/\1/p' u.out)
