@@ -425,16 +425,14 @@ const char *lt_tracefs_probe_group(const struct lt_tracefs *s)
 /* Probe groups of lazytrace runs that are gone. */
 static int remove_stale_probes(const struct lt_tracefs_opts *o)
 {
-	char *list = tracefs_instance_file_read(NULL, "dynamic_events", NULL);
-	char *line, *save = NULL, group[64];
+	char *list, *line, *save = NULL, group[64];
 	int n = 0, pid;
 
+	if (geteuid() != 0)
+		return 0;	/* probes are root's: see add_probe() */
+	list = tracefs_instance_file_read(NULL, "dynamic_events", NULL);
 	if (!list)
 		return 0;
-	if (geteuid() != 0) {
-		free(list);	/* probes are root's: see add_probe() */
-		return 0;
-	}
 	for (line = strtok_r(list, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		const char *g = strchr(line, ':');
