@@ -242,14 +242,13 @@ static const char *const field_names[][8] = {
 
 /*
  * sched_switch prints prev_state through __print_flags() and appends "+"
- * when the bit above the highest state letter is set (TASK_REPORT_MAX).
- * Read the letters from the event's own print format, so that any kernel's
- * table is honoured.
+ * when the preempted bit is set (lt_switch_preempt_bit()). Read the
+ * letters from the event's own print format, so that any kernel's table
+ * is honoured.
  */
 static void find_state_letters(struct event_info *ei, struct tep_print_arg *arg)
 {
 	struct tep_print_flag_sym *sym;
-	unsigned long long v, max = 0;
 
 	for (; arg; arg = arg->next) {
 		if (arg->type == TEP_PRINT_OP) {
@@ -260,15 +259,12 @@ static void find_state_letters(struct event_info *ei, struct tep_print_arg *arg)
 		if (arg->type != TEP_PRINT_FLAGS || ei->nr_state_letters)
 			continue;
 		for (sym = arg->flags.flags; sym; sym = sym->next) {
-			v = strtoull(sym->value, NULL, 0);
-			if (v > max)
-				max = v;
 			if (ei->nr_state_letters < 16 && sym->str[0]) {
-				ei->state_letter_bit[ei->nr_state_letters] = v;
+				ei->state_letter_bit[ei->nr_state_letters] =
+					strtoull(sym->value, NULL, 0);
 				ei->state_letter[ei->nr_state_letters++] = sym->str[0];
 			}
 		}
-		ei->preempt_marker = max << 1;
 	}
 }
 
@@ -304,8 +300,8 @@ static struct event_info *event_info(struct dat *d, int type)
 	}
 	if (ei->kind == LT_EV_SCHED_SWITCH) {
 		find_state_letters(ei, ei->event->print_fmt.args);
-		if (!ei->preempt_marker)
-			ei->preempt_marker = 0x100;	/* 4.14 .. 6.x */
+		/* the bit the format's "+" tests (0x1000 on some 4.x) */
+		ei->preempt_marker = lt_switch_preempt_bit(ei->event);
 	}
 	return ei;
 }
