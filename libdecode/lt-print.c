@@ -1161,18 +1161,48 @@ static bool is_printable(unsigned char ch)
 }
 
 /*
+ * A user buffer a 7.x kernel recorded with a syscall's argument (@len of
+ * its @count bytes): colon-separated hex bytes, then quoted with dots for
+ * the unprintable, both marked when the buffer was longer than what was
+ * recorded; the quoted text only when some byte is printable (7.x's
+ * trace_syscalls.c).
+ */
+void lt_print_user_buffer(struct trace_seq *s, const unsigned char *d,
+			  int len, unsigned long long count)
+{
+	bool more = count > (unsigned long long)len;
+	int i;
+
+	trace_seq_puts(s, " (");
+	for (i = 0; i < len; i++)
+		trace_seq_printf(s, "%s%02x", i ? ":" : "", d[i]);
+	if (more)
+		trace_seq_puts(s, ", ...");
+	trace_seq_putc(s, ')');
+	/* with no printable byte at all (a lone newline, zeros): bytes only */
+	for (i = 0; i < len && !is_printable(d[i]); i++)
+		;
+	if (i == len)
+		return;
+	trace_seq_puts(s, " \"");
+	for (i = 0; i < len; i++)
+		trace_seq_putc(s, is_printable(d[i]) ? d[i] : '.');
+	trace_seq_putc(s, '"');
+	if (more)
+		trace_seq_puts(s, "...");
+}
+
+/*
  * The user-space data a 7.x kernel records with an argument (a
- * "__ARG_val" dynamic field): a string prints quoted; a buffer first as
- * colon-separated hex bytes, then quoted with dots for the unprintable,
- * both marked when the buffer was longer than what was recorded.
+ * "__ARG_val" dynamic field): a string prints quoted, a buffer as
+ * lt_print_user_buffer().
  */
 static void syscall_user_data(struct ctx *c, struct trace_seq *s,
 			      struct tep_format_field *val, bool buffer,
 			      unsigned long long count)
 {
 	const unsigned char *d;
-	int len, i;
-	bool more;
+	int len;
 
 	d = dyn_data(c, val, &len);
 	if (!d)
@@ -1182,23 +1212,7 @@ static void syscall_user_data(struct ctx *c, struct trace_seq *s,
 				 d);
 		return;
 	}
-	more = count > (unsigned long long)len;
-	trace_seq_puts(s, " (");
-	for (i = 0; i < len; i++)
-		trace_seq_printf(s, "%s%02x", i ? ":" : "", d[i]);
-	if (more)
-		trace_seq_puts(s, ", ...");
-	trace_seq_putc(s, ')');
-	/* binary data (a NUL in it) shows as bytes only */
-	if (memchr(d, 0, len)) {
-		return;
-	}
-	trace_seq_puts(s, " \"");
-	for (i = 0; i < len; i++)
-		trace_seq_putc(s, is_printable(d[i]) ? d[i] : '.');
-	trace_seq_putc(s, '"');
-	if (more)
-		trace_seq_puts(s, "...");
+	lt_print_user_buffer(s, d, len, count);
 }
 
 static struct tep_format_field *user_val_field(struct ctx *c,

@@ -54,6 +54,8 @@ void lt_print_symbol(struct tep_handle *tep, struct trace_seq *s,
 void lt_print_pointer(struct trace_seq *s, unsigned long long v,
 		      int long_size);
 void lt_print_withheld_pointer(struct trace_seq *s, int long_size);
+void lt_print_user_buffer(struct trace_seq *s, const unsigned char *d,
+			  int len, unsigned long long count);
 void lt_print_syscall_arg(struct trace_seq *s, const char *name,
 			  unsigned long long v, bool last);
 
