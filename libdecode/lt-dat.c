@@ -195,18 +195,32 @@ static void keep_kallsyms(void *ctx, const char *text, size_t len)
 	d->ksyms_len = len;
 }
 
-/* The function starting at @addr, if the file's kallsyms has one. */
-static const char *exact_function(struct dat *d, uint64_t addr)
+static void build_ksyms(struct dat *d)
 {
-	if (d->syms.tep != d->tep)
-		return NULL;
 	if (!d->ksyms_built && d->ksyms_text) {
 		d->ksyms_built = true;
 		/* the index owns the text now, and frees it on failure */
 		lt_ksyms_init(&d->ksyms, d->ksyms_text, d->ksyms_len);
 		d->ksyms_text = NULL;
 	}
+}
+
+/* The function starting at @addr, if the file's kallsyms has one. */
+static const char *exact_function(struct dat *d, uint64_t addr)
+{
+	if (d->syms.tep != d->tep)
+		return NULL;
+	build_ksyms(d);
 	return d->ksyms.sym ? lt_ksyms_exact(&d->ksyms, addr) : NULL;
+}
+
+/* The printer's %pS: the module of a function, from the file's kallsyms. */
+static const char *module_of(void *ctx, unsigned long long start)
+{
+	struct dat *d = ctx;
+
+	build_ksyms(d);
+	return d->ksyms.sym ? lt_ksyms_module(&d->ksyms, start) : NULL;
 }
 
 static void free_sources(struct dat *d)
@@ -1468,6 +1482,9 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	tep_set_loglevel(TEP_LOG_NONE);
 	r->nr_cpus = tep_get_cpus(d->tep);
 	d->printer = lt_printer_new(d->tep);
+	if (d->printer)
+		lt_printer_set_modules(d->printer, &(struct lt_module_lookup){
+					       module_of, d });
 	for (i = 0; d->printer && i < d->nr_src; i++)
 		if (lt_printer_add_format(d->printer, d->src[i].id, d->src[i].fmt))
 			d->src_oom = true;

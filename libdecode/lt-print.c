@@ -50,6 +50,7 @@ struct lt_printer {
 	unsigned char *copy;	/* a record, zero-padded (and retyped) */
 	int copy_size;
 	struct tep_event *str_probe;	/* "%s" of a kernel string address */
+	struct lt_module_lookup mod_of;
 	struct {
 		int id;
 		char *fmt;
@@ -256,14 +257,17 @@ void lt_print_array(struct trace_seq *s, const void *data, int count,
 
 /*
  * %pS/%pB ("sym+0xoff/0xsize", the size being the distance to the next
- * symbol) and %ps ("sym"); an address with no symbol prints as 0x...
+ * symbol) and %ps ("sym"), both with " [module]" for a module's function
+ * when @mod_of (may be NULL) names one; an address with no symbol prints
+ * as 0x...
  */
 void lt_print_symbol(struct tep_handle *tep, struct trace_seq *s,
-		     unsigned long long addr, bool offset)
+		     unsigned long long addr, bool offset,
+		     const struct lt_module_lookup *mod_of)
 {
 	unsigned long long start;
 	unsigned long size;
-	const char *name;
+	const char *name, *mod;
 
 	/* It returns 1 when it found a symbol. */
 	if (!addr || !tep_find_function_info(tep, addr, &name, &start, &size) ||
@@ -275,6 +279,9 @@ void lt_print_symbol(struct tep_handle *tep, struct trace_seq *s,
 		trace_seq_puts(s, name);
 	else
 		trace_seq_printf(s, "%s+0x%llx/0x%lx", name, addr - start, size);
+	mod = mod_of && mod_of->fn ? mod_of->fn(mod_of->ctx, start) : NULL;
+	if (mod)
+		trace_seq_printf(s, " [%s]", mod);
 }
 
 /* %p with no_hash_pointers: the raw value in 2 * sizeof(long) digits. */
@@ -944,11 +951,11 @@ static void put_ptr(struct ctx *c, struct trace_seq *s, const char *ext,
 	case 'S':
 	case 'B':
 	case 'F':
-		lt_print_symbol(c->p->tep, s, num(c, a), true);
+		lt_print_symbol(c->p->tep, s, num(c, a), true, &c->p->mod_of);
 		return;
 	case 's':
 	case 'f':
-		lt_print_symbol(c->p->tep, s, num(c, a), false);
+		lt_print_symbol(c->p->tep, s, num(c, a), false, &c->p->mod_of);
 		return;
 	case 'M':
 	case 'm':
@@ -1702,6 +1709,12 @@ struct lt_printer *lt_printer_new(struct tep_handle *tep)
 			p->str_probe = NULL;
 	}
 	return p;
+}
+
+void lt_printer_set_modules(struct lt_printer *p,
+			    const struct lt_module_lookup *mod_of)
+{
+	p->mod_of = *mod_of;
 }
 
 void lt_printer_free(struct lt_printer *p)
