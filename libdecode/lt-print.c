@@ -25,6 +25,8 @@ enum print_mode {
 	PM_SYS_ENTER,
 	PM_SYS_EXIT,
 	PM_REPARSED,	/* libtraceevent on our fixed copy of the format */
+	PM_PROBE,	/* a kprobe, fprobe, tprobe or uprobe: "(%lx)" */
+	PM_PROBE_RET,	/* their return probes: "(%lx <- %lx)" */
 };
 
 #define MAX_PTR_KEYS 4
@@ -73,6 +75,7 @@ struct ctx {
 	bool bad;			/* a construct we do not know */
 	bool in_value;			/* evaluating a %p's or an integer's argument */
 	bool withheld;			/* it named a value the trace lacks */
+	bool probe;			/* a probe's fetch args: "(fault)" */
 };
 
 /*
@@ -1056,11 +1059,64 @@ static int int_size(struct ctx *c, const char *len)
 	return 4;
 }
 
-/* Evaluate @event's print format on @rec; false if a construct is unknown. */
-static bool print_own(struct ctx *c, struct trace_seq *s)
+/*
+ * Text of the format between conversions, its C escapes undone as the
+ * compiler did for the kernel's own printing (a probe's synthesized
+ * format quotes strings as \"%s\").
+ */
+static void put_literal(struct trace_seq *s, const char *f, size_t n)
 {
-	const char *f = c->event->print_fmt.format;
-	struct tep_print_arg *a = c->event->print_fmt.args;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (f[i] != '\\' || i + 1 == n) {
+			trace_seq_putc(s, f[i]);
+			continue;
+		}
+		switch (f[++i]) {
+		case 'n':
+			trace_seq_putc(s, '\n');
+			break;
+		case 't':
+			trace_seq_putc(s, '\t');
+			break;
+		case 'r':
+			trace_seq_putc(s, '\r');
+			break;
+		default:	/* \" \\ and anything else: the character */
+			trace_seq_putc(s, f[i]);
+		}
+	}
+}
+
+/*
+ * A probe's string fetch arg ("\"%s\"" of __get_str()) the kernel could
+ * not read is recorded empty and printed "(fault)", unquoted
+ * (trace_probe.c's string printer): true if @a is one, its opening quote
+ * taken back from @s; returns the length of the closing quote in @f to
+ * skip, 0 if @a is not one.
+ */
+static int probe_fault(struct ctx *c, struct trace_seq *s, const char *f,
+			struct tep_print_arg *a)
+{
+	int len;
+
+	if (!c->probe || a->type != TEP_PRINT_STRING ||
+	    (*f != '"' && strncmp(f, "\\\"", 2)) || !s->len ||
+	    s->buffer[s->len - 1] != '"')
+		return 0;
+	data_of(c, a, &len);
+	if (c->bad || len)
+		return 0;
+	s->len--;
+	trace_seq_puts(s, "(fault)");
+	return *f == '"' ? 1 : 2;
+}
+
+/* Evaluate format text @f with its arguments from @a on the record. */
+static bool print_fmt(struct ctx *c, struct trace_seq *s, const char *f,
+		      struct tep_print_arg *a)
+{
 	struct spec sp;
 	char lenmod[4];
 	int n, star;
@@ -1071,11 +1127,10 @@ static bool print_own(struct ctx *c, struct trace_seq *s)
 		const char *pct = strchr(f, '%');
 
 		if (!pct) {
-			trace_seq_puts(s, f);
+			put_literal(s, f, strlen(f));
 			break;
 		}
-		if (pct > f)
-			trace_seq_printf(s, "%.*s", (int)(pct - f), f);
+		put_literal(s, f, pct - f);
 		f = pct + 1;
 		if (*f == '%') {
 			trace_seq_putc(s, '%');
@@ -1136,7 +1191,11 @@ static bool print_own(struct ctx *c, struct trace_seq *s)
 			trace_seq_putc(s, (char)num(c, a));
 			break;
 		case 's':
-			put_str(c, s, &sp, a);
+			n = probe_fault(c, s, f, a);
+			if (n)
+				f += n;
+			else
+				put_str(c, s, &sp, a);
 			break;
 		case 'p': {
 			const char *ext = f;
@@ -1156,6 +1215,90 @@ static bool print_own(struct ctx *c, struct trace_seq *s)
 		a = a->next;
 	}
 	return !c->bad;
+}
+
+/* Evaluate @event's print format on @rec; false if a construct is unknown. */
+static bool print_own(struct ctx *c, struct trace_seq *s)
+{
+	return print_fmt(c, s, c->event->print_fmt.format,
+			 c->event->print_fmt.args);
+}
+
+/* ------------------------------------------------------------------ */
+/* Probe events                                                        */
+/* ------------------------------------------------------------------ */
+
+static bool is_field(struct tep_print_arg *a, const char *name)
+{
+	return a && a->type == TEP_PRINT_FIELD && a->field.name &&
+	       !strcmp(a->field.name, name);
+}
+
+/*
+ * The kernel synthesizes a probe event's format: "(%lx)" of __probe_ip,
+ * or "(%lx <- %lx)" of __probe_func and __probe_ret_ip for a return
+ * probe, then " name=FMT" per fetch arg (trace_probe.c). It prints the
+ * head its own way, not by that format.
+ */
+static enum print_mode probe_mode(struct tep_event *e)
+{
+	const char *f = e->print_fmt.format;
+	struct tep_print_arg *a = e->print_fmt.args;
+
+	if (!f)
+		return PM_UNKNOWN;
+	if (!strncmp(f, "(%lx)", 5) && is_field(a, "__probe_ip"))
+		return PM_PROBE;
+	if (!strncmp(f, "(%lx <- %lx)", 12) && is_field(a, "__probe_func") &&
+	    is_field(a->next, "__probe_ret_ip"))
+		return PM_PROBE_RET;
+	return PM_UNKNOWN;
+}
+
+/*
+ * One address of the head as trace_output.c's seq_print_ip_sym() prints
+ * it: "sym+0xoff/0xsize [mod]" (@offset) or "sym"; without a symbol
+ * "0x..." (with @offset) or "0x%08lx". A uprobe prints user addresses as
+ * "0x%lx" (@user): none of them is in kallsyms.
+ */
+static void probe_addr(struct ctx *c, struct trace_seq *s,
+		       unsigned long long addr, bool offset, bool user)
+{
+	if (!addr)
+		trace_seq_putc(s, '0');
+	else if (offset)
+		lt_print_symbol(c->p->tep, s, addr, true, &c->p->mod_of);
+	else if (tep_find_function(c->p->tep, addr))
+		lt_print_symbol(c->p->tep, s, addr, false, NULL);
+	else
+		trace_seq_printf(s, user ? "0x%llx" : "0x%08llx", addr);
+}
+
+static bool print_probe(struct ctx *c, struct ev_print *ep,
+			struct trace_seq *s)
+{
+	struct tep_print_arg *a = c->event->print_fmt.args;
+	const char *f = c->event->print_fmt.format;
+	unsigned long long func, ret;
+
+	c->probe = true;
+	trace_seq_putc(s, '(');
+	if (ep->mode == PM_PROBE) {
+		probe_addr(c, s, num(c, a), true, false);
+		a = a->next;
+		f += 5;
+	} else {
+		func = num(c, a);
+		ret = num(c, a->next);
+		probe_addr(c, s, ret, true, false);
+		trace_seq_puts(s, " <- ");
+		probe_addr(c, s, func, false,
+			   !tep_find_function(c->p->tep, ret));
+		a = a->next->next;
+		f += 12;
+	}
+	trace_seq_putc(s, ')');
+	return print_fmt(c, s, f, a);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1608,6 +1751,12 @@ static struct ev_print *ev_print_of(struct lt_printer *p, int type,
 			 e->name + (enter ? 10 : 9));
 		return ep;
 	}
+	if (!(e->flags & TEP_EVENT_FL_FAILED)) {
+		ep->mode = probe_mode(e);
+		if (ep->mode != PM_UNKNOWN)
+			return ep;
+		ep->mode = PM_TEP;
+	}
 	if ((e->flags & TEP_EVENT_FL_FAILED) && p->long_size == 8) {
 		for (i = 0; i < ARRAY_SIZE(reparse); i++) {
 			if (strcmp(e->system, reparse[i].system) ||
@@ -1662,6 +1811,14 @@ void lt_print_info(struct lt_printer *p, struct tep_record *rec, bool fast,
 		return;
 	case PM_REPARSED:
 		print_reparsed(p, ep, rec, s);
+		return;
+	case PM_PROBE:
+	case PM_PROBE_RET:
+		if (print_probe(&c, ep, s))
+			return;
+		s->len = len;
+		ep->mode = PM_TEP;
+		print_tep(p, ep, rec, s);
 		return;
 	case PM_OWN:
 		if (print_own(&c, s))
