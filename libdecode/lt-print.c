@@ -1751,6 +1751,13 @@ static struct ev_print *ev_print_of(struct lt_printer *p, int type,
 			 e->name + (enter ? 10 : 9));
 		return ep;
 	}
+	/*
+	 * ftrace's bprint: its format prints the printk format's address
+	 * with %s, the arguments are in a binary buffer only libtraceevent
+	 * unpacks (our %s of a kernel address would print the format raw).
+	 */
+	if (e->flags & TEP_EVENT_FL_ISBPRINT)
+		return ep;
 	if (!(e->flags & TEP_EVENT_FL_FAILED)) {
 		ep->mode = probe_mode(e);
 		if (ep->mode != PM_UNKNOWN)
