@@ -27,6 +27,8 @@ enum print_mode {
 	PM_REPARSED,	/* libtraceevent on our fixed copy of the format */
 	PM_PROBE,	/* a kprobe, fprobe, tprobe or uprobe: "(%lx)" */
 	PM_PROBE_RET,	/* their return probes: "(%lx <- %lx)" */
+	PM_FGRAPH_ENTRY, /* ftrace's funcgraph_entry: "func() {" */
+	PM_FGRAPH_EXIT,	/* funcgraph_exit: duration and "}" */
 };
 
 #define MAX_PTR_KEYS 4
@@ -1274,6 +1276,99 @@ static void probe_addr(struct ctx *c, struct trace_seq *s,
 		trace_seq_printf(s, user ? "0x%llx" : "0x%08llx", addr);
 }
 
+/* ------------------------------------------------------------------ */
+/* The function graph tracer's events                                  */
+/* ------------------------------------------------------------------ */
+
+/*
+ * funcgraph_entry and funcgraph_exit print as the graph trace-cmd report
+ * draws from them (the kernel's own function_graph output has its own
+ * layout, with no per-event line): an entry as "func() {" indented by
+ * its depth, an exit as its duration and "}" (and the return value when
+ * the kernel records it). The columns: 2 for the overhead mark, the
+ * duration in 11, "|  ", two spaces per depth level.
+ */
+static bool fgraph_field(struct ctx *c, const char *name,
+			 unsigned long long *v)
+{
+	struct tep_format_field *f = tep_find_field(c->event, name);
+
+	if (!f || !in_rec(c, f->offset, f->size) ||
+	    (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+		return false;
+	*v = read_field(c, f).n;
+	return true;
+}
+
+static void fgraph_indent(struct trace_seq *s, unsigned long long depth)
+{
+	unsigned long long i;
+
+	/* a depth the kernel never reaches is a corrupt record: cap it */
+	for (i = 0; i < depth * 2 && i < 512; i++)
+		trace_seq_putc(s, ' ');
+}
+
+/* trace-cmd's (and the kernel's) marks of a long call, then its length. */
+static void fgraph_duration(struct trace_seq *s, unsigned long long ns)
+{
+	unsigned int start;
+	int len;
+
+	trace_seq_puts(s, ns > 1000000000ULL ? "$ " : ns > 1000000ULL ? "# " :
+		       ns > 100000ULL ? "! " : ns > 10000ULL ? "+ " : "  ");
+	start = s->len;
+	trace_seq_printf(s, "%llu", ns / 1000);
+	if (s->len - start < 7)
+		trace_seq_printf(s, ".%03llu", ns % 1000);
+	len = s->len - start;
+	trace_seq_puts(s, " us ");
+	for (; len < 7; len++)
+		trace_seq_putc(s, ' ');
+	trace_seq_puts(s, "|  ");
+}
+
+static bool print_fgraph(struct ctx *c, struct ev_print *ep,
+			 struct trace_seq *s)
+{
+	unsigned long long func, depth, call, ret, v;
+	const char *name;
+
+	if (!fgraph_field(c, "func", &func) ||
+	    !fgraph_field(c, "depth", &depth))
+		return false;
+	if (ep->mode == PM_FGRAPH_ENTRY) {
+		trace_seq_puts(s, "  " "           |  ");	/* no mark, no time */
+		fgraph_indent(s, depth);
+		name = func ? tep_find_function(c->p->tep, func) : NULL;
+		if (name)
+			trace_seq_printf(s, "%s()", name);
+		else
+			trace_seq_printf(s, "%llx()", func);
+		if (fgraph_field(c, "retaddr", &v)) {
+			name = tep_find_function(c->p->tep, v);
+			if (name)
+				trace_seq_printf(s, " /* <-%s */", name);
+		}
+		trace_seq_puts(s, " {");
+		return true;
+	}
+	if (!fgraph_field(c, "calltime", &call) ||
+	    !fgraph_field(c, "rettime", &ret))
+		return false;
+	fgraph_duration(s, ret - call);
+	fgraph_indent(s, depth);
+	trace_seq_putc(s, '}');
+	if (fgraph_field(c, "retval", &v)) {
+		/* error codes in decimal, anything else in hex */
+		if (v >= (unsigned long long)-4095)
+			trace_seq_printf(s, " (ret=%lld)", (long long)v);
+		else
+			trace_seq_printf(s, " (ret=0x%llx)", v);
+	}
+	return true;
+}
+
 static bool print_probe(struct ctx *c, struct ev_print *ep,
 			struct trace_seq *s)
 {
@@ -1758,6 +1853,14 @@ static struct ev_print *ev_print_of(struct lt_printer *p, int type,
 	 */
 	if (e->flags & TEP_EVENT_FL_ISBPRINT)
 		return ep;
+	if (!strcmp(e->system, "ftrace") &&
+	    (!strcmp(e->name, "funcgraph_entry") ||
+	     !strcmp(e->name, "fgraph_retaddr_entry") ||
+	     !strcmp(e->name, "funcgraph_exit"))) {
+		ep->mode = strcmp(e->name, "funcgraph_exit") ? PM_FGRAPH_ENTRY :
+							       PM_FGRAPH_EXIT;
+		return ep;
+	}
 	if (!(e->flags & TEP_EVENT_FL_FAILED)) {
 		ep->mode = probe_mode(e);
 		if (ep->mode != PM_UNKNOWN)
@@ -1818,6 +1921,14 @@ void lt_print_info(struct lt_printer *p, struct tep_record *rec, bool fast,
 		return;
 	case PM_REPARSED:
 		print_reparsed(p, ep, rec, s);
+		return;
+	case PM_FGRAPH_ENTRY:
+	case PM_FGRAPH_EXIT:
+		if (print_fgraph(&c, ep, s))
+			return;
+		s->len = len;
+		ep->mode = PM_TEP;
+		print_tep(p, ep, rec, s);
 		return;
 	case PM_PROBE:
 	case PM_PROBE_RET:
