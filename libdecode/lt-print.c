@@ -536,6 +536,41 @@ static unsigned long long compare(const char *op, unsigned long long l,
 	}
 }
 
+/*
+ * "REC->stk[1]": an element of a fixed array field (a probe's array
+ * fetch arg, "u64 stk[]" of 16 bytes), its size from the element type.
+ */
+static unsigned long long element(struct ctx *c, struct tep_print_arg *a)
+{
+	struct tep_print_arg *l = a->op.left;
+	struct tep_format_field *f;
+	unsigned long long i;
+	char type[64];
+	int size;
+	bool sign;
+
+	if (!l || l->type != TEP_PRINT_FIELD) {
+		c->bad = true;
+		return 0;
+	}
+	f = l->field.field = field_of(c, l->field.field, l->field.name);
+	i = num(c, a->op.right);
+	if (!f || (f->flags & TEP_FIELD_IS_DYNAMIC) || c->bad) {
+		c->bad = true;
+		return 0;
+	}
+	snprintf(type, sizeof(type), "%.*s", (int)strcspn(f->type, "["),
+		 f->type);
+	type_of(c, type, &size, &sign);
+	if (!size || i >= (unsigned long long)(f->size / size) ||
+	    !in_rec(c, f->offset + (int)i * size, size)) {
+		c->bad = true;
+		return 0;
+	}
+	return cast(rd(c, (char *)c->rec->data + f->offset + i * size, size),
+		    size, sign);
+}
+
 static unsigned long long op_num(struct ctx *c, struct tep_print_arg *a)
 {
 	const char *op = a->op.op;
@@ -579,6 +614,8 @@ static unsigned long long op_num(struct ctx *c, struct tep_print_arg *a)
 		c->bad = true;
 		return 0;
 	}
+	if (!strcmp(op, "["))
+		return element(c, a);
 	if (lost_parens(a))
 		return num(c, a->op.left->op.left) &
 		       (num(c, a->op.left->op.right) | num(c, a->op.right));
