@@ -31,6 +31,8 @@ for re in \
 	'kp_open: (do_sys_openat2+0x0/0x[0-9a-f]*) dfd=-100 name="/nonexistent"' \
 	'fp_write: (vfs_write+0x[0-9a-f]*/0x[0-9a-f]*) count=' \
 	'fp_write_ret: ([a-z_]*+0x[0-9a-f]*/0x[0-9a-f]* <- vfs_write) ret=' \
+	'kp_9p: (p9_client_rpc+0x0/0x[0-9a-f]* \[9pnet\]) c=0x' \
+	'kr_9p: ([a-z_0-9]*+0x[0-9a-f]*/0x[0-9a-f]* \[9pnet\] <- p9_client_rpc) ret=0x' \
 	'tp_switch: (__probestub_sched_switch+0x[0-9a-f]*/0x[0-9a-f]*) prev=' \
 	'up_main: (0x[0-9a-f]*) argc=[0-9]* arg0="lazyload"' \
 	'ur_main: (0x[0-9a-f]* <- 0x[0-9a-f]*) ret=0'; do

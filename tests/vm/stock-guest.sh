@@ -10,8 +10,8 @@
 #   stacks:NAME       the same plus a stacktrace trigger on the tick,
 #                     filtered on the lazy bit of common_flags
 #   all:NAME          every event, about a second of mixed load
-#   probes:NAME       kprobe, kretprobe, fprobe, tracepoint probe, eprobe,
-#                     uprobe and uretprobe events with fetch args of many
+#   probes:NAME       kprobe, kretprobe (also on a module's function),
+#                     fprobe, tracepoint probe, eprobe, uprobe and uretprobe events with fetch args of many
 #                     types (group ltprobe) on a short mixed load; the
 #                     uprobes need OUT/uprobe-main (lazyload's main as
 #                     0xOFFSET in its file)
@@ -185,6 +185,8 @@ dynamic_events p:ltprobe/kp_open do_sys_openat2 dfd=\$arg1:s32 name=+0(\$arg2):u
 dynamic_events f:ltprobe/fp_write vfs_write count=count:u64 buf=buf:x64
 dynamic_events f:ltprobe/fp_write_ret vfs_write%return ret=\$retval:s64
 dynamic_events t:ltprobe/tp_switch sched_switch prev=prev->pid:s32 next=next->pid:s32 pcomm=prev->comm:string
+dynamic_events p:ltprobe/kp_9p p9_client_rpc c=\$arg1:x64 type=\$arg2:s8
+dynamic_events r:ltprobe/kr_9p p9_client_rpc ret=\$retval:x64
 dynamic_events e:ltprobe/ep_waking sched/sched_waking pid=\$pid:s32 prio=\$prio:x32 tcpu=\$target_cpu:u32
 uprobe_events p:ltprobe/up_main /bin/lazyload:$off argc=%di:s32 arg0=+0(+0(%si)):string
 uprobe_events r:ltprobe/ur_main /bin/lazyload:$off ret=\$retval:s32
@@ -197,6 +199,7 @@ EOP
 	cat /proc/version > /dev/null
 	cat /nonexistent 2>/dev/null
 	ls / > /dev/null
+	ls $OUT > /dev/null	# 9p: functions of the 9pnet module
 	echo probe-write > /tmp/probe-write
 	lazyload sleep 1 10
 	dd if=/dev/zero of=/dev/null bs=4k count=20 2>/dev/null
