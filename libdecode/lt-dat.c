@@ -195,18 +195,32 @@ static void keep_kallsyms(void *ctx, const char *text, size_t len)
 	d->ksyms_len = len;
 }
 
-/* The function starting at @addr, if the file's kallsyms has one. */
-static const char *exact_function(struct dat *d, uint64_t addr)
+static void build_ksyms(struct dat *d)
 {
-	if (d->syms.tep != d->tep)
-		return NULL;
 	if (!d->ksyms_built && d->ksyms_text) {
 		d->ksyms_built = true;
 		/* the index owns the text now, and frees it on failure */
 		lt_ksyms_init(&d->ksyms, d->ksyms_text, d->ksyms_len);
 		d->ksyms_text = NULL;
 	}
+}
+
+/* The function starting at @addr, if the file's kallsyms has one. */
+static const char *exact_function(struct dat *d, uint64_t addr)
+{
+	if (d->syms.tep != d->tep)
+		return NULL;
+	build_ksyms(d);
 	return d->ksyms.sym ? lt_ksyms_exact(&d->ksyms, addr) : NULL;
+}
+
+/* The printer's %pS: the module of a function, from the file's kallsyms. */
+static const char *module_of(void *ctx, unsigned long long start)
+{
+	struct dat *d = ctx;
+
+	build_ksyms(d);
+	return d->ksyms.sym ? lt_ksyms_module(&d->ksyms, start) : NULL;
 }
 
 static void free_sources(struct dat *d)
@@ -242,14 +256,13 @@ static const char *const field_names[][8] = {
 
 /*
  * sched_switch prints prev_state through __print_flags() and appends "+"
- * when the bit above the highest state letter is set (TASK_REPORT_MAX).
- * Read the letters from the event's own print format, so that any kernel's
- * table is honoured.
+ * when the preempted bit is set (lt_switch_preempt_bit()). Read the
+ * letters from the event's own print format, so that any kernel's table
+ * is honoured.
  */
 static void find_state_letters(struct event_info *ei, struct tep_print_arg *arg)
 {
 	struct tep_print_flag_sym *sym;
-	unsigned long long v, max = 0;
 
 	for (; arg; arg = arg->next) {
 		if (arg->type == TEP_PRINT_OP) {
@@ -260,15 +273,12 @@ static void find_state_letters(struct event_info *ei, struct tep_print_arg *arg)
 		if (arg->type != TEP_PRINT_FLAGS || ei->nr_state_letters)
 			continue;
 		for (sym = arg->flags.flags; sym; sym = sym->next) {
-			v = strtoull(sym->value, NULL, 0);
-			if (v > max)
-				max = v;
 			if (ei->nr_state_letters < 16 && sym->str[0]) {
-				ei->state_letter_bit[ei->nr_state_letters] = v;
+				ei->state_letter_bit[ei->nr_state_letters] =
+					strtoull(sym->value, NULL, 0);
 				ei->state_letter[ei->nr_state_letters++] = sym->str[0];
 			}
 		}
-		ei->preempt_marker = max << 1;
 	}
 }
 
@@ -304,8 +314,8 @@ static struct event_info *event_info(struct dat *d, int type)
 	}
 	if (ei->kind == LT_EV_SCHED_SWITCH) {
 		find_state_letters(ei, ei->event->print_fmt.args);
-		if (!ei->preempt_marker)
-			ei->preempt_marker = 0x100;	/* 4.14 .. 6.x */
+		/* the bit the format's "+" tests (0x1000 on some 4.x) */
+		ei->preempt_marker = lt_switch_preempt_bit(ei->event);
 	}
 	return ei;
 }
@@ -1472,6 +1482,9 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	tep_set_loglevel(TEP_LOG_NONE);
 	r->nr_cpus = tep_get_cpus(d->tep);
 	d->printer = lt_printer_new(d->tep);
+	if (d->printer)
+		lt_printer_set_modules(d->printer, &(struct lt_module_lookup){
+					       module_of, d });
 	for (i = 0; d->printer && i < d->nr_src; i++)
 		if (lt_printer_add_format(d->printer, d->src[i].id, d->src[i].fmt))
 			d->src_oom = true;

@@ -73,6 +73,7 @@ struct lt_ksyms {
 	struct lt_ksym {
 		uint64_t addr;
 		const char *name;
+		const char *mod;	/* "9pnet", or NULL: the kernel's */
 	} *sym;			/* in the text's order */
 	size_t nr;
 	uint32_t *run;		/* where each ascending run of sym starts */
@@ -81,6 +82,7 @@ struct lt_ksyms {
 
 int lt_ksyms_init(struct lt_ksyms *k, char *text, size_t len);
 const char *lt_ksyms_exact(const struct lt_ksyms *k, uint64_t addr);
+const char *lt_ksyms_module(const struct lt_ksyms *k, uint64_t addr);
 void lt_ksyms_free(struct lt_ksyms *k);
 
 /* A kernel_stack event's payload as the kernel prints it (lt-reader.c). */

@@ -45,7 +45,7 @@ static int cmp_sym(const void *a, const void *b)
  */
 int lt_ksyms_init(struct lt_ksyms *k, char *text, size_t len)
 {
-	char *p = text, *end = text + len, *eol, *n, *tab;
+	char *p = text, *end = text + len, *eol, *n, *tab, *mod;
 	size_t max_runs = 16;
 	uint64_t addr, prev = 0;
 	int x, digits;
@@ -77,6 +77,12 @@ int lt_ksyms_init(struct lt_ksyms *k, char *text, size_t len)
 		*(tab ? tab : eol) = '\0';
 		if (!*n)
 			continue;
+		/* "\t[9pnet]": the module's name, cut in place too */
+		mod = NULL;
+		if (tab && eol - tab > 3 && tab[1] == '[' && eol[-1] == ']') {
+			eol[-1] = '\0';
+			mod = tab + 2;
+		}
 		if (!k->nr || addr < prev) {
 			if (k->nr_run == max_runs) {
 				uint32_t *r;
@@ -90,6 +96,7 @@ int lt_ksyms_init(struct lt_ksyms *k, char *text, size_t len)
 			k->run[k->nr_run++] = k->nr;
 		}
 		k->sym[k->nr].addr = addr;
+		k->sym[k->nr].mod = mod;
 		k->sym[k->nr++].name = n;
 		prev = addr;
 	}
@@ -139,6 +146,25 @@ const char *lt_ksyms_exact(const struct lt_ksyms *k, uint64_t addr)
 		}
 	}
 	return name;
+}
+
+/*
+ * The module of the function starting at @addr, as %pS names it after
+ * the offset; NULL for the kernel's own functions and unknown addresses.
+ */
+const char *lt_ksyms_module(const struct lt_ksyms *k, uint64_t addr)
+{
+	size_t r, lo, hi, i;
+
+	for (r = 0; r < k->nr_run; r++) {
+		lo = k->run[r];
+		hi = r + 1 < k->nr_run ? k->run[r + 1] : k->nr;
+		i = lower_bound(k->sym, lo, hi, addr);
+		for (; i < hi && k->sym[i].addr == addr; i++)
+			if (k->sym[i].mod)
+				return k->sym[i].mod;
+	}
+	return NULL;
 }
 
 void lt_ksyms_free(struct lt_ksyms *k)

@@ -9,6 +9,7 @@
  * from the record's fields directly. Anything else, or a value these
  * printers do not cover, goes to libtraceevent as before.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,11 +49,123 @@ static struct tep_print_arg *find_flags(struct tep_print_arg *arg)
 	return NULL;
 }
 
-static bool switch_flags(struct lt_known_print *kp, struct tep_print_arg *arg)
+/* A constant expression of the format (numbers, | & + - << >>); false if not. */
+static bool const_value(struct tep_print_arg *a, unsigned long long *v)
+{
+	unsigned long long l, r;
+	const char *op;
+	char *end;
+
+	if (!a)
+		return false;
+	if (a->type == TEP_PRINT_ATOM) {
+		if (!a->atom.atom || !isdigit((unsigned char)a->atom.atom[0]))
+			return false;
+		*v = strtoull(a->atom.atom, &end, 0);
+		return !*end;
+	}
+	if (a->type != TEP_PRINT_OP || !a->op.op)
+		return false;
+	op = a->op.op;
+	if (!const_value(a->op.right, &r))
+		return false;
+	if (!a->op.left) {
+		if (!strcmp(op, "~")) {
+			*v = ~r;
+			return true;
+		}
+		return false;
+	}
+	if (!const_value(a->op.left, &l))
+		return false;
+	if (!strcmp(op, "|"))
+		*v = l | r;
+	else if (!strcmp(op, "&"))
+		*v = l & r;
+	else if (!strcmp(op, "+"))
+		*v = l + r;
+	else if (!strcmp(op, "-"))
+		*v = l - r;
+	else if (!strcmp(op, "<<") && r < 64)
+		*v = l << r;
+	else if (!strcmp(op, ">>") && r < 64)
+		*v = l >> r;
+	else
+		return false;
+	return true;
+}
+
+static bool is_prev_state(struct tep_print_arg *a)
+{
+	return a && a->type == TEP_PRINT_FIELD && a->field.name &&
+	       !strcmp(a->field.name, "prev_state");
+}
+
+/* "REC->prev_state & X ? "+" : """ somewhere under @arg: X, or 0. */
+static unsigned long long plus_test(struct tep_print_arg *arg)
+{
+	struct tep_print_arg *t, *c;
+	unsigned long long v;
+
+	for (; arg; arg = arg->next) {
+		if (arg->type != TEP_PRINT_OP || !arg->op.op)
+			continue;
+		t = arg->op.left;
+		c = arg->op.right;
+		if (!strcmp(arg->op.op, "?") && t && c &&
+		    t->type == TEP_PRINT_OP && t->op.op &&
+		    !strcmp(t->op.op, "&") && c->type == TEP_PRINT_OP &&
+		    c->op.op && !strcmp(c->op.op, ":") && c->op.left &&
+		    c->op.left->type == TEP_PRINT_ATOM &&
+		    c->op.left->atom.atom &&
+		    !strcmp(c->op.left->atom.atom, "+") &&
+		    ((is_prev_state(t->op.left) &&
+		      const_value(t->op.right, &v)) ||
+		     (is_prev_state(t->op.right) &&
+		      const_value(t->op.left, &v))))
+			return v;
+		v = plus_test(arg->op.left);
+		if (!v)
+			v = plus_test(arg->op.right);
+		if (v)
+			return v;
+	}
+	return 0;
+}
+
+unsigned long long lt_switch_preempt_bit(struct tep_event *event)
+{
+	struct tep_print_arg *fl;
+	struct tep_print_flag_sym *sym;
+	unsigned long long v, max = 0;
+
+	if (!event)
+		return 0;
+	v = plus_test(event->print_fmt.args);
+	/* a single bit, as every kernel's "+" test has had */
+	if (v && !(v & (v - 1)))
+		return v;
+	/*
+	 * No test to read (a format we do not parse): the bit above the
+	 * highest state letter, TASK_REPORT_MAX of 4.14 and later. Older
+	 * kernels' TASK_STATE_MAX lies further up (0x800 or 0x1000 with the
+	 * 4.x letter tables), but their formats always spell it out.
+	 */
+	fl = find_flags(event->print_fmt.args);
+	for (sym = fl ? fl->flags.flags : NULL; sym; sym = sym->next) {
+		v = strtoull(sym->value, NULL, 0);
+		if (v > max)
+			max = v;
+	}
+	return max ? max << 1 : 0x100;
+}
+
+static bool switch_flags(struct lt_known_print *kp, struct tep_event *event,
+			 struct tep_print_arg *arg)
 {
 	struct tep_print_arg *fl = find_flags(arg);
 	struct tep_print_flag_sym *sym;
-	unsigned long long v, max = 0;
+	unsigned long long v;
 	char *end;
 
 	if (!fl || !fl->flags.delim || strcmp(fl->flags.delim, "|"))
@@ -63,11 +176,9 @@ static bool switch_flags(struct lt_known_print *kp, struct tep_print_arg *arg)
 			return false;
 		kp->flag_bit[kp->nr_flags] = v;
 		kp->flag_str[kp->nr_flags++] = sym->str;
-		if (v > max)
-			max = v;
 	}
-	/* TASK_REPORT_MAX: "+" above the highest state, as the reader has it */
-	kp->preempt_marker = max << 1;
+	/* the "+" test's bit, as the reader has it */
+	kp->preempt_marker = lt_switch_preempt_bit(event);
 	return kp->nr_flags > 0;
 }
 
@@ -120,7 +231,7 @@ void lt_known_print_init(struct lt_known_print *kp, struct tep_event *event)
 	if (known[k].fmt == LT_FMT_SWITCH) {
 		kp->f[3] = tep_find_field(event, "prev_state");
 		if (!kp->f[3] || (kp->f[3]->size != 4 && kp->f[3]->size != 8) ||
-		    !switch_flags(kp, args))
+		    !switch_flags(kp, event, args))
 			return;
 	}
 	kp->fmt = known[k].fmt;

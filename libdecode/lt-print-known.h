@@ -38,6 +38,12 @@ struct lt_known_print {
 void lt_known_print_init(struct lt_known_print *kp, struct tep_event *event);
 
 /*
+ * sched_switch's preempted bit ("R+"): the one its print format tests,
+ * else the bit above its highest state letter.
+ */
+unsigned long long lt_switch_preempt_bit(struct tep_event *event);
+
+/*
  * The info of @rec into @buf (at most @len bytes with the NUL), as
  * tep_print_event() would print it. Returns the length the text needs, or
  * -1 when this record must go to the generic printer (a value the hand

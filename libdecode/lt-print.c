@@ -25,6 +25,10 @@ enum print_mode {
 	PM_SYS_ENTER,
 	PM_SYS_EXIT,
 	PM_REPARSED,	/* libtraceevent on our fixed copy of the format */
+	PM_PROBE,	/* a kprobe, fprobe, tprobe or uprobe: "(%lx)" */
+	PM_PROBE_RET,	/* their return probes: "(%lx <- %lx)" */
+	PM_FGRAPH_ENTRY, /* ftrace's funcgraph_entry: "func() {" */
+	PM_FGRAPH_EXIT,	/* funcgraph_exit: duration and "}" */
 };
 
 #define MAX_PTR_KEYS 4
@@ -50,6 +54,7 @@ struct lt_printer {
 	unsigned char *copy;	/* a record, zero-padded (and retyped) */
 	int copy_size;
 	struct tep_event *str_probe;	/* "%s" of a kernel string address */
+	struct lt_module_lookup mod_of;
 	struct {
 		int id;
 		char *fmt;
@@ -72,6 +77,7 @@ struct ctx {
 	bool bad;			/* a construct we do not know */
 	bool in_value;			/* evaluating a %p's or an integer's argument */
 	bool withheld;			/* it named a value the trace lacks */
+	bool probe;			/* a probe's fetch args: "(fault)" */
 };
 
 /*
@@ -256,14 +262,17 @@ void lt_print_array(struct trace_seq *s, const void *data, int count,
 
 /*
  * %pS/%pB ("sym+0xoff/0xsize", the size being the distance to the next
- * symbol) and %ps ("sym"); an address with no symbol prints as 0x...
+ * symbol) and %ps ("sym"), both with " [module]" for a module's function
+ * when @mod_of (may be NULL) names one; an address with no symbol prints
+ * as 0x...
  */
 void lt_print_symbol(struct tep_handle *tep, struct trace_seq *s,
-		     unsigned long long addr, bool offset)
+		     unsigned long long addr, bool offset,
+		     const struct lt_module_lookup *mod_of)
 {
 	unsigned long long start;
 	unsigned long size;
-	const char *name;
+	const char *name, *mod;
 
 	/* It returns 1 when it found a symbol. */
 	if (!addr || !tep_find_function_info(tep, addr, &name, &start, &size) ||
@@ -275,6 +284,9 @@ void lt_print_symbol(struct tep_handle *tep, struct trace_seq *s,
 		trace_seq_puts(s, name);
 	else
 		trace_seq_printf(s, "%s+0x%llx/0x%lx", name, addr - start, size);
+	mod = mod_of && mod_of->fn ? mod_of->fn(mod_of->ctx, start) : NULL;
+	if (mod)
+		trace_seq_printf(s, " [%s]", mod);
 }
 
 /* %p with no_hash_pointers: the raw value in 2 * sizeof(long) digits. */
@@ -524,6 +536,41 @@ static unsigned long long compare(const char *op, unsigned long long l,
 	}
 }
 
+/*
+ * "REC->stk[1]": an element of a fixed array field (a probe's array
+ * fetch arg, "u64 stk[]" of 16 bytes), its size from the element type.
+ */
+static unsigned long long element(struct ctx *c, struct tep_print_arg *a)
+{
+	struct tep_print_arg *l = a->op.left;
+	struct tep_format_field *f;
+	unsigned long long i;
+	char type[64];
+	int size;
+	bool sign;
+
+	if (!l || l->type != TEP_PRINT_FIELD) {
+		c->bad = true;
+		return 0;
+	}
+	f = l->field.field = field_of(c, l->field.field, l->field.name);
+	i = num(c, a->op.right);
+	if (!f || (f->flags & TEP_FIELD_IS_DYNAMIC) || c->bad) {
+		c->bad = true;
+		return 0;
+	}
+	snprintf(type, sizeof(type), "%.*s", (int)strcspn(f->type, "["),
+		 f->type);
+	type_of(c, type, &size, &sign);
+	if (!size || i >= (unsigned long long)(f->size / size) ||
+	    !in_rec(c, f->offset + (int)i * size, size)) {
+		c->bad = true;
+		return 0;
+	}
+	return cast(rd(c, (char *)c->rec->data + f->offset + i * size, size),
+		    size, sign);
+}
+
 static unsigned long long op_num(struct ctx *c, struct tep_print_arg *a)
 {
 	const char *op = a->op.op;
@@ -567,6 +614,8 @@ static unsigned long long op_num(struct ctx *c, struct tep_print_arg *a)
 		c->bad = true;
 		return 0;
 	}
+	if (!strcmp(op, "["))
+		return element(c, a);
 	if (lost_parens(a))
 		return num(c, a->op.left->op.left) &
 		       (num(c, a->op.left->op.right) | num(c, a->op.right));
@@ -944,11 +993,11 @@ static void put_ptr(struct ctx *c, struct trace_seq *s, const char *ext,
 	case 'S':
 	case 'B':
 	case 'F':
-		lt_print_symbol(c->p->tep, s, num(c, a), true);
+		lt_print_symbol(c->p->tep, s, num(c, a), true, &c->p->mod_of);
 		return;
 	case 's':
 	case 'f':
-		lt_print_symbol(c->p->tep, s, num(c, a), false);
+		lt_print_symbol(c->p->tep, s, num(c, a), false, &c->p->mod_of);
 		return;
 	case 'M':
 	case 'm':
@@ -1049,11 +1098,64 @@ static int int_size(struct ctx *c, const char *len)
 	return 4;
 }
 
-/* Evaluate @event's print format on @rec; false if a construct is unknown. */
-static bool print_own(struct ctx *c, struct trace_seq *s)
+/*
+ * Text of the format between conversions, its C escapes undone as the
+ * compiler did for the kernel's own printing (a probe's synthesized
+ * format quotes strings as \"%s\").
+ */
+static void put_literal(struct trace_seq *s, const char *f, size_t n)
 {
-	const char *f = c->event->print_fmt.format;
-	struct tep_print_arg *a = c->event->print_fmt.args;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (f[i] != '\\' || i + 1 == n) {
+			trace_seq_putc(s, f[i]);
+			continue;
+		}
+		switch (f[++i]) {
+		case 'n':
+			trace_seq_putc(s, '\n');
+			break;
+		case 't':
+			trace_seq_putc(s, '\t');
+			break;
+		case 'r':
+			trace_seq_putc(s, '\r');
+			break;
+		default:	/* \" \\ and anything else: the character */
+			trace_seq_putc(s, f[i]);
+		}
+	}
+}
+
+/*
+ * A probe's string fetch arg ("\"%s\"" of __get_str()) the kernel could
+ * not read is recorded empty and printed "(fault)", unquoted
+ * (trace_probe.c's string printer): true if @a is one, its opening quote
+ * taken back from @s; returns the length of the closing quote in @f to
+ * skip, 0 if @a is not one.
+ */
+static int probe_fault(struct ctx *c, struct trace_seq *s, const char *f,
+			struct tep_print_arg *a)
+{
+	int len;
+
+	if (!c->probe || a->type != TEP_PRINT_STRING ||
+	    (*f != '"' && strncmp(f, "\\\"", 2)) || !s->len ||
+	    s->buffer[s->len - 1] != '"')
+		return 0;
+	data_of(c, a, &len);
+	if (c->bad || len)
+		return 0;
+	s->len--;
+	trace_seq_puts(s, "(fault)");
+	return *f == '"' ? 1 : 2;
+}
+
+/* Evaluate format text @f with its arguments from @a on the record. */
+static bool print_fmt(struct ctx *c, struct trace_seq *s, const char *f,
+		      struct tep_print_arg *a)
+{
 	struct spec sp;
 	char lenmod[4];
 	int n, star;
@@ -1064,11 +1166,10 @@ static bool print_own(struct ctx *c, struct trace_seq *s)
 		const char *pct = strchr(f, '%');
 
 		if (!pct) {
-			trace_seq_puts(s, f);
+			put_literal(s, f, strlen(f));
 			break;
 		}
-		if (pct > f)
-			trace_seq_printf(s, "%.*s", (int)(pct - f), f);
+		put_literal(s, f, pct - f);
 		f = pct + 1;
 		if (*f == '%') {
 			trace_seq_putc(s, '%');
@@ -1129,7 +1230,11 @@ static bool print_own(struct ctx *c, struct trace_seq *s)
 			trace_seq_putc(s, (char)num(c, a));
 			break;
 		case 's':
-			put_str(c, s, &sp, a);
+			n = probe_fault(c, s, f, a);
+			if (n)
+				f += n;
+			else
+				put_str(c, s, &sp, a);
 			break;
 		case 'p': {
 			const char *ext = f;
@@ -1151,6 +1256,183 @@ static bool print_own(struct ctx *c, struct trace_seq *s)
 	return !c->bad;
 }
 
+/* Evaluate @event's print format on @rec; false if a construct is unknown. */
+static bool print_own(struct ctx *c, struct trace_seq *s)
+{
+	return print_fmt(c, s, c->event->print_fmt.format,
+			 c->event->print_fmt.args);
+}
+
+/* ------------------------------------------------------------------ */
+/* Probe events                                                        */
+/* ------------------------------------------------------------------ */
+
+static bool is_field(struct tep_print_arg *a, const char *name)
+{
+	return a && a->type == TEP_PRINT_FIELD && a->field.name &&
+	       !strcmp(a->field.name, name);
+}
+
+/*
+ * The kernel synthesizes a probe event's format: "(%lx)" of __probe_ip,
+ * or "(%lx <- %lx)" of __probe_func and __probe_ret_ip for a return
+ * probe, then " name=FMT" per fetch arg (trace_probe.c). It prints the
+ * head its own way, not by that format.
+ */
+static enum print_mode probe_mode(struct tep_event *e)
+{
+	const char *f = e->print_fmt.format;
+	struct tep_print_arg *a = e->print_fmt.args;
+
+	if (!f)
+		return PM_UNKNOWN;
+	if (!strncmp(f, "(%lx)", 5) && is_field(a, "__probe_ip"))
+		return PM_PROBE;
+	if (!strncmp(f, "(%lx <- %lx)", 12) && is_field(a, "__probe_func") &&
+	    is_field(a->next, "__probe_ret_ip"))
+		return PM_PROBE_RET;
+	return PM_UNKNOWN;
+}
+
+/*
+ * One address of the head as trace_output.c's seq_print_ip_sym() prints
+ * it: "sym+0xoff/0xsize [mod]" (@offset) or "sym"; without a symbol
+ * "0x..." (with @offset) or "0x%08lx". A uprobe prints user addresses as
+ * "0x%lx" (@user): none of them is in kallsyms.
+ */
+static void probe_addr(struct ctx *c, struct trace_seq *s,
+		       unsigned long long addr, bool offset, bool user)
+{
+	if (!addr)
+		trace_seq_putc(s, '0');
+	else if (offset)
+		lt_print_symbol(c->p->tep, s, addr, true, &c->p->mod_of);
+	else if (tep_find_function(c->p->tep, addr))
+		lt_print_symbol(c->p->tep, s, addr, false, NULL);
+	else
+		trace_seq_printf(s, user ? "0x%llx" : "0x%08llx", addr);
+}
+
+/* ------------------------------------------------------------------ */
+/* The function graph tracer's events                                  */
+/* ------------------------------------------------------------------ */
+
+/*
+ * funcgraph_entry and funcgraph_exit print as the graph trace-cmd report
+ * draws from them (the kernel's own function_graph output has its own
+ * layout, with no per-event line): an entry as "func() {" indented by
+ * its depth, an exit as its duration and "}" (and the return value when
+ * the kernel records it). The columns: 2 for the overhead mark, the
+ * duration in 11, "|  ", two spaces per depth level.
+ */
+static bool fgraph_field(struct ctx *c, const char *name,
+			 unsigned long long *v)
+{
+	struct tep_format_field *f = tep_find_field(c->event, name);
+
+	if (!f || !in_rec(c, f->offset, f->size) ||
+	    (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+		return false;
+	*v = read_field(c, f).n;
+	return true;
+}
+
+static void fgraph_indent(struct trace_seq *s, unsigned long long depth)
+{
+	unsigned long long i;
+
+	/* a depth the kernel never reaches is a corrupt record: cap it */
+	for (i = 0; i < depth * 2 && i < 512; i++)
+		trace_seq_putc(s, ' ');
+}
+
+/* trace-cmd's (and the kernel's) marks of a long call, then its length. */
+static void fgraph_duration(struct trace_seq *s, unsigned long long ns)
+{
+	unsigned int start;
+	int len;
+
+	trace_seq_puts(s, ns > 1000000000ULL ? "$ " : ns > 1000000ULL ? "# " :
+		       ns > 100000ULL ? "! " : ns > 10000ULL ? "+ " : "  ");
+	start = s->len;
+	trace_seq_printf(s, "%llu", ns / 1000);
+	if (s->len - start < 7)
+		trace_seq_printf(s, ".%03llu", ns % 1000);
+	len = s->len - start;
+	trace_seq_puts(s, " us ");
+	for (; len < 7; len++)
+		trace_seq_putc(s, ' ');
+	trace_seq_puts(s, "|  ");
+}
+
+static bool print_fgraph(struct ctx *c, struct ev_print *ep,
+			 struct trace_seq *s)
+{
+	unsigned long long func, depth, call, ret, v;
+	const char *name;
+
+	if (!fgraph_field(c, "func", &func) ||
+	    !fgraph_field(c, "depth", &depth))
+		return false;
+	if (ep->mode == PM_FGRAPH_ENTRY) {
+		trace_seq_puts(s, "  " "           |  ");	/* no mark, no time */
+		fgraph_indent(s, depth);
+		name = func ? tep_find_function(c->p->tep, func) : NULL;
+		if (name)
+			trace_seq_printf(s, "%s()", name);
+		else
+			trace_seq_printf(s, "%llx()", func);
+		if (fgraph_field(c, "retaddr", &v)) {
+			name = tep_find_function(c->p->tep, v);
+			if (name)
+				trace_seq_printf(s, " /* <-%s */", name);
+		}
+		trace_seq_puts(s, " {");
+		return true;
+	}
+	if (!fgraph_field(c, "calltime", &call) ||
+	    !fgraph_field(c, "rettime", &ret))
+		return false;
+	fgraph_duration(s, ret - call);
+	fgraph_indent(s, depth);
+	trace_seq_putc(s, '}');
+	if (fgraph_field(c, "retval", &v)) {
+		/* error codes in decimal, anything else in hex */
+		if (v >= (unsigned long long)-4095)
+			trace_seq_printf(s, " (ret=%lld)", (long long)v);
+		else
+			trace_seq_printf(s, " (ret=0x%llx)", v);
+	}
+	return true;
+}
+
+static bool print_probe(struct ctx *c, struct ev_print *ep,
+			struct trace_seq *s)
+{
+	struct tep_print_arg *a = c->event->print_fmt.args;
+	const char *f = c->event->print_fmt.format;
+	unsigned long long func, ret;
+
+	c->probe = true;
+	trace_seq_putc(s, '(');
+	if (ep->mode == PM_PROBE) {
+		probe_addr(c, s, num(c, a), true, false);
+		a = a->next;
+		f += 5;
+	} else {
+		func = num(c, a);
+		ret = num(c, a->next);
+		probe_addr(c, s, ret, true, false);
+		trace_seq_puts(s, " <- ");
+		probe_addr(c, s, func, false,
+			   !tep_find_function(c->p->tep, ret));
+		a = a->next->next;
+		f += 12;
+	}
+	trace_seq_putc(s, ')');
+	return print_fmt(c, s, f, a);
+}
+
 /* ------------------------------------------------------------------ */
 /* Syscall events                                                      */
 /* ------------------------------------------------------------------ */
@@ -1161,18 +1443,48 @@ static bool is_printable(unsigned char ch)
 }
 
 /*
+ * A user buffer a 7.x kernel recorded with a syscall's argument (@len of
+ * its @count bytes): colon-separated hex bytes, then quoted with dots for
+ * the unprintable, both marked when the buffer was longer than what was
+ * recorded; the quoted text only when some byte is printable (7.x's
+ * trace_syscalls.c).
+ */
+void lt_print_user_buffer(struct trace_seq *s, const unsigned char *d,
+			  int len, unsigned long long count)
+{
+	bool more = count > (unsigned long long)len;
+	int i;
+
+	trace_seq_puts(s, " (");
+	for (i = 0; i < len; i++)
+		trace_seq_printf(s, "%s%02x", i ? ":" : "", d[i]);
+	if (more)
+		trace_seq_puts(s, ", ...");
+	trace_seq_putc(s, ')');
+	/* with no printable byte at all (a lone newline, zeros): bytes only */
+	for (i = 0; i < len && !is_printable(d[i]); i++)
+		;
+	if (i == len)
+		return;
+	trace_seq_puts(s, " \"");
+	for (i = 0; i < len; i++)
+		trace_seq_putc(s, is_printable(d[i]) ? d[i] : '.');
+	trace_seq_putc(s, '"');
+	if (more)
+		trace_seq_puts(s, "...");
+}
+
+/*
  * The user-space data a 7.x kernel records with an argument (a
- * "__ARG_val" dynamic field): a string prints quoted; a buffer first as
- * colon-separated hex bytes, then quoted with dots for the unprintable,
- * both marked when the buffer was longer than what was recorded.
+ * "__ARG_val" dynamic field): a string prints quoted, a buffer as
+ * lt_print_user_buffer().
  */
 static void syscall_user_data(struct ctx *c, struct trace_seq *s,
 			      struct tep_format_field *val, bool buffer,
 			      unsigned long long count)
 {
 	const unsigned char *d;
-	int len, i;
-	bool more;
+	int len;
 
 	d = dyn_data(c, val, &len);
 	if (!d)
@@ -1182,23 +1494,7 @@ static void syscall_user_data(struct ctx *c, struct trace_seq *s,
 				 d);
 		return;
 	}
-	more = count > (unsigned long long)len;
-	trace_seq_puts(s, " (");
-	for (i = 0; i < len; i++)
-		trace_seq_printf(s, "%s%02x", i ? ":" : "", d[i]);
-	if (more)
-		trace_seq_puts(s, ", ...");
-	trace_seq_putc(s, ')');
-	/* binary data (a NUL in it) shows as bytes only */
-	if (memchr(d, 0, len)) {
-		return;
-	}
-	trace_seq_puts(s, " \"");
-	for (i = 0; i < len; i++)
-		trace_seq_putc(s, is_printable(d[i]) ? d[i] : '.');
-	trace_seq_putc(s, '"');
-	if (more)
-		trace_seq_puts(s, "...");
+	lt_print_user_buffer(s, d, len, count);
 }
 
 static struct tep_format_field *user_val_field(struct ctx *c,
@@ -1587,6 +1883,27 @@ static struct ev_print *ev_print_of(struct lt_printer *p, int type,
 			 e->name + (enter ? 10 : 9));
 		return ep;
 	}
+	/*
+	 * ftrace's bprint: its format prints the printk format's address
+	 * with %s, the arguments are in a binary buffer only libtraceevent
+	 * unpacks (our %s of a kernel address would print the format raw).
+	 */
+	if (e->flags & TEP_EVENT_FL_ISBPRINT)
+		return ep;
+	if (!strcmp(e->system, "ftrace") &&
+	    (!strcmp(e->name, "funcgraph_entry") ||
+	     !strcmp(e->name, "fgraph_retaddr_entry") ||
+	     !strcmp(e->name, "funcgraph_exit"))) {
+		ep->mode = strcmp(e->name, "funcgraph_exit") ? PM_FGRAPH_ENTRY :
+							       PM_FGRAPH_EXIT;
+		return ep;
+	}
+	if (!(e->flags & TEP_EVENT_FL_FAILED)) {
+		ep->mode = probe_mode(e);
+		if (ep->mode != PM_UNKNOWN)
+			return ep;
+		ep->mode = PM_TEP;
+	}
 	if ((e->flags & TEP_EVENT_FL_FAILED) && p->long_size == 8) {
 		for (i = 0; i < ARRAY_SIZE(reparse); i++) {
 			if (strcmp(e->system, reparse[i].system) ||
@@ -1642,6 +1959,22 @@ void lt_print_info(struct lt_printer *p, struct tep_record *rec, bool fast,
 	case PM_REPARSED:
 		print_reparsed(p, ep, rec, s);
 		return;
+	case PM_FGRAPH_ENTRY:
+	case PM_FGRAPH_EXIT:
+		if (print_fgraph(&c, ep, s))
+			return;
+		s->len = len;
+		ep->mode = PM_TEP;
+		print_tep(p, ep, rec, s);
+		return;
+	case PM_PROBE:
+	case PM_PROBE_RET:
+		if (print_probe(&c, ep, s))
+			return;
+		s->len = len;
+		ep->mode = PM_TEP;
+		print_tep(p, ep, rec, s);
+		return;
 	case PM_OWN:
 		if (print_own(&c, s))
 			return;
@@ -1688,6 +2021,12 @@ struct lt_printer *lt_printer_new(struct tep_handle *tep)
 			p->str_probe = NULL;
 	}
 	return p;
+}
+
+void lt_printer_set_modules(struct lt_printer *p,
+			    const struct lt_module_lookup *mod_of)
+{
+	p->mod_of = *mod_of;
 }
 
 void lt_printer_free(struct lt_printer *p)

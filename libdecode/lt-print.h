@@ -19,8 +19,16 @@
 
 struct lt_printer;
 
+/* The module of the function starting at @start, or NULL (%pS's suffix). */
+struct lt_module_lookup {
+	const char *(*fn)(void *ctx, unsigned long long start);
+	void *ctx;
+};
+
 struct lt_printer *lt_printer_new(struct tep_handle *tep);
 void lt_printer_free(struct lt_printer *p);
+void lt_printer_set_modules(struct lt_printer *p,
+			    const struct lt_module_lookup *mod_of);
 
 /*
  * The print format of event @id as the file gives it (the text after
@@ -50,10 +58,13 @@ void lt_print_hex(struct trace_seq *s, const unsigned char *buf, int len,
 void lt_print_array(struct trace_seq *s, const void *data, int count,
 		    int el_size, bool big_endian);
 void lt_print_symbol(struct tep_handle *tep, struct trace_seq *s,
-		     unsigned long long addr, bool offset);
+		     unsigned long long addr, bool offset,
+		     const struct lt_module_lookup *mod_of);
 void lt_print_pointer(struct trace_seq *s, unsigned long long v,
 		      int long_size);
 void lt_print_withheld_pointer(struct trace_seq *s, int long_size);
+void lt_print_user_buffer(struct trace_seq *s, const unsigned char *d,
+			  int len, unsigned long long count);
 void lt_print_syscall_arg(struct trace_seq *s, const char *name,
 			  unsigned long long v, bool last);
 

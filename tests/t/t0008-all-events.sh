@@ -10,11 +10,14 @@
 
 # name, floor in %: the goal is 99.9 everywhere. What still
 # differs: writeback_single_inode's age (jiffies, not in the trace) on
-# host618, 6 lines.
+# host618, 6 lines; the head of an eprobe (the event it is attached to,
+# named nowhere in the file) on stock72-probes-x86, 179 lines: t0121
+# checks everything else there.
 set -- allevents/host618-allevents 99.99 \
 	vm/lazy612vm-allevents 99.99 \
 	stock/stock72-allevents-x86 99.99 \
-	stock/stock72-allevents-arm64 99.99
+	stock/stock72-allevents-arm64 99.99 \
+	stock/stock72-probes-x86 76.5
 tables=${LT_TABLES:-$TMPDIR}
 while [ $# -ge 2 ]; do
 	n=$1 floor=$2

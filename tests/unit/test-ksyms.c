@@ -65,6 +65,12 @@ static void test_runs(void **state)
 	assert_null(lt_ksyms_exact(k, 0xffffffff81000200ULL));
 	assert_null(lt_ksyms_exact(k, 0xffffffff81000104ULL));
 	assert_null(lt_ksyms_exact(k, 0x1234));
+	/* %pS's " [mod_b]": each module function's own, none for the kernel */
+	assert_string_equal(lt_ksyms_module(k, 0xffffffffc0002000ULL), "mod_b");
+	assert_string_equal(lt_ksyms_module(k, 0xffffffffc0001000ULL), "mod_a");
+	assert_string_equal(lt_ksyms_module(k, 0xffffffffc0001100ULL), "mod_a");
+	assert_null(lt_ksyms_module(k, 0xffffffff81000100ULL));
+	assert_null(lt_ksyms_module(k, 0xffffffffc0002004ULL));
 	done(k);
 }
 

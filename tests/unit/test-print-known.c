@@ -38,6 +38,26 @@ static const char switch_fmt[] =
 "	field:int next_prio;	offset:60;	size:4;	signed:1;\n\n"
 "print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, REC->prev_prio, (REC->prev_state & " MASK ") ? __print_flags(REC->prev_state & " MASK ", \"|\", { 0x00000001, \"S\" }, { 0x00000002, \"D\" }, { 0x00000004, \"T\" }, { 0x00000008, \"t\" }, { 0x00000010, \"X\" }, { 0x00000020, \"Z\" }, { 0x00000040, \"P\" }, { 0x00000080, \"I\" }) : \"R\", REC->prev_state & (((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, REC->next_pid, REC->next_prio\n";
 
+/*
+ * 4.8 to 4.13: TASK_STATE_MAX (4096) above TASK_NEW (2048), which has no
+ * letter, so "+" is not the bit above the highest letter. Written as
+ * the 4.9 kernel's format text has it; the "+" test in hex as well, as
+ * other kernels spell it.
+ */
+#define SWITCH_4X(PLUS) \
+"name: sched_switch\nID: 286\nformat:\n" COMMON \
+"	field:char prev_comm[16];	offset:8;	size:16;	signed:1;\n" \
+"	field:pid_t prev_pid;	offset:24;	size:4;	signed:1;\n" \
+"	field:int prev_prio;	offset:28;	size:4;	signed:1;\n" \
+"	field:long prev_state;	offset:32;	size:8;	signed:1;\n" \
+"	field:char next_comm[16];	offset:40;	size:16;	signed:1;\n" \
+"	field:pid_t next_pid;	offset:56;	size:4;	signed:1;\n" \
+"	field:int next_prio;	offset:60;	size:4;	signed:1;\n\n" \
+"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, REC->prev_prio, REC->prev_state & (4096-1) ? __print_flags(REC->prev_state & (4096-1), \"|\", { 1, \"S\"} , { 2, \"D\" }, { 4, \"T\" }, { 8, \"t\" }, { 16, \"Z\" }, { 32, \"X\" }, { 64, \"x\" }, { 128, \"K\" }, { 256, \"W\" }, { 512, \"P\" }, { 1024, \"N\" }) : \"R\", REC->prev_state & " PLUS " ? \"+\" : \"\", REC->next_comm, REC->next_pid, REC->next_prio\n"
+
+static const char switch_4x_fmt[] = SWITCH_4X("4096");
+static const char switch_4x_hex_fmt[] = SWITCH_4X("0x1000");
+
 static const char wakeup_fmt[] =
 "name: sched_wakeup\nID: 374\nformat:\n" COMMON
 "	field:char comm[16];	offset:8;	size:16;	signed:0;\n"
@@ -127,6 +147,52 @@ static void test_switch(void **state)
 	assert_int_equal(both(ev, d, 40, out, sizeof(out)), -1);
 }
 
+static void check_4x(const char *fmt)
+{
+	static const long long states[] = { 0, 1, 2, 0x200, 0x400, 0x1000,
+					    0x1001, 0x1002, 0x1201 };
+	struct tep_event *ev = parse(fmt, "sched");
+	unsigned char d[64] = { 0 };
+	char out[256];
+	size_t i;
+
+	assert_int_equal(lt_switch_preempt_bit(ev), 0x1000);
+	d[0] = 286 & 0xff;
+	d[1] = 286 >> 8;
+	memcpy(d + 8, "kworker/u8:2", 12);
+	memcpy(d + 40, "swapper/1", 9);
+	put32(d, 24, 77);
+	put32(d, 28, 120);
+	for (i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		memcpy(d + 32, &states[i], 8);
+		assert_true(both(ev, d, sizeof(d), out, sizeof(out)) > 0);
+	}
+	/* what the kernel recorded for a preempted task */
+	memcpy(d + 32, &(long long){ 0x1000 }, 8);
+	assert_true(both(ev, d, sizeof(d), out, sizeof(out)) > 0);
+	assert_non_null(strstr(out, "prev_state=R+ =="));
+	memcpy(d + 32, &(long long){ 0x800 }, 8);	/* TASK_NEW: no letter */
+	both(ev, d, sizeof(d), out, sizeof(out));
+}
+
+static void test_switch_4x(void **state)
+{
+	(void)state;
+	check_4x(switch_4x_fmt);
+	check_4x(switch_4x_hex_fmt);
+}
+
+/* No "+" test to read: the bit above the highest letter (none: 0x100). */
+static void test_switch_fallback(void **state)
+{
+	struct tep_event *ev = parse(vector_odd_fmt, "irq_vectors");
+
+	(void)state;
+	assert_int_equal(lt_switch_preempt_bit(ev), 0x100);
+	ev = parse(switch_fmt, "sched");
+	assert_int_equal(lt_switch_preempt_bit(ev), 0x100);
+}
+
 static void test_wakeup(void **state)
 {
 	struct tep_event *ev = parse(wakeup_fmt, "sched");
@@ -181,6 +247,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_switch),
+		cmocka_unit_test(test_switch_4x),
+		cmocka_unit_test(test_switch_fallback),
 		cmocka_unit_test(test_wakeup),
 		cmocka_unit_test(test_unknown_args),
 	};

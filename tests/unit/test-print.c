@@ -152,6 +152,30 @@ static void test_syscall_args(void **state)
 	assert_string_equal(out(), "sys_dup2(oldfd: 0xb, newfd: 1)");
 }
 
+/*
+ * sys_write's buffer, as 7.2 prints it: stock72-allevents-x86 has
+ * "buf: 0x7ffd6a2f21df (2a) \"*\", count: 1)" and "(30:0a) \"0.\"", and
+ * for a lone newline (issue 23) "buf: 0x5e2163 (0a)", no quoted text.
+ */
+static void test_user_buffer(void **state)
+{
+	lt_print_user_buffer(&s, (const unsigned char *)"*", 1, 1);
+	assert_string_equal(out(), " (2a) \"*\"");
+	trace_seq_reset(&s);
+	lt_print_user_buffer(&s, (const unsigned char *)"0\n", 2, 2);
+	assert_string_equal(out(), " (30:0a) \"0.\"");
+	trace_seq_reset(&s);
+	lt_print_user_buffer(&s, (const unsigned char *)"\n", 1, 1);
+	assert_string_equal(out(), " (0a)");
+	trace_seq_reset(&s);
+	lt_print_user_buffer(&s, (const unsigned char *)"\0\0", 2, 0x100000);
+	assert_string_equal(out(), " (00:00, ...)");
+	trace_seq_reset(&s);
+	/* a NUL among printable bytes still shows the text */
+	lt_print_user_buffer(&s, (const unsigned char *)"a\0b", 3, 9);
+	assert_string_equal(out(), " (61:00:62, ...) \"a.b\"...");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +186,7 @@ int main(void)
 		cmocka_unit_test_setup(test_pointer, reset),
 		cmocka_unit_test_setup(test_withheld_pointer, reset),
 		cmocka_unit_test_setup(test_syscall_args, reset),
+		cmocka_unit_test_setup(test_user_buffer, reset),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

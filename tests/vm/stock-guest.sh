@@ -10,6 +10,11 @@
 #   stacks:NAME       the same plus a stacktrace trigger on the tick,
 #                     filtered on the lazy bit of common_flags
 #   all:NAME          every event, about a second of mixed load
+#   probes:NAME       kprobe, kretprobe (also on a module's function),
+#                     fprobe, tracepoint probe, eprobe, uprobe and uretprobe events with fetch args of many
+#                     types (group ltprobe) on a short mixed load; the
+#                     uprobes need OUT/uprobe-main (lazyload's main as
+#                     0xOFFSET in its file)
 #   hrtick:on|off     HRTICK / NO_HRTICK (only between scenarios: quiet)
 #   housekeeping:off  khugepaged and proactive compaction idle (see below)
 #   lt:TAG            lazytrace record, live --json and tui --live (tmux)
@@ -75,6 +80,7 @@ setup() { # what: basic|stacks|all
 		echo 1 > $I/events/enable
 		return
 	fi
+	[ "$1" = probes ] && return
 	for e in $EVENTS; do
 		echo 1 > $I/events/$e/enable || echo "cannot enable $e"
 	done
@@ -160,6 +166,50 @@ record() { # kind name
 	stamp "$2 end"
 	save $2
 	teardown
+}
+
+# Every kind of dynamic probe, with fetch args of every type.
+probes() {
+	off=$(cat $OUT/uprobe-main 2>/dev/null)
+	while read -r file def; do
+		if echo "$def" >> $T/$file 2>/dev/null; then
+			echo "probe: $def"
+		else
+			echo "probe rejected: '$def': $(tail -n 2 $T/error_log | tr '\n' ' ')"
+		fi
+	done <<EOP
+dynamic_events p:ltprobe/kp_read vfs_read file=\$arg1:x64 count=\$arg3:u64 c32=\$arg3:u32 c16=\$arg3:u16 c8=\$arg3:u8 s32=\$arg3:s32 s8=\$arg3:s8 x32=\$arg3:x32 x16=\$arg3:x16 bits=\$arg3:b4@4/32 comm=\$comm:string
+dynamic_events r:ltprobe/kr_read vfs_read ret=\$retval:s64 x=\$retval:x64
+dynamic_events p:ltprobe/kp_timer call_timer_fn fn=\$arg2:symbol fns=\$arg2:symstr stk=+0(%sp):x64[2]
+dynamic_events p:ltprobe/kp_open do_sys_openat2 dfd=\$arg1:s32 name=+0(\$arg2):ustring
+dynamic_events f:ltprobe/fp_write vfs_write count=count:u64 buf=buf:x64
+dynamic_events f:ltprobe/fp_write_ret vfs_write%return ret=\$retval:s64
+dynamic_events t:ltprobe/tp_switch sched_switch prev=prev->pid:s32 next=next->pid:s32 pcomm=prev->comm:string
+dynamic_events p:ltprobe/kp_9p p9_client_rpc c=\$arg1:x64 type=\$arg2:s8
+dynamic_events r:ltprobe/kr_9p p9_client_rpc ret=\$retval:x64
+dynamic_events e:ltprobe/ep_waking sched/sched_waking pid=\$pid:s32 prio=\$prio:x32 tcpu=\$target_cpu:u32
+uprobe_events p:ltprobe/up_main /bin/lazyload:$off argc=%di:s32 arg0=+0(+0(%si)):string
+uprobe_events r:ltprobe/ur_main /bin/lazyload:$off ret=\$retval:s32
+EOP
+	stamp "$1 start"
+	setup probes
+	echo 1 > $I/events/ltprobe/enable || echo "cannot enable ltprobe"
+	echo 1 > $I/tracing_on
+	setup_line > $I/trace_marker
+	cat /proc/version > /dev/null
+	cat /nonexistent 2>/dev/null
+	ls / > /dev/null
+	ls $OUT > /dev/null	# 9p: functions of the 9pnet module
+	echo probe-write > /tmp/probe-write
+	lazyload sleep 1 10
+	dd if=/dev/zero of=/dev/null bs=4k count=20 2>/dev/null
+	echo 0 > $I/tracing_on
+	stamp "$1 end"
+	save $1
+	teardown
+	echo 0 > $T/events/ltprobe/enable 2>/dev/null
+	grep ltprobe $T/dynamic_events | sed 's/^[a-z]*:\([^ ]*\) .*/-:\1/' |
+		while read -r d; do echo "$d" >> $T/dynamic_events; done
 }
 
 # lazytrace itself on the same workloads. tracefs must be as clean after
@@ -329,6 +379,7 @@ for step in $(echo "${LT_RUN:-info}" | tr ',' ' '); do
 	rec:*)		record basic $arg ;;
 	stacks:*)	record stacks $arg ;;
 	all:*)		record all $arg ;;
+	probes:*)	probes $arg ;;
 	lt:*)		lt $arg ;;
 	*)		echo "unknown step $step" ;;
 	esac

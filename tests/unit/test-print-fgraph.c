@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The function graph tracer's events through the event printer, as
+ * trace-cmd report draws the graph from them (trace-cmd's
+ * lib/trace-cmd/trace-ftrace.c: an entry "func() {" after an empty
+ * duration column, an exit with the call's duration, its overhead mark
+ * and "}", two spaces of indent per depth level, the return value in hex
+ * or, for an error code, in decimal), on the formats of a 64-bit 5.15
+ * kernel and of a 32-bit one, never the formats' raw "--> %ps (%d)".
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../libdecode/lt-print.h"
+
+#define COMMON \
+"	field:unsigned short common_type;	offset:0;	size:2;	signed:0;\n" \
+"	field:unsigned char common_flags;	offset:2;	size:1;	signed:0;\n" \
+"	field:unsigned char common_preempt_count;	offset:3;	size:1;	signed:0;\n" \
+"	field:int common_pid;	offset:4;	size:4;	signed:1;\n\n"
+
+static const char entry64[] =
+"name: funcgraph_entry\nID: 11\nformat:\n" COMMON
+"	field:unsigned long func;	offset:8;	size:8;	signed:0;\n"
+"	field:int depth;	offset:16;	size:4;	signed:1;\n\n"
+"print fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n";
+
+static const char exit64[] =
+"name: funcgraph_exit\nID: 10\nformat:\n" COMMON
+"	field:unsigned long func;	offset:8;	size:8;	signed:0;\n"
+"	field:int depth;	offset:16;	size:4;	signed:1;\n"
+"	field:unsigned int overrun;	offset:20;	size:4;	signed:0;\n"
+"	field:unsigned long long calltime;	offset:24;	size:8;	signed:0;\n"
+"	field:unsigned long long rettime;	offset:32;	size:8;	signed:0;\n\n"
+"print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth\n";
+
+/* 6.x with CONFIG_FUNCTION_GRAPH_RETVAL: the return value too */
+static const char exit64_ret[] =
+"name: funcgraph_exit\nID: 10\nformat:\n" COMMON
+"	field:unsigned long func;	offset:8;	size:8;	signed:0;\n"
+"	field:unsigned long retval;	offset:16;	size:8;	signed:0;\n"
+"	field:int depth;	offset:24;	size:4;	signed:1;\n"
+"	field:unsigned int overrun;	offset:28;	size:4;	signed:0;\n"
+"	field:unsigned long long calltime;	offset:32;	size:8;	signed:0;\n"
+"	field:unsigned long long rettime;	offset:40;	size:8;	signed:0;\n\n"
+"print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d retval: %lx\", (void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth, REC->retval\n";
+
+static const char entry32[] =
+"name: funcgraph_entry\nID: 11\nformat:\n" COMMON
+"	field:unsigned long func;	offset:8;	size:4;	signed:0;\n"
+"	field:int depth;	offset:12;	size:4;	signed:1;\n\n"
+"print fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n";
+
+static const char exit32[] =
+"name: funcgraph_exit\nID: 10\nformat:\n" COMMON
+"	field:unsigned long func;	offset:8;	size:4;	signed:0;\n"
+"	field:int depth;	offset:12;	size:4;	signed:1;\n"
+"	field:unsigned int overrun;	offset:16;	size:4;	signed:0;\n"
+"	field:unsigned long long calltime;	offset:24;	size:8;	signed:0;\n"
+"	field:unsigned long long rettime;	offset:32;	size:8;	signed:0;\n\n"
+"print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth\n";
+
+/* no overhead mark, no duration: as wide as "  5.000 us   " */
+#define NOTIME "  " "           |  "
+
+static struct tep_handle *tep;
+static struct lt_printer *p;
+static struct trace_seq s;
+
+static void load(int long_size, const char *entry, const char *exit)
+{
+	struct tep_event *ev = NULL;
+
+	tep = tep_alloc();
+	assert_non_null(tep);
+	tep_set_long_size(tep, long_size);
+	tep_set_file_bigendian(tep, tep_is_local_bigendian(tep));
+	assert_int_equal(tep_parse_format(tep, &ev, entry, strlen(entry),
+					  "ftrace"), 0);
+	assert_int_equal(tep_parse_format(tep, &ev, exit, strlen(exit),
+					  "ftrace"), 0);
+	assert_int_equal(tep_register_function(tep, "do_IRQ",
+			long_size == 8 ? 0xffffffff81000100ULL : 0xc1000100ULL,
+			NULL), 0);
+	assert_int_equal(tep_register_function(tep, "irq_exit",
+			long_size == 8 ? 0xffffffff81000200ULL : 0xc1000200ULL,
+			NULL), 0);
+	p = lt_printer_new(tep);
+	assert_non_null(p);
+	trace_seq_init(&s);
+}
+
+static void unload(void)
+{
+	lt_printer_free(p);
+	tep_free(tep);
+	trace_seq_destroy(&s);
+}
+
+static const char *info(unsigned char *d, int size)
+{
+	struct tep_record rec = { .data = d, .size = size };
+
+	trace_seq_reset(&s);
+	lt_print_info(p, &rec, false, &s);
+	trace_seq_terminate(&s);
+	return s.buffer;
+}
+
+static void put32(unsigned char *d, int off, uint32_t v)
+{
+	memcpy(d + off, &v, 4);
+}
+
+static void put64(unsigned char *d, int off, uint64_t v)
+{
+	memcpy(d + off, &v, 8);
+}
+
+static void test_fgraph64(void **state)
+{
+	unsigned char d[48] = { 0 };
+
+	(void)state;
+	load(8, entry64, exit64);
+	d[0] = 11;
+	put64(d, 8, 0xffffffff81000100ULL);
+	put32(d, 16, 1);
+	assert_string_equal(info(d, 24), NOTIME "  do_IRQ() {");
+	put64(d, 8, 0xffffffff81000200ULL);
+	put32(d, 16, 0);
+	assert_string_equal(info(d, 24), NOTIME "irq_exit() {");
+	memset(d, 0, sizeof(d));
+	d[0] = 10;
+	put64(d, 8, 0xffffffff81000100ULL);
+	put32(d, 16, 1);
+	put64(d, 24, 1000000);
+	put64(d, 32, 1005000);			/* 5 us */
+	assert_string_equal(info(d, 40), "  5.000 us   |    }");
+	put64(d, 32, 1000000 + 23456);		/* over 10 us: "+" */
+	assert_string_equal(info(d, 40), "+ 23.456 us  |    }");
+	put64(d, 32, 1000000 + 123456789);	/* over 1 ms: "#" */
+	assert_string_equal(info(d, 40), "# 123456.789 us |    }");
+	put32(d, 16, 0);
+	put64(d, 32, 1000000 + 12345678901ULL);	/* 8 digits: no fraction */
+	assert_string_equal(info(d, 40), "$ 12345678 us |  }");
+	unload();
+}
+
+static void test_fgraph_retval(void **state)
+{
+	unsigned char d[48] = { 0 };
+
+	(void)state;
+	load(8, entry64, exit64_ret);
+	d[0] = 10;
+	put64(d, 8, 0xffffffff81000100ULL);
+	put64(d, 16, 0x1);
+	put32(d, 24, 2);
+	put64(d, 32, 1000);
+	put64(d, 40, 1750);
+	assert_string_equal(info(d, 48), "  0.750 us   |      } (ret=0x1)");
+	put64(d, 16, (uint64_t)-14);		/* -EFAULT */
+	assert_string_equal(info(d, 48), "  0.750 us   |      } (ret=-14)");
+	unload();
+}
+
+static void test_fgraph32(void **state)
+{
+	unsigned char d[40] = { 0 };
+
+	(void)state;
+	load(4, entry32, exit32);
+	d[0] = 11;
+	put32(d, 8, 0xc1000100);
+	put32(d, 12, 0);
+	assert_string_equal(info(d, 16), NOTIME "do_IRQ() {");
+	put32(d, 8, 0xc6b9f810);		/* no symbol: the address */
+	assert_string_equal(info(d, 16), NOTIME "c6b9f810() {");
+	memset(d, 0, sizeof(d));
+	d[0] = 10;
+	put32(d, 8, 0xc1000100);
+	put64(d, 24, 5000);
+	put64(d, 32, 5000 + 101000);		/* over 100 us: "!" */
+	assert_string_equal(info(d, 40), "! 101.000 us |  }");
+	unload();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fgraph64),
+		cmocka_unit_test(test_fgraph_retval),
+		cmocka_unit_test(test_fgraph32),
+	};
+
+	return cmocka_run_group_tests_name("print-fgraph", tests, NULL, NULL);
+}
