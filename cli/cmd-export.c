@@ -17,6 +17,7 @@
 
 static const char export_usage[] =
 "usage: lazytrace export --perfetto FILE [-i FILE] [--abi NAME] [-B BUFFER]\n"
+"                        [--hz N] [--tick T]\n"
 "\n"
 "Write Chrome trace-event JSON (open it in https://ui.perfetto.dev):\n"
 "a track per CPU with the running tasks, a track per task with its\n"
@@ -29,9 +30,13 @@ static const char export_usage[] =
 "  --perfetto FILE    output file\n"
 "  -i, --input FILE   trace.dat or kernel text trace (default trace.dat)\n"
 "  -B, --buffer NAME  trace.dat instance buffer\n"
-"  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n";
+"  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
+"  --hz N             the kernel's tick rate, for a trace without tick events\n"
+"  --tick T           force the tick length (e.g. 4ms) instead of the trace's\n"
+"\n"
+"otherData names the tick (tick_ns, null when unknown, and tick_source).\n";
 
-enum { OPT_PERFETTO = OPT_PRIVATE + 0x80 };
+enum { OPT_PERFETTO = OPT_PRIVATE + 0x80, OPT_EXPORT_TICK };
 
 /* Tracks of the CPUs live in a process of their own, out of pid range. */
 #define CPU_PID 0x40000000
@@ -335,10 +340,13 @@ static void on_event(struct exporter *x, const struct lt_event *ev)
 		name_task(x, c->pid, c->comm);
 }
 
-static int export(struct input_opts *in, const char *out)
+static int export(struct input_opts *in, const char *out,
+		  const struct lt_analysis_opts *tick)
 {
 	struct exporter x = { 0 };
 	struct lt_analysis_opts lo = { .abi = in->abi,
+				       .tick_ns = tick->tick_ns,
+				       .hz = tick->hz,
 				       .on_transition = on_transition,
 				       .data = &x };
 	const struct lt_event *ev;
@@ -381,6 +389,7 @@ static int export(struct input_opts *in, const char *out)
 	json_str(&x.j, "lazytrace_version", LT_VERSION_STRING);
 	json_str(&x.j, "abi", lt_abi_name(lt_analysis_summary(a)->abi));
 	json_bool(&x.j, "lazy_preemption", lt_analysis_summary(a)->lazy_seen);
+	json_tick_setup(&x.j, lt_analysis_summary(a));
 	json_end_object(&x.j);
 	json_end_object(&x.j);
 	json_finish(&x.j);
@@ -406,11 +415,15 @@ int cmd_export(int argc, char **argv)
 	static const struct option longopts[] = {
 		INPUT_LONG_OPTS,
 		{ "perfetto", required_argument, NULL, OPT_PERFETTO },
+		{ "hz", required_argument, NULL, OPT_HZ },
+		{ "tick", required_argument, NULL, OPT_EXPORT_TICK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct input_opts in = INPUT_OPTS_INIT;
+	struct lt_analysis_opts tick = { 0 };
 	const char *out = NULL;
+	int64_t ns;
 	int c;
 
 	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "h", longopts,
@@ -420,6 +433,15 @@ int cmd_export(int argc, char **argv)
 		switch (c) {
 		case OPT_PERFETTO:
 			out = optarg;
+			break;
+		case OPT_HZ:
+			tick.hz = parse_hz(optarg);
+			break;
+		case OPT_EXPORT_TICK:
+			ns = parse_time_ns(optarg);
+			if (ns <= 0)
+				die_usage("bad --tick '%s'", optarg);
+			tick.tick_ns = ns;
 			break;
 		case 'h':
 			fputs(export_usage, stdout);
@@ -432,5 +454,5 @@ int cmd_export(int argc, char **argv)
 		die_usage("export: unexpected argument '%s'", argv[optind]);
 	if (!out)
 		die_usage("export: --perfetto FILE is required");
-	return export(&in, out);
+	return export(&in, out, &tick);
 }
