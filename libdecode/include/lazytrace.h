@@ -336,7 +336,14 @@ struct lt_open_opts {
  * @err: receives a one-line message naming the file on failure
  * @errlen: size of @err
  *
- * The format is detected from the content.
+ * The format is detected from the content: a trace.dat, or kernel text,
+ * plain or compressed with gzip, xz or zstd. Compressed text, standard
+ * input, pipes and files that stat as empty (tracefs files such as
+ * instances/X/trace) are read as streams, decompressed a block at a time
+ * (memory does not grow with the input; an xz stream may not ask for more
+ * than 256 MiB of dictionary); a stream cannot seek (lt_reader_seek()
+ * fails) and its lt_reader_size() is 0. A corrupt or cut compressed
+ * stream stops the reader with the file and the compressed offset.
  *
  * Untrusted input: any file may be passed, however crafted. The library
  * installs no signal handler, forks no process and changes no
