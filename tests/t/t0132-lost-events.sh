@@ -28,7 +28,15 @@ ${LAZYTRACE_WRAP:-} "$LAZYTRACE" record --buffer-size 8 -d 3 -o lost.dat \
 	2> rec.err &
 rec=$!
 wait_instance $rec
-sleep 0.3
+# tracing, with sched_switch on, before the reader stops (slow under ASan)
+i=0
+until [ "$(cat $T/instances/lazytrace-$rec/tracing_on 2>/dev/null)" = 1 ] &&
+      [ "$(cat $T/instances/lazytrace-$rec/events/sched/sched_switch/enable 2>/dev/null)" = 1 ]; do
+	i=$((i + 1))
+	[ $i -lt 200 ] || { kill $rec; fail "record's instance never traced"; }
+	sleep 0.05
+done
+sleep 0.5
 kill -STOP $rec
 load
 kill -CONT $rec
