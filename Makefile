@@ -31,7 +31,7 @@ LIB_CFLAGS	:= -Ilibdecode -fvisibility=hidden
 LIB_MAP		:= libdecode/liblazytrace.map
 TRACE_LIBS	:= $(shell $(PKG_CONFIG) --libs libtracecmd libtraceevent libtracefs 2>/dev/null || echo -ltracecmd -ltraceevent -ltracefs)
 CURSES_LIBS	:= $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
-LDLIBS		:= $(TRACE_LIBS) -lzstd -lz -lm
+LDLIBS		:= $(TRACE_LIBS) -lzstd -lz -llzma -lm
 
 B		?= build
 
@@ -63,7 +63,7 @@ BIN		:= lazytrace
 
 DEB_PKGS	:= build-essential pkg-config libtraceevent-dev libtracefs-dev \
 		   libtracecmd-dev trace-cmd libncurses-dev libcmocka-dev \
-		   libzstd-dev zlib1g-dev xz-utils tmux python3 man-db git strace
+		   libzstd-dev zlib1g-dev liblzma-dev xz-utils zstd tmux python3 man-db git strace
 
 # What the stock-kernel VM test needs on top (qemu, the guest's tools).
 VM_DEB_PKGS	:= qemu-system-x86 qemu-system-arm busybox-static rt-tests \

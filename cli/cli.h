@@ -158,6 +158,8 @@ void int_set_free(struct int_set *set);
 
 /* "1.5" seconds, "1500ms", "20us", "300ns" -> ns; -1 on error. */
 int64_t parse_time_ns(const char *s);
+/* --hz N: the kernel's tick rate; exits with a usage error if bad. */
+unsigned int parse_hz(const char *arg);
 
 /* ---- JSON writer: streams, escapes, keeps commas right. ---- */
 struct json {

@@ -19,7 +19,7 @@
 
 static const char export_usage[] =
 "usage: lazytrace export --perfetto FILE [-i FILE] [--abi NAME] [-B BUFFER]\n"
-"                        [--no-addresses] [--world-readable]\n"
+"                        [--hz N] [--tick T] [--no-addresses] [--world-readable]\n"
 "\n"
 "Write Chrome trace-event JSON (open it in https://ui.perfetto.dev):\n"
 "a track per CPU with the running tasks, a track per task with its\n"
@@ -35,13 +35,18 @@ static const char export_usage[] =
 "  -i, --input FILE   trace.dat or kernel text trace (default trace.dat)\n"
 "  -B, --buffer NAME  trace.dat instance buffer\n"
 "  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
+"  --hz N             the kernel's tick rate, for a trace without tick events\n"
+"  --tick T           force the tick length (e.g. 4ms) instead of the trace's\n"
 "  --no-addresses     no kernel address in FILE: a frame without a symbol\n"
 "                     is [unknown] (for a public bug report); FILE then\n"
 "                     follows the umask\n"
-"  --world-readable   FILE 0644 less the umask, not 0600\n";
+"  --world-readable   FILE 0644 less the umask, not 0600\n"
+"\n"
+"otherData names the tick (tick_ns, null when unknown, and tick_source).\n";
 
 enum {
 	OPT_PERFETTO = OPT_PRIVATE + 0x80,
+	OPT_EXPORT_TICK,
 	OPT_NO_ADDRESSES,
 	OPT_WORLD_READABLE,
 };
@@ -369,11 +374,14 @@ static void on_event(struct exporter *x, const struct lt_event *ev)
 		name_task(x, c->pid, c->comm);
 }
 
-static int export(struct input_opts *in, const char *out, bool no_addresses,
+static int export(struct input_opts *in, const char *out,
+		  const struct lt_analysis_opts *tick, bool no_addresses,
 		  bool world_readable)
 {
 	struct exporter x = { .no_addresses = no_addresses };
 	struct lt_analysis_opts lo = { .abi = in->abi,
+				       .tick_ns = tick->tick_ns,
+				       .hz = tick->hz,
 				       .on_transition = on_transition,
 				       .data = &x };
 	const struct lt_event *ev;
@@ -426,6 +434,7 @@ static int export(struct input_opts *in, const char *out, bool no_addresses,
 	json_str(&x.j, "lazytrace_version", LT_VERSION_STRING);
 	json_str(&x.j, "abi", lt_abi_name(lt_analysis_summary(a)->abi));
 	json_bool(&x.j, "lazy_preemption", lt_analysis_summary(a)->lazy_seen);
+	json_tick_setup(&x.j, lt_analysis_summary(a));
 	json_end_object(&x.j);
 	json_end_object(&x.j);
 	json_finish(&x.j);
@@ -457,12 +466,16 @@ int cmd_export(int argc, char **argv)
 		{ "perfetto", required_argument, NULL, OPT_PERFETTO },
 		{ "no-addresses", no_argument, NULL, OPT_NO_ADDRESSES },
 		{ "world-readable", no_argument, NULL, OPT_WORLD_READABLE },
+		{ "hz", required_argument, NULL, OPT_HZ },
+		{ "tick", required_argument, NULL, OPT_EXPORT_TICK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct input_opts in = INPUT_OPTS_INIT;
 	bool no_addresses = false, world_readable = false;
+	struct lt_analysis_opts tick = { 0 };
 	const char *out = NULL;
+	int64_t ns;
 	int c;
 
 	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "h", longopts,
@@ -479,6 +492,15 @@ int cmd_export(int argc, char **argv)
 		case OPT_WORLD_READABLE:
 			world_readable = true;
 			break;
+		case OPT_HZ:
+			tick.hz = parse_hz(optarg);
+			break;
+		case OPT_EXPORT_TICK:
+			ns = parse_time_ns(optarg);
+			if (ns <= 0)
+				die_usage("bad --tick '%s'", optarg);
+			tick.tick_ns = ns;
+			break;
 		case 'h':
 			fputs(export_usage, stdout);
 			return EXIT_OK;
@@ -490,5 +512,5 @@ int cmd_export(int argc, char **argv)
 		die_usage("export: unexpected argument '%s'", argv[optind]);
 	if (!out)
 		die_usage("export: --perfetto FILE is required");
-	return export(&in, out, no_addresses, world_readable);
+	return export(&in, out, &tick, no_addresses, world_readable);
 }

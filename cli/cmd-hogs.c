@@ -197,6 +197,24 @@ static void hogs_sites_text(const struct hogs_cli *hc,
 	}
 }
 
+static const char *tick_how(const struct lt_analysis_summary *s)
+{
+	switch (s->tick_source) {
+	case LT_TICK_TIMER_FUNCTION:
+		return "median spacing of the tick's hrtimer function";
+	case LT_TICK_ESTIMATE:
+		return "median timer interrupt spacing, an estimate";
+	case LT_TICK_OPTION:
+		return "--tick";
+	case LT_TICK_HZ_OPTION:
+		return "from --hz, no ticks in the trace";
+	case LT_TICK_SETUP:
+		return "from the HZ the setup line records, no ticks in the trace";
+	default:
+		return "no ticks and no HZ in the trace";
+	}
+}
+
 static void hogs_text(const struct analysis_cli *o, const struct lt_analysis *a,
 		      const struct lt_task_stats *const *h, size_t nr)
 {
@@ -205,11 +223,8 @@ static void hogs_text(const struct analysis_cli *o, const struct lt_analysis *a,
 	size_t i;
 
 	printf("%s: ABI %s, tick %s (%s)\n", o->in.file, lt_abi_name(s->abi),
-	       fmt_ns(b[0], 24, s->tick_ns),
-	       s->tick_source == LT_TICK_TIMER_FUNCTION ?
-	       "median spacing of the tick's hrtimer function" :
-	       s->tick_from_trace ? "median timer interrupt spacing, an estimate" :
-	       o->lo.tick_ns ? "--tick" : "from HZ, no ticks in the trace");
+	       s->tick_ns ? fmt_ns(b[0], 24, s->tick_ns) : "unknown",
+	       tick_how(s));
 	print_setup(stdout, s);
 	print_lazy_note(stdout, s);
 	if (s->lost_events || s->lost_unknown)
@@ -262,6 +277,7 @@ int cmd_hogs(int argc, char **argv)
 	struct analysis_cli o;
 	struct lt_analysis *a;
 	uint64_t events;
+	bool unknown;
 	int c, status;
 	size_t nr, i;
 
@@ -314,11 +330,14 @@ int cmd_hogs(int argc, char **argv)
 	else
 		hogs_text(&o, a, h, nr);
 	events = lt_analysis_summary(a)->events;
+	unknown = lt_analysis_summary(a)->tick_source == LT_TICK_UNKNOWN;
 	if (hc.stacks && o.format == OUT_TEXT && nr)
 		hogs_sites_text(&hc, a, h, nr);
 	lt_analysis_free(a);
 	if (!events)
 		return nothing_found("%s: no events", o.in.file);
+	if (!nr && unknown)
+		return nothing_found("no hogs: the tick is unknown (no tick events, no HZ in the trace); give --hz N or --tick T");
 	if (!nr)
 		return nothing_found("no hogs: no task ignored a lazy request until the tick");
 	return EXIT_OK;

@@ -63,19 +63,39 @@ static char delay_mark(uint64_t ns)
 	return ' ';
 }
 
-static bool selected(const struct report_opts *o, const struct lt_event *ev)
+/* The CPU and the time window: what a lost-events marker belongs to. */
+static bool cpu_time_selected(const struct report_opts *o,
+			      const struct lt_event *ev)
 {
 	if (o->cpus.nr && !int_set_has(&o->cpus, ev->cpu))
 		return false;
-	if (o->pids.nr && !int_set_has(&o->pids, ev->pid))
-		return false;
-	if (o->comm && fnmatch(o->comm, ev->comm, 0))
-		return false;
 	if (o->from >= 0 && ev->ts < (uint64_t)o->from)
 		return false;
-	if (o->to >= 0 && ev->ts > (uint64_t)o->to)
+	return !(o->to >= 0 && ev->ts > (uint64_t)o->to);
+}
+
+static bool selected(const struct report_opts *o, const struct lt_event *ev)
+{
+	if (!cpu_time_selected(o, ev))
 		return false;
-	return true;
+	if (o->pids.nr && !int_set_has(&o->pids, ev->pid))
+		return false;
+	return !(o->comm && fnmatch(o->comm, ev->comm, 0));
+}
+
+/*
+ * Events the ring buffer lost on a CPU, on a line of their own before
+ * that CPU's next event, as the kernel's print_trace_line() prints them.
+ * Where the buffer says only that some were lost (a trace.dat page
+ * without room for the count), trace-cmd report's words: no number.
+ */
+static void print_lost_marker(const struct lt_event *ev)
+{
+	if (ev->missed == LT_MISSED_UNKNOWN)
+		printf("CPU:%d [EVENTS DROPPED]\n", ev->cpu);
+	else
+		printf("CPU:%d [LOST %llu EVENTS]\n", ev->cpu,
+		       (unsigned long long)ev->missed);
 }
 
 /* One event kept for printing; it owns copies of the reader's strings. */
@@ -280,6 +300,9 @@ static int report(struct report_opts *o)
 			print_latency(&cur, base, ev->ts, o->color);
 		have = false;
 		seen++;
+		/* the loss is the CPU's, whichever task's event follows it */
+		if (ev->missed && cpu_time_selected(o, ev))
+			print_lost_marker(ev);
 		if (!selected(o, ev))
 			continue;
 		shown++;

@@ -29,7 +29,8 @@ static const char tui_usage[] =
 "  -i, --input FILE   trace.dat or kernel text trace (default trace.dat)\n"
 "  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n"
 "  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
-"  --hz N             tick rate when the trace has no tick events (default 250)\n"
+"  --hz N             the kernel's tick rate, for a trace without tick events\n"
+"                     (else the HZ its setup line records, else unknown)\n"
 "  --live             trace this machine into a private tracefs instance\n"
 "                     (as root, or a user tracefs is mounted for: uid=),\n"
 "                     removed on exit; the timeline grows every\n"
@@ -102,9 +103,7 @@ int cmd_tui(int argc, char **argv)
 			live = true;
 			break;
 		case OPT_HZ:
-			lo.hz = atoi(optarg);
-			if (lo.hz < 1 || lo.hz > 100000)
-				die_usage("bad --hz '%s'", optarg);
+			lo.hz = parse_hz(optarg);
 			break;
 		case 'h':
 			fputs(tui_usage, stdout);

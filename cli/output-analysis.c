@@ -64,9 +64,7 @@ int analysis_opt(struct analysis_cli *o, int c, const char *arg)
 		o->format = fmt;
 		return 1;
 	case OPT_HZ:
-		o->lo.hz = parse_positive(arg, "--hz");
-		if (o->lo.hz < 1 || o->lo.hz > 100000)
-			die_usage("bad --hz '%s'", arg);
+		o->lo.hz = parse_hz(arg);
 		return 1;
 	case OPT_TICK:
 		ns = parse_time_ns(arg);
@@ -212,7 +210,19 @@ void print_setup(FILE *fp, const struct lt_analysis_summary *s)
 			st->release[0] ? st->release : "?",
 			st->preempt[0] ? st->preempt : "?", st->hz,
 			st->sched_features[0] ? st->sched_features : "?");
-	fprintf(fp, "tick: %s (%s), requests: %s\n", fmt_ns(b, sizeof(b), s->tick_ns),
-		lt_tick_source_name(s->tick_source),
-		s->requests_probe ? "probe (exact)" : "flags");
+	if (s->tick_source == LT_TICK_UNKNOWN)
+		fprintf(fp, "tick: unknown, requests: %s\n",
+			s->requests_probe ? "probe (exact)" : "flags");
+	else
+		fprintf(fp, "tick: %s (%s), requests: %s\n",
+			fmt_ns(b, sizeof(b), s->tick_ns),
+			lt_tick_source_name(s->tick_source),
+			s->requests_probe ? "probe (exact)" : "flags");
+	print_tick_note(fp, s);
+}
+
+void print_tick_note(FILE *fp, const struct lt_analysis_summary *s)
+{
+	if (s->tick_source == LT_TICK_UNKNOWN)
+		fprintf(fp, "note: no tick events and no HZ in the trace: hog detection needs the tick, no task is called a hog (give --hz N or --tick T); tick-upgrades are still counted\n");
 }

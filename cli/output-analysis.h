@@ -50,7 +50,9 @@ ANALYSIS_USAGE_NO_INPUT
 "  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n" \
 "  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n" \
 "  --json, --csv      machine-readable output (docs/json.md)\n" \
-"  --hz N             tick rate when the trace has no tick events (default 250)\n" \
+"  --hz N             the kernel's tick rate, for a trace without tick events\n" \
+"                     (else the HZ its setup line records, else unknown:\n" \
+"                     no hogs are named then)\n" \
 "  --tick T           force the tick length (e.g. 4ms) instead of the trace's\n" \
 "  --episode-ticks X  a lazy request pending X ticks at a tick is a hog\n" \
 "                     episode (default 0.5)\n" \
@@ -86,6 +88,8 @@ const char *analysis_abi_reason(void);
 void print_lazy_note(FILE *fp, const struct lt_analysis_summary *s);
 /* Lost events, per CPU, in text. */
 void print_lost(FILE *fp, const struct lt_analysis *a);
+/* One note line when the tick is unknown, saying what that means for hogs. */
+void print_tick_note(FILE *fp, const struct lt_analysis_summary *s);
 /* "tick=72,hrtick=3" (sources with a count), "-" for none */
 size_t fmt_upgrade_sources(char *buf, size_t len, const uint64_t *by_source);
 /* The kernel's setup line (if the trace has one) and the tick, in text. */

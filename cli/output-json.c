@@ -161,7 +161,10 @@ void json_upgrades_by_source(struct json *j, const uint64_t *by_source)
 
 void json_tick_setup(struct json *j, const struct lt_analysis_summary *s)
 {
-	json_uint(j, "tick_ns", s->tick_ns);
+	if (s->tick_source == LT_TICK_UNKNOWN)
+		json_null(j, "tick_ns");
+	else
+		json_uint(j, "tick_ns", s->tick_ns);
 	json_str(j, "tick_source", lt_tick_source_name(s->tick_source));
 	json_str(j, "requests", s->requests_probe ? "probe" : "flags");
 	json_upgrades_by_source(j, s->upgrades_by_source);

@@ -258,6 +258,21 @@ void int_set_free(struct int_set *set)
 	set->nr = 0;
 }
 
+unsigned int parse_hz(const char *arg)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	/* kernels offer 100 to 1000; allow what any could be built with */
+	if (!isdigit((unsigned char)*arg) || end == arg || *end || errno ||
+	    v < 1 || v > 10000)
+		die_usage("bad --hz '%s': a tick rate in Hz, 1 to 10000 (e.g. 250)",
+			  arg);
+	return v;
+}
+
 int64_t parse_time_ns(const char *s)
 {
 	static const struct { const char *sfx; double mul; } units[] = {

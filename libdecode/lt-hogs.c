@@ -180,14 +180,25 @@ void lt_hogs_finish(struct lt_analysis *a)
 		if (tick && a->hrtimer_ticks)
 			a->sum.tick_source = LT_TICK_TIMER_FUNCTION;
 	}
-	/* no ticks in the trace: the HZ the setup line names, else ours */
-	if (!tick && a->sum.setup.hz)
-		tick = 1000000000ULL / a->sum.setup.hz;
-	if (!tick)
+	/*
+	 * No ticks in the trace: the HZ the caller gives, else the one the
+	 * setup line records, else none. No default: a kernel's HZ is 100,
+	 * 250, 300 or 1000, and a guess would make hogs of the wrong tasks.
+	 */
+	if (!tick && a->opts.hz) {
 		tick = 1000000000ULL / a->opts.hz;
+		a->sum.tick_source = LT_TICK_HZ_OPTION;
+	} else if (!tick && a->sum.setup.hz) {
+		tick = 1000000000ULL / a->sum.setup.hz;
+		a->sum.tick_source = LT_TICK_SETUP;
+	}
+	if (!tick)
+		a->sum.tick_source = LT_TICK_UNKNOWN;
 	a->sum.tick_ns = tick;
-	ep_ns = ticks_to_ns(a->opts.episode_ticks, tick);
-	max_ns = ticks_to_ns(a->opts.hog_pending_ticks, tick);
+	/* an unknown tick makes no episode and no hog */
+	ep_ns = tick ? ticks_to_ns(a->opts.episode_ticks, tick) : UINT64_MAX;
+	max_ns = tick ? ticks_to_ns(a->opts.hog_pending_ticks, tick) :
+			UINT64_MAX;
 	if (lt_stack_finish(a, ep_ns))
 		a->oom = true;
 
@@ -203,7 +214,7 @@ void lt_hogs_finish(struct lt_analysis *a)
 		 * seen by more than N ticks (a CPU stalled with interrupts
 		 * off, as emulators do, has no ticks to force anyone).
 		 */
-		t->st.hog = t->st.pid != 0 &&
+		t->st.hog = tick && t->st.pid != 0 &&
 			    (t->st.episodes >= a->opts.hog_episodes ||
 			     (t->max_task_pending > max_ns &&
 			      t->max_ticks > a->opts.hog_pending_ticks));

@@ -108,6 +108,35 @@ int lt_dat_continue(struct lt_reader *r, const char *const *buf,
 		    const size_t *len, int page_size, const char *comms);
 int lt_text_open(struct lt_reader *r, FILE *fp, const struct lt_open_opts *opts);
 
+/* How a text input is compressed, by its first bytes (lt-zstream.c). */
+enum lt_zkind {
+	LT_Z_NONE = 0,
+	LT_Z_GZIP,
+	LT_Z_XZ,
+	LT_Z_ZSTD,
+};
+
+/* Bytes read ahead to tell the kind of an input. */
+#define LT_ZHEAD 16
+
+enum lt_zkind lt_zkind_of(const unsigned char *b, size_t n);
+const char *lt_zkind_name(enum lt_zkind kind);
+
+/*
+ * A stream that reads @head (bytes already taken from @src) and then
+ * @src, decompressed as @kind says. It owns @src (closed unless stdin),
+ * even when it fails. Errors go to @r with the compressed offset.
+ */
+struct zstream;
+struct zstream *lt_zstream_new(struct lt_reader *r, FILE *src,
+			       enum lt_zkind kind, const unsigned char *head,
+			       size_t nhead);
+/* The first @len (at most LT_ZHEAD) bytes of the output; read again later. */
+size_t lt_zstream_peek(struct zstream *s, unsigned char *buf, size_t len);
+/* The stream as a FILE, which owns it; NULL (and freed) on failure. */
+FILE *lt_zstream_fopen(struct zstream *s);
+void lt_zstream_free(struct zstream *s);
+
 /* ABI detection from what every reader knows. */
 enum lt_abi lt_abi_from_kernel(const char *release);
 void lt_abi_set(struct lt_reader *r, enum lt_abi abi, const char *fmt, ...)

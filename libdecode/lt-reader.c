@@ -134,13 +134,9 @@ enum lt_prev_state lt_prev_state_of(const char *str)
 	return LT_PREV_BLOCKED;
 }
 
-static int is_dat(FILE *fp)
+static bool is_dat(const unsigned char *b, size_t n)
 {
-	char buf[sizeof(dat_magic)];
-	size_t n = fread(buf, 1, sizeof(buf), fp);
-
-	rewind(fp);
-	return n == sizeof(buf) && !memcmp(buf, dat_magic, sizeof(buf));
+	return n >= sizeof(dat_magic) && !memcmp(b, dat_magic, sizeof(dat_magic));
 }
 
 static struct lt_reader *open_fail(struct lt_reader *r, char *err,
@@ -153,13 +149,63 @@ static struct lt_reader *open_fail(struct lt_reader *r, char *err,
 	return NULL;
 }
 
+/*
+ * Text compressed with gzip, xz or zstd, or a stream: read through a
+ * decompressing (or replaying) stream. A compressed trace.dat is refused
+ * here: libtracecmd maps and seeks the file itself.
+ */
+static int open_zstream(struct lt_reader *r, FILE *src,
+			const unsigned char *head, size_t n,
+			const struct lt_open_opts *opts)
+{
+	enum lt_zkind kind = lt_zkind_of(head, n);
+	unsigned char dhead[LT_ZHEAD];
+	struct zstream *s;
+	FILE *fp;
+	size_t dn;
+
+	s = lt_zstream_new(r, src, kind, head, n);
+	if (!s)
+		return -1;
+	if (kind != LT_Z_NONE) {
+		dn = lt_zstream_peek(s, dhead, sizeof(dhead));
+		if (!r->failed && is_dat(dhead, dn))
+			lt_reader_fail(r, "a %s-compressed trace.dat: decompress it first (trace.dat files are read uncompressed, or compressed by trace-cmd itself)",
+				       lt_zkind_name(kind));
+		if (r->failed) {
+			lt_zstream_free(s);
+			return -1;
+		}
+	}
+	fp = lt_zstream_fopen(s);
+	return fp ? lt_text_open(r, fp, opts) : -1;
+}
+
+/* Standard input, a pipe, a tracefs file: what it holds, read once. */
+static int open_stream(struct lt_reader *r, FILE *src,
+		       const struct lt_open_opts *opts)
+{
+	unsigned char head[LT_ZHEAD];
+	size_t n = fread(head, 1, sizeof(head), src);
+
+	if (is_dat(head, n)) {
+		if (src != stdin)
+			fclose(src);
+		lt_reader_fail(r, "a trace.dat cannot be read from a stream: give its file name");
+		return -1;
+	}
+	return open_zstream(r, src, head, n, opts);
+}
+
 struct lt_reader *lt_reader_open(const char *path,
 				 const struct lt_open_opts *opts,
 				 char *err, size_t errlen)
 {
 	static const struct lt_open_opts defaults;
+	unsigned char head[LT_ZHEAD];
 	struct lt_reader *r;
 	struct stat st;
+	size_t n;
 	FILE *fp;
 
 	if (!opts)
@@ -177,7 +223,7 @@ struct lt_reader *lt_reader_open(const char *path,
 	}
 	r->abi = opts->abi;
 	if (!strcmp(path, "-"))
-		return lt_text_open(r, stdin, opts) ? open_fail(r, err, errlen) : r;
+		return open_stream(r, stdin, opts) ? open_fail(r, err, errlen) : r;
 
 	fp = fopen(path, "rb");
 	if (!fp) {
@@ -193,17 +239,28 @@ struct lt_reader *lt_reader_open(const char *path,
 		if (S_ISREG(st.st_mode))
 			r->size = st.st_size;
 	}
-	if (r->size == 0 && S_ISREG(st.st_mode)) {
-		fclose(fp);
-		lt_reader_fail(r, LT_EMPTY_INPUT);
-		return open_fail(r, err, errlen);
-	}
-	if (is_dat(fp)) {
+	/*
+	 * tracefs files (instances/X/trace) stat as regular and empty, pipes
+	 * and devices as nothing: all are read as streams, and only what
+	 * they turn out to hold says whether the input is empty.
+	 */
+	if (!r->size)
+		return open_stream(r, fp, opts) ? open_fail(r, err, errlen) : r;
+	n = fread(head, 1, sizeof(head), fp);
+	if (is_dat(head, n)) {
 		fclose(fp);
 		if (lt_dat_open(r, opts))
 			return open_fail(r, err, errlen);
 		return r;
 	}
+	if (lt_zkind_of(head, n) != LT_Z_NONE) {
+		/* progress runs on the file's size: not the text's */
+		r->size = 0;
+		return open_zstream(r, fp, head, n, opts) ?
+			open_fail(r, err, errlen) : r;
+	}
+	/* a plain file stays seekable, for the TUI */
+	rewind(fp);
 	if (lt_text_open(r, fp, opts))
 		return open_fail(r, err, errlen);
 	return r;

@@ -496,20 +496,44 @@ static void parse_header(struct lt_reader *r, struct text *t, const char *l)
 		text_fail(r, t, "PREEMPT_RT lazy text format (need-resched-lazy column) is not supported yet; read the trace.dat");
 }
 
-/* "CPU:1 [LOST 42 EVENTS]": remember for the CPU's next event. */
+/*
+ * "CPU:1 [LOST 42 EVENTS]" (the kernel), "CPU:1 [42 EVENTS DROPPED]" and
+ * "CPU:1 [EVENTS DROPPED]" (trace-cmd report, lazytrace report): remember
+ * for the CPU's next event. The kernel's trace file prints an unknown
+ * count as (unsigned long)-1.
+ */
 static int grow_cpus(struct lt_reader *r, struct text *t, int cpu);
 
 static bool lost_line(struct lt_reader *r, struct text *t, const char *l)
 {
-	unsigned long long n;
-	int cpu;
+	unsigned long long n = 0;
+	bool unknown = false;
+	int cpu, end = 0;
 
 	/* Checked on every line: rule most out before sscanf. */
-	if (strncmp(l, "CPU:", 4) ||
-	    sscanf(l, "CPU:%d [LOST %llu EVENTS]", &cpu, &n) != 2)
+	if (strncmp(l, "CPU:", 4))
 		return false;
-	if (cpu >= 0 && cpu < MAX_CPUS && !grow_cpus(r, t, cpu))
-		t->missed[cpu] += n ? n : 1;
+	if (sscanf(l, "CPU:%d [LOST %llu EVENTS]%n", &cpu, &n, &end) == 2 &&
+	    end) {
+		unknown = n == UINT64_MAX || n == UINT32_MAX;
+	} else if (sscanf(l, "CPU:%d [%llu EVENTS DROPPED]%n", &cpu, &n,
+			  &end) == 2 && end) {
+	} else if (sscanf(l, "CPU:%d [EVENTS DROPPED]%n", &cpu, &end) == 1 &&
+		   end) {
+		unknown = true;
+	} else {
+		return false;
+	}
+	if (l[end])
+		return false;
+	if (cpu < 0 || cpu >= MAX_CPUS || grow_cpus(r, t, cpu))
+		return true;
+	if (unknown || !n || t->missed[cpu] == LT_MISSED_UNKNOWN)
+		t->missed[cpu] = LT_MISSED_UNKNOWN;
+	else if (t->missed[cpu] + n < n || t->missed[cpu] + n == LT_MISSED_UNKNOWN)
+		t->missed[cpu] = LT_MISSED_UNKNOWN - 1;
+	else
+		t->missed[cpu] += n;
 	return true;
 }
 

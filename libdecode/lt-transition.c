@@ -73,6 +73,12 @@ const char *lt_tick_source_name(enum lt_tick_source src)
 		return "timer_function";
 	case LT_TICK_OPTION:
 		return "option";
+	case LT_TICK_SETUP:
+		return "setup";
+	case LT_TICK_HZ_OPTION:
+		return "hz_option";
+	case LT_TICK_UNKNOWN:
+		return "unknown";
 	default:
 		return "estimate";
 	}
@@ -93,8 +99,6 @@ struct lt_analysis *lt_analysis_new(const struct lt_analysis_opts *opts)
 		return NULL;
 	if (opts)
 		a->opts = *opts;
-	if (!a->opts.hz)
-		a->opts.hz = 250;
 	if (a->opts.episode_ticks <= 0)
 		a->opts.episode_ticks = 0.5;
 	if (!a->opts.hog_episodes)

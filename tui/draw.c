@@ -436,7 +436,10 @@ static void draw_hogs(struct view *v, int x, int w)
 		 nr, v->s->live ? " in the last interval" : "");
 	title(y++, x, w, line);
 	if (!nr) {
-		put(y++, x, w, "no hogs: no lazy request waited for the tick");
+		if (lt_analysis_summary(v->s->a)->tick_source == LT_TICK_UNKNOWN)
+			put(y++, x, w, "no hogs: the tick is unknown (no tick events, no HZ in the trace: --hz N)");
+		else
+			put(y++, x, w, "no hogs: no lazy request waited for the tick");
 		if (!lt_analysis_summary(v->s->a)->lazy_seen) {
 			put(y++, x, w, "no event carries the lazy bit: the");
 			put(y++, x, w, "kernel ran without lazy preemption");
@@ -745,9 +748,11 @@ static void draw_reading(struct view *v, int x, int w)
 
 void draw_all(struct view *v)
 {
-	/* Until the analysis knows the tick: HZ=250's. */
+	/* Until the analysis knows the tick (if ever): HZ=250's, for marks. */
 	upgrade_mark_ns = v->s->a && v->s->done ?
-			  lt_analysis_summary(v->s->a)->tick_ns : 4000000;
+			  lt_analysis_summary(v->s->a)->tick_ns : 0;
+	if (!upgrade_mark_ns)
+		upgrade_mark_ns = 4000000;
 	view_remap(v);
 	draw_layout(v);
 	erase();

@@ -336,7 +336,14 @@ struct lt_open_opts {
  * @err: receives a one-line message naming the file on failure
  * @errlen: size of @err
  *
- * The format is detected from the content.
+ * The format is detected from the content: a trace.dat, or kernel text,
+ * plain or compressed with gzip, xz or zstd. Compressed text, standard
+ * input, pipes and files that stat as empty (tracefs files such as
+ * instances/X/trace) are read as streams, decompressed a block at a time
+ * (memory does not grow with the input; an xz stream may not ask for more
+ * than 256 MiB of dictionary); a stream cannot seek (lt_reader_seek()
+ * fails) and its lt_reader_size() is 0. A corrupt or cut compressed
+ * stream stops the reader with the file and the compressed offset.
  *
  * Untrusted input: any file may be passed, however crafted. The library
  * installs no signal handler, forks no process and changes no
@@ -803,20 +810,30 @@ struct lt_task_stats {
 
 /**
  * enum lt_tick_source - how the analysis knows the tick
- * @LT_TICK_ESTIMATE: no hrtimer events: ticks are the local timer
- *	interrupts (or their spacing is unknown and the length comes from HZ)
+ * @LT_TICK_ESTIMATE: the median spacing of the local timer interrupts
+ *	(the trace has no hrtimer events to tell the tick's own)
  * @LT_TICK_TIMER_FUNCTION: from the hrtimer_expire_entry events of the
  *	tick's own timer function
  * @LT_TICK_OPTION: the caller gave the length (&lt_analysis_opts.tick_ns)
+ * @LT_TICK_SETUP: no tick events: from the HZ the trace's setup line
+ *	records (&lt_analysis_summary.setup)
+ * @LT_TICK_HZ_OPTION: no tick events: from the caller's HZ
+ *	(&lt_analysis_opts.hz)
+ * @LT_TICK_UNKNOWN: no tick events and no HZ: the tick is unknown,
+ *	&lt_analysis_summary.tick_ns is 0 and no task is called a hog
  */
 enum lt_tick_source {
 	LT_TICK_ESTIMATE = 0,
 	LT_TICK_TIMER_FUNCTION,
 	LT_TICK_OPTION,
+	LT_TICK_SETUP,
+	LT_TICK_HZ_OPTION,
+	LT_TICK_UNKNOWN,
 };
 
 /**
- * lt_tick_source_name - "estimate", "timer_function" or "option"
+ * lt_tick_source_name - "estimate", "timer_function", "option", "setup",
+ *	"hz_option" or "unknown"
  * @src: the source
  */
 const char *lt_tick_source_name(enum lt_tick_source src);
@@ -863,7 +880,8 @@ int lt_setup_parse(const char *text, struct lt_setup *out);
  *	&enum lt_prev_state of prev
  * @count: transitions by kind, all tasks
  * @latency: latency distributions of all tasks
- * @tick_ns: the tick length used for hog detection
+ * @tick_ns: the tick length used for hog detection; 0 when it is unknown
+ *	(@tick_source %LT_TICK_UNKNOWN)
  * @tick_from_trace: whether @tick_ns is the median tick spacing in the
  *	trace (else it comes from the options)
  * @ticks: tick events seen
@@ -904,8 +922,10 @@ struct lt_analysis_summary {
  * @abi: flag ABI; %LT_ABI_AUTO takes the reader's in lt_analysis_run()
  *	and means mainline for lt_analysis_feed() alone
  * @tick_ns: tick length for hog detection; 0 takes it from the trace
- *	(median tick spacing), else from @hz
- * @hz: tick rate when the trace has no ticks; 0 means 250
+ *	(median tick spacing), else from @hz, else from the HZ the trace's
+ *	setup line records, else it is unknown and no task is called a hog
+ * @hz: tick rate when the trace has no ticks; 0: not given (no default:
+ *	a kernel's HZ is 100 to 1000)
  * @episode_ticks: pending time, in ticks, that makes a hog episode;
  *	0 means 0.5
  * @hog_episodes: episodes that make a hog; 0 means 3

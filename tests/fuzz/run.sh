@@ -20,7 +20,7 @@ command -v "$CLANG" >/dev/null ||
 	{ echo "fuzz: needs clang (apt-get install clang)"; exit 2; }
 CFLAGS="-O1 -g -std=gnu11 -D_GNU_SOURCE -I$top/libdecode/include \
 	$(pkg-config --cflags libtracecmd libtraceevent libtracefs)"
-LIBS="$(pkg-config --libs libtracecmd libtraceevent libtracefs) -lzstd -lz -lm -lpthread"
+LIBS="$(pkg-config --libs libtracecmd libtraceevent libtracefs) -lzstd -lz -llzma -lm -lpthread"
 
 mkdir -p "$B/obj"
 objs=

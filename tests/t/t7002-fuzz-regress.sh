@@ -18,7 +18,7 @@ SAN=
 nm "$LIB" 2> /dev/null | grep -q __asan_ && SAN="-fsanitize=address,undefined"
 CFLAGS="-O1 -g -std=gnu11 -D_GNU_SOURCE -I$TOP/libdecode/include $SAN \
 	$(pkg-config --cflags libtracecmd libtraceevent libtracefs)"
-LIBS="$(pkg-config --libs libtracecmd libtraceevent libtracefs) -lzstd -lz -lm -lpthread"
+LIBS="$(pkg-config --libs libtracecmd libtraceevent libtracefs) -lzstd -lz -llzma -lm -lpthread"
 
 # The first lines of a kernel text keep the text harness honest even
 # when no input has ever crashed it.
