@@ -20,7 +20,8 @@ lazytrace=${4:-}
 lazyload=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-kver=$(cat "$root/.done")-$arch
+# the kernel's release, as fetch.sh wrote it (older caches: VERSION-ARCH)
+kver=$(cat "$root/.release" 2>/dev/null || echo "$(cat "$root/.done")-$arch")
 mods=$root/usr/lib/modules/$kver
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

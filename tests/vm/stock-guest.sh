@@ -10,6 +10,10 @@
 #   stacks:NAME       the same plus a stacktrace trigger on the tick,
 #                     filtered on the lazy bit of common_flags
 #   all:NAME          every event, about a second of mixed load
+#   allipi:NAME       the same, and a sched feature flipped off and on in
+#                     the window: its static key patches the kernel's text
+#                     on every CPU, an IPI to a cpumask (s390x sends no
+#                     other in that load: no bitmask in the trace)
 #   hrtick:on|off     HRTICK / NO_HRTICK (only between scenarios: quiet)
 #   housekeeping:off  khugepaged and proactive compaction idle (see below)
 #   lt:TAG            lazytrace record, live --json and tui --live (tmux)
@@ -71,7 +75,7 @@ setup() { # what: basic|stacks|all
 	mkdir $I || exit 1
 	echo 0 > $I/tracing_on
 	echo "${LT_BUF_KB:-32768}" > $I/buffer_size_kb
-	if [ "$1" = all ]; then
+	if [ "$1" = all ] || [ "$1" = allipi ]; then
 		echo 1 > $I/events/enable
 		return
 	fi
@@ -146,6 +150,10 @@ hogs() {
 mixed() {
 	hackbench -p -g 2 -f 5 -l ${LT_MSG_LOOPS:-30} > /dev/null &
 	dd if=/dev/zero of=/dev/null bs=1M count=128 2>/dev/null &
+	if [ "$1" = ipi ]; then
+		echo NO_HRTICK > $F
+		echo HRTICK > $F
+	fi
 	sleep 1
 	wait
 }
@@ -155,7 +163,11 @@ record() { # kind name
 	setup $1
 	echo 1 > $I/tracing_on
 	setup_line > $I/trace_marker
-	if [ "$1" = all ]; then mixed; else hogs; fi
+	case $1 in
+	all)	mixed ;;
+	allipi)	mixed ipi ;;
+	*)	hogs ;;
+	esac
 	echo 0 > $I/tracing_on
 	stamp "$2 end"
 	save $2
@@ -329,6 +341,7 @@ for step in $(echo "${LT_RUN:-info}" | tr ',' ' '); do
 	rec:*)		record basic $arg ;;
 	stacks:*)	record stacks $arg ;;
 	all:*)		record all $arg ;;
+	allipi:*)	record allipi $arg ;;
 	lt:*)		lt $arg ;;
 	*)		echo "unknown step $step" ;;
 	esac
