@@ -8,12 +8,14 @@
 #          stock72-allevents-x86
 #   arm64  stock72-allevents-arm64
 #   s390x  stock72-allevents-s390x (big-endian)
+#   i386   bullseye510-allevents-i686 (Debian bullseye's 5.10, 32-bit:
+#          tests/data/old)
 # Environment: BUILD, VMSTOCK_CACHE, KVER, LT_SECS as for vm-test-stock.sh.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 BUILD=${BUILD:-$top/build}
-dest=${1:?usage: record-stock.sh OUTDIR [amd64|arm64|s390x...]}
+dest=${1:?usage: record-stock.sh OUTDIR [amd64|arm64|s390x|i386...]}
 shift
 archs=${*:-amd64 arm64}
 vm=$BUILD/vm-stock-rec
@@ -23,7 +25,7 @@ declare -A root
 t=$(now)
 for a in $archs; do
 	case $a in
-	amd64|arm64|s390x) ;;
+	amd64|arm64|s390x|i386) ;;
 	*) echo "record-stock: unknown arch $a" >&2; exit 2 ;;
 	esac
 	root[$a]=$("$here/fetch.sh" "$a") ||
@@ -59,6 +61,9 @@ for a in $archs; do
 		# (to one, ipi_send_cpu), the trace's bitmasks
 		VM_SMP=4 "$here/boot.sh" s390x "${root[$a]}" "$i" "$vm/s390x" lazy \
 			allipi:stock72-allevents-s390x || exit 1 ;;
+	i386)
+		"$here/boot.sh" i386 "${root[$a]}" "$i" "$vm/i386" voluntary \
+			all:bullseye510-allevents-i686 || exit 1 ;;
 	esac
 	stage "$a boots (qemu)" "$t"
 done

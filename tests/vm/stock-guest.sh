@@ -23,6 +23,8 @@
 OUT=${1:-/out}
 T=/sys/kernel/tracing
 F=/sys/kernel/debug/sched/features
+# before 5.13 (Debian bullseye's 5.10)
+[ -f $F ] || F=/sys/kernel/debug/sched_features
 INST=lazyvm
 I=$T/instances/$INST
 PROBE=lazytrace/set_need_resched
