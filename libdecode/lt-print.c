@@ -1342,6 +1342,9 @@ static void print_sys_exit(struct ctx *c, struct ev_print *ep,
 	if (f && in_rec(c, f->offset, f->size))
 		v = cast(rd(c, (char *)c->rec->data + f->offset, f->size),
 			 f->size, true);
+	/* "0x%lx" of a long: 8 digits for -10 on a 32-bit kernel */
+	if (c->p->long_size == 4)
+		v &= 0xffffffffULL;
 	trace_seq_printf(s, "%s -> 0x%llx", ep->sys_name, v);
 }
 
