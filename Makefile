@@ -215,9 +215,12 @@ vm-deps:
 vm-test-stock: all vm-deps
 	BUILD=$(CURDIR)/$(B) LAZYTRACE=$(CURDIR)/$(BIN) tests/vm/vm-test-stock.sh
 
-# Remake the recordings of tests/data/stock (see its README.md).
+# Remake the recordings of tests/data/stock (see its README.md);
+# VM_ARCHS="s390x" (or "amd64 arm64 s390x") for the big-endian one.
+VM_ARCHS	?= amd64 arm64
+vm-record-stock: VM_DEB_PKGS += $(if $(filter s390x,$(VM_ARCHS)),qemu-system-misc)
 vm-record-stock: vm-deps
-	BUILD=$(CURDIR)/$(B) tests/vm/record-stock.sh $(CURDIR)/$(B)/stock-recordings
+	BUILD=$(CURDIR)/$(B) tests/vm/record-stock.sh $(CURDIR)/$(B)/stock-recordings $(VM_ARCHS)
 
 clean:
 	rm -rf build build-asan $(BIN)

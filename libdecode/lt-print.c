@@ -55,6 +55,7 @@ struct lt_printer {
 	int copy_size;
 	struct tep_event *str_probe;	/* "%s" of a kernel string address */
 	struct lt_module_lookup mod_of;
+	bool str_big_endian;		/* how libtraceevent reads its field */
 	struct {
 		int id;
 		char *fmt;
@@ -212,19 +213,30 @@ void lt_print_symbolic(struct trace_seq *s, unsigned long long v,
 /*
  * A bitmask or cpumask as the kernel's "%*pb": 32-bit groups, the most
  * significant first, comma-separated, each in 8 hex digits. @data holds
- * native unsigned longs (little-endian here).
+ * @len bytes of the kernel's unsigned longs (@long_size bytes each) in
+ * the file's byte order; @groups of them are printed. On a big-endian
+ * 64-bit kernel a long's low 32 bits are its last four bytes.
  */
-void lt_print_bitmask(struct trace_seq *s, const void *data, int size)
+void lt_print_bitmask(struct trace_seq *s, const void *data, int len,
+		      int groups, int long_size, bool big_endian)
 {
 	const unsigned char *b = data;
-	int g, i;
+	bool first = true;
+	int g, i, off;
 	uint32_t w;
 
-	for (g = size / 4 - 1; g >= 0; g--) {
+	for (g = groups - 1; g >= 0; g--) {
+		off = g * 4;
+		if (big_endian && long_size == 8)
+			off = g / 2 * 8 + (g % 2 ? 0 : 4);
+		if (off + 4 > len)
+			continue;	/* not in the record: print nothing */
 		w = 0;
-		for (i = 3; i >= 0; i--)
-			w = w << 8 | b[g * 4 + i];
-		trace_seq_printf(s, "%s%08x", g == size / 4 - 1 ? "" : ",", w);
+		for (i = 0; i < 4; i++)
+			w = big_endian ? w << 8 | b[off + i] :
+					 w << 8 | b[off + 3 - i];
+		trace_seq_printf(s, "%s%08x", first ? "" : ",", w);
+		first = false;
 	}
 }
 
@@ -755,23 +767,53 @@ static const unsigned char *data_of(struct ctx *c, struct tep_print_arg *a,
 /*
  * A kernel string by its address (a tracepoint_string or __func__ the
  * trace's printk formats list): libtraceevent knows them but only prints
- * them, so it prints a one-field probe event holding the address.
+ * them, so it prints a one-field probe event holding the address, in the
+ * byte order it reads that field in (str_order).
  */
+static void put_str_probe(struct lt_printer *p, unsigned char *data,
+			  unsigned long long addr, bool big_endian)
+{
+	int id = p->str_probe->id, i;
+
+	memset(data, 0, 16);
+	for (i = 0; i < 8; i++)
+		data[8 + (big_endian ? 7 - i : i)] = addr >> (8 * i);
+	/* common_type: tep_read_number(), the file's order */
+	data[p->big_endian ? 1 : 0] = id & 0xff;
+	data[p->big_endian ? 0 : 1] = id >> 8;
+}
+
 static void kernel_string(struct lt_printer *p, struct trace_seq *s,
 			  unsigned long long addr)
 {
-	unsigned char data[16] = { 0 };
+	unsigned char data[16];
 	struct tep_record r = { .data = data, .size = sizeof(data) };
-	int id = p->str_probe->id, i;
 
-	for (i = 0; i < 8; i++) {
-		int k = p->big_endian ? 7 - i : i;
-
-		data[8 + k] = addr >> (8 * i);
-	}
-	data[p->big_endian ? 1 : 0] = id & 0xff;
-	data[p->big_endian ? 0 : 1] = id >> 8;
+	put_str_probe(p, data, addr, p->str_big_endian);
 	tep_print_event(p->tep, s, &r, "%s", TEP_PRINT_INFO);
+}
+
+/*
+ * libtraceevent 1.7 reads a pointer-sized %s field as a host integer,
+ * not in the file's order (a big-endian file on a little-endian host
+ * printed the address byte-reversed): ask it once. An address no printk
+ * string has comes back as "%llx".
+ */
+static void str_probe_order(struct lt_printer *p)
+{
+	const unsigned long long probe = 0x0102030405060708ULL;
+	unsigned char data[16];
+	struct tep_record r = { .data = data, .size = sizeof(data) };
+	struct trace_seq *t = &p->tmp;
+
+	p->str_big_endian = p->big_endian;
+	put_str_probe(p, data, probe, p->big_endian);
+	trace_seq_reset(t);
+	tep_print_event(p->tep, t, &r, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(t);
+	if (strcmp(t->buffer, "102030405060708"))
+		p->str_big_endian = !p->big_endian;
+	trace_seq_reset(t);
 }
 
 /* The text an argument prints for %s. */
@@ -812,7 +854,8 @@ static void str_arg(struct ctx *c, struct trace_seq *s, struct tep_print_arg *a)
 	case TEP_PRINT_CPUMASK:
 		d = data_of(c, a, &len);
 		if (d)
-			lt_print_bitmask(s, d, len);
+			lt_print_bitmask(s, d, len, len / 4, c->p->long_size,
+					 c->p->big_endian);
 		return;
 	case TEP_PRINT_HEX:
 	case TEP_PRINT_HEX_STR:
@@ -1023,8 +1066,11 @@ static void put_ptr(struct ctx *c, struct trace_seq *s, const char *ext,
 			   len >= 16) {
 			put_ip6c(s, d);
 		} else if (extlen >= 2 && ext[1] == 'S' && len >= 8) {
-			/* struct sockaddr: family, port (big endian), address */
-			unsigned int fam = d[0] | d[1] << 8;
+			/*
+			 * struct sockaddr: the family in the kernel's byte
+			 * order, port (big endian), address
+			 */
+			unsigned int fam = rd(c, d, 2);
 			unsigned int port = d[2] << 8 | d[3];
 			bool want_port = memchr(ext, 'p', extlen);
 
@@ -1062,8 +1108,9 @@ static void put_ptr(struct ctx *c, struct trace_seq *s, const char *ext,
 	case 'b':
 		d = data_of(c, a, &len);
 		if (d && extlen == 1)
-			lt_print_bitmask(s, d, (star + 7) / 8 < len ?
-					 ((star + 31) / 32) * 4 : len);
+			lt_print_bitmask(s, d, len, (star + 7) / 8 < len ?
+					 (star + 31) / 32 : len / 4,
+					 c->p->long_size, c->p->big_endian);
 		else
 			c->bad = true;
 		return;
@@ -1591,6 +1638,9 @@ static void print_sys_exit(struct ctx *c, struct ev_print *ep,
 	if (f && in_rec(c, f->offset, f->size))
 		v = cast(rd(c, (char *)c->rec->data + f->offset, f->size),
 			 f->size, true);
+	/* "0x%lx" of a long: 8 digits for -10 on a 32-bit kernel */
+	if (c->p->long_size == 4)
+		v &= 0xffffffffULL;
 	trace_seq_printf(s, "%s -> 0x%llx", ep->sys_name, v);
 }
 
@@ -1697,8 +1747,10 @@ static void print_tep(struct lt_printer *p, struct ev_print *ep,
 static void print_reparsed(struct lt_printer *p, struct ev_print *ep,
 			   struct tep_record *rec, struct trace_seq *s)
 {
+	struct tep_format_field *f;
 	struct tep_record r;
 	unsigned char *b;
+	int i;
 
 	if (rec->size < 2 || !padded(p, rec, &r))
 		return;
@@ -1710,6 +1762,20 @@ static void print_reparsed(struct lt_printer *p, struct ev_print *ep,
 	} else {
 		b[0] = ep->event->id & 0xff;
 		b[1] = ep->event->id >> 8;
+	}
+	/*
+	 * The function name (%s of REC->fn, a kernel string's address):
+	 * in the order libtraceevent reads it in (see str_probe_order()).
+	 */
+	f = tep_find_field(ep->event, "fn");
+	if (p->str_probe && p->str_big_endian != p->big_endian && f &&
+	    f->size == 8 && f->offset >= 0 && f->offset + 8 <= rec->size) {
+		for (i = 0; i < 4; i++) {
+			unsigned char t = b[f->offset + i];
+
+			b[f->offset + i] = b[f->offset + 7 - i];
+			b[f->offset + 7 - i] = t;
+		}
 	}
 	tep_print_event(p->tep, s, &r, "%s", TEP_PRINT_INFO);
 }
@@ -2019,6 +2085,8 @@ struct lt_printer *lt_printer_new(struct tep_handle *tep)
 		if (tep_parse_format(tep, &p->str_probe, buf, n, "lazytrace") ||
 		    (p->str_probe && (p->str_probe->flags & TEP_EVENT_FL_FAILED)))
 			p->str_probe = NULL;
+		if (p->str_probe)
+			str_probe_order(p);
 	}
 	return p;
 }

@@ -52,7 +52,8 @@ void lt_print_flags(struct trace_seq *s, unsigned long long v,
 		    const char *delim, struct tep_print_flag_sym *flags);
 void lt_print_symbolic(struct trace_seq *s, unsigned long long v,
 		       struct tep_print_flag_sym *syms);
-void lt_print_bitmask(struct trace_seq *s, const void *data, int size);
+void lt_print_bitmask(struct trace_seq *s, const void *data, int len,
+		      int groups, int long_size, bool big_endian);
 void lt_print_hex(struct trace_seq *s, const unsigned char *buf, int len,
 		  bool concatenate);
 void lt_print_array(struct trace_seq *s, const void *data, int count,

@@ -17,7 +17,8 @@ set -- allevents/host618-allevents 99.99 \
 	vm/lazy612vm-allevents 99.99 \
 	stock/stock72-allevents-x86 99.99 \
 	stock/stock72-allevents-arm64 99.99 \
-	stock/stock72-probes-x86 76.5
+	stock/stock72-probes-x86 76.5 \
+	stock/stock72-allevents-s390x 99.99
 tables=${LT_TABLES:-$TMPDIR}
 while [ $# -ge 2 ]; do
 	n=$1 floor=$2
@@ -47,6 +48,16 @@ grep -q ': sys_[a-z0-9_]*(.*: ' "$k" || fail "no syscall entry"
 grep -q ': sys_[a-z0-9_]* -> 0x' "$k" || fail "no syscall exit"
 grep -q 'ipi_raise: target_mask=00000000,00000002' \
 	"$TMPDIR/stock72-allevents-arm64.txt" || fail "no arm64 bitmask"
+# big-endian (s390x): kernel strings by address (the printk table) and
+# bitmasks of 64-bit longs, both in the file's byte order
+k=$TMPDIR/stock72-allevents-s390x
+grep -q 'rcu_utilization: Start scheduler-tick$' "$k.out" || fail "s390x: no kernel string"
+grep -q 'ma_read: mtree_load	Node' "$k.out" || fail "s390x: maple tree fn not a string"
+grep -q 'ipi_send_cpumask: cpumask=00000000,0000000[0-9a-f] ' "$k.txt" ||
+	fail "s390x: no bitmask in the kernel's text"
+grep -o 'ipi_send_cpumask: cpumask=[0-9a-f,]*' "$k.txt" > "$k.masks"
+grep -o 'ipi_send_cpumask: cpumask=[0-9a-f,]*' "$k.out" | cmp - "$k.masks" ||
+	fail "s390x: bitmasks differ"
 # arm64's pfn_to_page() (sizeof, memstart_addr) and x86's vmemmap_base:
 # evaluated, the page pointer withheld as the kernel's placeholder
 grep -q 'mm_page_alloc: page=(____ptrval____) pfn=0x[0-9a-f]* order=[0-9]* migratetype=[0-9]* gfp_flags=GFP_' \

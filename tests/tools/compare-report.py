@@ -6,7 +6,8 @@ usage: compare-report.py [--latency] [--min PCT] [--table FILE]
                          KERNEL_TEXT LAZYTRACE_OUTPUT
        compare-report.py --trace-cmd KERNEL_LAT_TEXT TRACE_CMD_OUTPUT
 
-Checks that the five-character flag field is identical on every event and
+Checks that the flag field (five characters; four before 5.13, which had
+no migrate-disable column) is identical on every event and
 that whole lines are identical on at least PCT % of events (default 99),
 after two normalisations that no reader of a trace.dat can avoid:
   - pointers the kernel prints with %p are hashed with a per-boot secret
@@ -15,8 +16,8 @@ after two normalisations that no reader of a trace.dat can avoid:
     kernel value starting with 8 zeros matches any 16-digit value;
     A pointer whose raw value the trace cannot give (computed from a
     kernel variable: vmemmap_base, arm64's memstart_addr) lazytrace
-    prints as the kernel's own placeholder, (____ptrval____); it
-    matches a hashed kernel value only;
+    prints as the kernel's own placeholder, (____ptrval____), or
+    (ptrval) on a 32-bit kernel; it matches a hashed kernel value only;
   - latency-format times are relative to the buffer's reset time, which a
     trace.dat does not record; lazytrace uses the first event.
 Prints a summary line, up to 5 differing pairs and, per event type that
@@ -32,11 +33,11 @@ field is the kernel's; it exits 1 unless that is 100%.
 import re
 import sys
 
-HASHED = re.compile(r'(hrtimer|timer|ptr|skbaddr|page)=(?:[0-9a-f]{8,16}\b|\(____ptrval____\))')
+HASHED = re.compile(r'(hrtimer|timer|ptr|skbaddr|page)=(?:[0-9a-f]{8,16}\b|\(____ptrval____\)|\(ptrval\))')
 WITHHELD = '(____ptrval____)'
 HEX16 = re.compile(r'\b([0-9a-f]{16})\b')
-DEFAULT = re.compile(r'^(.*?-\d+) +(\(.{5,7}\) )?\[(\d{3})\] (\S{5}) +(\d+\.\d+): (.*)$')
-LATENCY = re.compile(r'^(.{8}-\d+) +(\d+)(\S{5}) +(\d+)us(.): (.*)$')
+DEFAULT = re.compile(r'^(.*?-\d+) +(\(.{5,7}\) )?\[(\d{3})\] (\S{4,5}) +(\d+\.\d+): (.*)$')
+LATENCY = re.compile(r'^(.{8}-\d+) +(\d+)(\S{4,5}) +(\d+)us(.): (.*)$')
 # trace-cmd report -l: "[instance: ]comm-pid CPUflags seconds: event: ..."
 TRACE_CMD = re.compile(r'^(?:\S+: )?.*?-(\d+) +(\d+)(\S+) +\d+\.\d+: ')
 # the event's name as its info starts: "name: ", syscalls' "sys_x(" and

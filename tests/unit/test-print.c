@@ -50,11 +50,37 @@ static void test_bitmask(void **state)
 	const unsigned char cpu1[8] = { 0x02 };
 	const unsigned char wide[16] = { 0x01, 0, 0, 0, 0, 0, 0, 0x80, 0x0f };
 
-	lt_print_bitmask(&s, cpu1, sizeof(cpu1));
+	lt_print_bitmask(&s, cpu1, sizeof(cpu1), 2, 8, false);
 	assert_string_equal(out(), "00000000,00000002");
 	trace_seq_reset(&s);
-	lt_print_bitmask(&s, wide, sizeof(wide));
+	lt_print_bitmask(&s, wide, sizeof(wide), 4, 8, false);
 	assert_string_equal(out(), "00000000,0000000f,80000000,00000001");
+}
+
+/*
+ * stock72-allevents-s390x: a big-endian 64-bit kernel's unsigned long
+ * with CPUs 0 and 2 set prints "00000000,00000005"; %*pb with 2 CPUs
+ * prints the low 32 bits only, the last four bytes of the long.
+ */
+static void test_bitmask_big_endian(void **state)
+{
+	const unsigned char cpus[8] = { 0, 0, 0, 0, 0, 0, 0, 0x05 };
+	const unsigned char wide[16] = { 0x80, 0, 0, 0, 0, 0, 0, 0x01,
+					 0, 0, 0, 0x0f, 0, 0, 0, 0 };
+	const unsigned char w32[8] = { 0, 0, 0, 0x02, 0x10, 0, 0, 0 };
+
+	lt_print_bitmask(&s, cpus, sizeof(cpus), 2, 8, true);
+	assert_string_equal(out(), "00000000,00000005");
+	trace_seq_reset(&s);
+	lt_print_bitmask(&s, cpus, sizeof(cpus), 1, 8, true);
+	assert_string_equal(out(), "00000005");
+	trace_seq_reset(&s);
+	lt_print_bitmask(&s, wide, sizeof(wide), 4, 8, true);
+	assert_string_equal(out(), "0000000f,00000000,80000000,00000001");
+	trace_seq_reset(&s);
+	/* 32-bit big-endian longs: one group each, in order */
+	lt_print_bitmask(&s, w32, sizeof(w32), 2, 4, true);
+	assert_string_equal(out(), "10000000,00000002");
 }
 
 static struct tep_print_flag_sym f4 = { NULL, "0x00200000", "I" };
@@ -180,6 +206,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_bitmask, reset),
+		cmocka_unit_test_setup(test_bitmask_big_endian, reset),
 		cmocka_unit_test_setup(test_flags, reset),
 		cmocka_unit_test_setup(test_symbolic, reset),
 		cmocka_unit_test_setup(test_hex_array, reset),

@@ -20,7 +20,8 @@ lazytrace=${4:-}
 lazyload=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-kver=$(cat "$root/.done")-$arch
+# the kernel's release, as fetch.sh wrote it (older caches: VERSION-ARCH)
+kver=$(cat "$root/.release" 2>/dev/null || echo "$(cat "$root/.done")-$arch")
 mods=$root/usr/lib/modules/$kver
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -48,10 +49,15 @@ declare -A done_mod
 add_mod() {
 	local m=$1 p dep
 	[ -n "${done_mod[$m]:-}" ] && return 0
-	p=$(grep -E "/$m\.ko$" "$mods/modules.order" | head -n 1)
+	p=$(grep -E "/$m\.ko(\.xz)?$" "$mods/modules.order" | head -n 1)
+	p=${p%.xz}
 	[ -n "$p" ] || { echo "mkinitramfs.sh: module $m not in $mods" >&2; exit 1; }
 	p=$mods/$p
-	xz -dc "$p.xz" > "$tmp/$m.ko" || { echo "mkinitramfs.sh: cannot unpack $p.xz" >&2; exit 1; }
+	if [ -f "$p" ]; then	# older packages: not compressed
+		cp "$p" "$tmp/$m.ko"
+	else
+		xz -dc "$p.xz" > "$tmp/$m.ko" || { echo "mkinitramfs.sh: cannot unpack $p.xz" >&2; exit 1; }
+	fi
 	for dep in $(strings "$tmp/$m.ko" | sed -n 's/^depends=//p' | tr , ' '); do
 		add_mod "$dep"
 	done
@@ -60,7 +66,12 @@ add_mod() {
 	done_mod[$m]=1
 }
 : > "$ov/modules/order"
-for m in netfs 9pnet 9pnet_virtio 9p; do
+# virtio_pci and netfs where they are modules (5.10: virtio_pci is, and
+# there is no netfs; 7.2 builds virtio_pci in)
+for m in virtio_pci netfs 9pnet 9pnet_virtio 9p; do
+	case $m in
+	virtio_pci|netfs) grep -qE "/$m\.ko(\.xz)?$" "$mods/modules.order" || continue ;;
+	esac
 	add_mod "$m"
 done
 

@@ -15,6 +15,10 @@
 #                     types (group ltprobe) on a short mixed load; the
 #                     uprobes need OUT/uprobe-main (lazyload's main as
 #                     0xOFFSET in its file)
+#   allipi:NAME       the same, and a sched feature flipped off and on in
+#                     the window: its static key patches the kernel's text
+#                     on every CPU, an IPI to a cpumask (s390x sends no
+#                     other in that load: no bitmask in the trace)
 #   hrtick:on|off     HRTICK / NO_HRTICK (only between scenarios: quiet)
 #   housekeeping:off  khugepaged and proactive compaction idle (see below)
 #   lt:TAG            lazytrace record, live --json and tui --live (tmux)
@@ -24,6 +28,8 @@
 OUT=${1:-/out}
 T=/sys/kernel/tracing
 F=/sys/kernel/debug/sched/features
+# before 5.13 (Debian bullseye's 5.10)
+[ -f $F ] || F=/sys/kernel/debug/sched_features
 INST=lazyvm
 I=$T/instances/$INST
 PROBE=lazytrace/set_need_resched
@@ -76,7 +82,7 @@ setup() { # what: basic|stacks|all
 	mkdir $I || exit 1
 	echo 0 > $I/tracing_on
 	echo "${LT_BUF_KB:-32768}" > $I/buffer_size_kb
-	if [ "$1" = all ]; then
+	if [ "$1" = all ] || [ "$1" = allipi ]; then
 		echo 1 > $I/events/enable
 		return
 	fi
@@ -152,6 +158,10 @@ hogs() {
 mixed() {
 	hackbench -p -g 2 -f 5 -l ${LT_MSG_LOOPS:-30} > /dev/null &
 	dd if=/dev/zero of=/dev/null bs=1M count=128 2>/dev/null &
+	if [ "$1" = ipi ]; then
+		echo NO_HRTICK > $F
+		echo HRTICK > $F
+	fi
 	sleep 1
 	wait
 }
@@ -161,7 +171,11 @@ record() { # kind name
 	setup $1
 	echo 1 > $I/tracing_on
 	setup_line > $I/trace_marker
-	if [ "$1" = all ]; then mixed; else hogs; fi
+	case $1 in
+	all)	mixed ;;
+	allipi)	mixed ipi ;;
+	*)	hogs ;;
+	esac
 	echo 0 > $I/tracing_on
 	stamp "$2 end"
 	save $2
@@ -380,6 +394,7 @@ for step in $(echo "${LT_RUN:-info}" | tr ',' ' '); do
 	stacks:*)	record stacks $arg ;;
 	all:*)		record all $arg ;;
 	probes:*)	probes $arg ;;
+	allipi:*)	record allipi $arg ;;
 	lt:*)		lt $arg ;;
 	*)		echo "unknown step $step" ;;
 	esac
