@@ -21,6 +21,7 @@
 
 #include "libkshark.h"
 #include "libkshark-plugin.h"
+#include "libkshark-tepdata.h"
 
 #include "lazytrace-kshark.h"
 
@@ -279,7 +280,7 @@ static void mark_episodes(struct ltk_build *b, const struct lt_analysis *a)
 }
 
 static void log_counts(struct ltk_ctx *c, const char *file,
-		       const struct lt_analysis *a)
+		       const char *buffer, const struct lt_analysis *a)
 {
 	const struct lt_analysis_summary *s = lt_analysis_summary(a);
 	const struct lt_task_stats *const *hogs;
@@ -292,7 +293,7 @@ static void log_counts(struct ltk_ctx *c, const char *file,
 	hogs = lt_analysis_hogs(a, &nr);
 	for (i = 0; i < nr; i++)
 		episodes += hogs[i]->episodes;
-	fprintf(c->log, "loaded %s\n", file);
+	fprintf(c->log, "loaded %s buffer %s\n", file, buffer);
 	fprintf(c->log, "lazy_spans %llu\n",
 		(unsigned long long)c->nr_by_kind[LTK_SPAN_LAZY]);
 	fprintf(c->log, "eager_spans %llu\n",
@@ -309,8 +310,13 @@ static void log_counts(struct ltk_ctx *c, const char *file,
 	fflush(c->log);
 }
 
-static int analyse(struct ltk_ctx *c, const char *file)
+/*
+ * KernelShark opens each buffer of a trace.dat as a stream of its own,
+ * named after the buffer; the analysis reads the same buffer.
+ */
+static int analyse(struct ltk_ctx *c, const char *file, const char *buffer)
 {
+	struct lt_open_opts ropts = { .buffer = buffer };
 	struct lt_analysis_opts opts = { .on_transition = on_transition };
 	struct ltk_build b = { .c = c };
 	const struct lt_event *ev;
@@ -319,7 +325,7 @@ static int analyse(struct ltk_ctx *c, const char *file)
 	char err[512];
 	int cpu, ret = -1;
 
-	r = lt_reader_open(file, NULL, err, sizeof(err));
+	r = lt_reader_open(file, &ropts, err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "plugin-lazytrace: %s\n", err);
 		return -1;
@@ -354,7 +360,12 @@ static int analyse(struct ltk_ctx *c, const char *file)
 		fprintf(stderr, "plugin-lazytrace: %s: out of memory\n", file);
 		goto out;
 	}
-	log_counts(c, file, a);
+	/* A buffer without events (often the top one) has nothing to show. */
+	if (!lt_analysis_summary(a)->events) {
+		ret = 1;
+		goto out;
+	}
+	log_counts(c, file, buffer, a);
 	ret = 0;
 out:
 	free(b.cpus);
@@ -435,9 +446,10 @@ static int ltk_init(struct kshark_data_stream *stream)
 	struct kshark_generic_stream_interface *iface = stream->interface;
 	const char *path = getenv("LAZYTRACE_KSHARK_LOG");
 	struct ltk_ctx *c;
-	int sd = stream->stream_id;
+	int sd = stream->stream_id, ret;
 
-	if (sd < 0 || sd >= LTK_MAX_STREAMS || contexts[sd] || !stream->file)
+	if (sd < 0 || sd >= LTK_MAX_STREAMS || contexts[sd] || !stream->file ||
+	    !kshark_is_tep(stream) || !stream->name)
 		return 0;
 	c = calloc(1, sizeof(*c));
 	if (!c)
@@ -449,9 +461,12 @@ static int ltk_init(struct kshark_data_stream *stream)
 			fprintf(stderr, "plugin-lazytrace: %s: %s\n", path,
 				strerror(errno));
 	}
-	if (analyse(c, stream->file)) {
+	ret = analyse(c, stream->file, kshark_tep_is_top_stream(stream) ?
+		      "top" : stream->name);
+	if (ret) {
+		/* Nothing to draw on an empty buffer is no failure. */
 		ctx_free(c);
-		return 0;
+		return ret > 0;
 	}
 	if (iface && iface->type == KS_GENERIC_DATA_INTERFACE) {
 		c->orig_get_info = iface->get_info;
