@@ -284,7 +284,7 @@ static void log_counts(struct ltk_ctx *c, const char *file,
 {
 	const struct lt_analysis_summary *s = lt_analysis_summary(a);
 	const struct lt_task_stats *const *hogs;
-	uint64_t episodes = 0;
+	uint64_t episodes = 0, sites = 0;
 	size_t nr, i;
 	int src;
 
@@ -302,6 +302,9 @@ static void log_counts(struct ltk_ctx *c, const char *file,
 	for (src = 0; src < LT_UPG_SOURCE_MAX; src++)
 		fprintf(c->log, "markers_%s %llu\n", lt_upgrade_source_name(src),
 			(unsigned long long)c->nr_by_source[src]);
+	for (i = 0; i < c->nr_markers; i++)
+		sites += c->markers[i].site != NULL;
+	fprintf(c->log, "markers_with_site %llu\n", (unsigned long long)sites);
 	fprintf(c->log, "hogs %zu\n", nr);
 	fprintf(c->log, "hog_episodes %llu\n", (unsigned long long)episodes);
 	fprintf(c->log, "episode_spans %llu\n",
