@@ -357,7 +357,9 @@ static int analyse(struct ltk_ctx *c, const char *file, const char *buffer)
 	}
 	c->tick_ns = lt_analysis_summary(a)->tick_ns;
 	c->episode_ns = c->tick_ns / 2;
-	qsort(c->markers, c->nr_markers, sizeof(*c->markers), cmp_marker);
+	if (c->nr_markers)	/* an empty buffer has no array at all */
+		qsort(c->markers, c->nr_markers, sizeof(*c->markers),
+		      cmp_marker);
 	mark_episodes(&b, a);
 	if (b.oom) {
 		fprintf(stderr, "plugin-lazytrace: %s: out of memory\n", file);
