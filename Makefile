@@ -86,7 +86,8 @@ KSHARK_CFLAGS	:= -isystem $(KSHARK_INC) $(subst -I,-isystem ,$(if $(KSHARK_PC),$
 KSHARK_CXXFLAGS	:= -std=gnu++17 -Wall -Wextra $(WERROR) -Wno-unused-parameter \
 		   -D_GNU_SOURCE -Ilibdecode/include $(KSHARK_CFLAGS) $(SAN)
 KSHARK_OBJ	:= $(B)/kshark/lazytrace-kshark.o $(B)/kshark/LazytraceDraw.o
-KSHARK_DIR	?= $(LIBDIR)/kernelshark/plugins
+# Where KernelShark looks for a plugin given by name (-p lazytrace).
+KSHARK_DIR	?= $(if $(KSHARK_PC),$(shell $(PKG_CONFIG) --variable=libdir libkshark)/kernelshark/plugins)
 CXX		?= c++
 
 all: $(BIN) $(SHARED_LIB) $(SAMPLE_BIN) $(KSHARK_PLUGIN)
