@@ -63,13 +63,34 @@ BIN		:= lazytrace
 
 DEB_PKGS	:= build-essential pkg-config libtraceevent-dev libtracefs-dev \
 		   libtracecmd-dev trace-cmd libncurses-dev libcmocka-dev \
-		   libzstd-dev zlib1g-dev liblzma-dev xz-utils zstd tmux python3 man-db git strace
+		   libzstd-dev zlib1g-dev liblzma-dev xz-utils zstd tmux python3 man-db git strace \
+		   $(KSHARK_DEB_PKGS)
+
+# The KernelShark plugin (kshark/) and its test in a real window (t6000):
+# KernelShark's plugin headers and what they include (json-c, GL), and an
+# X server with a screenshot and a mouse.
+KSHARK_DEB_PKGS	:= kernelshark libkshark-dev libjson-c-dev libgl-dev \
+		   libglu1-mesa-dev xvfb x11-apps imagemagick xdotool
 
 # What the stock-kernel VM test needs on top (qemu, the guest's tools).
 VM_DEB_PKGS	:= qemu-system-x86 qemu-system-arm busybox-static rt-tests \
 		   cpio binutils
 
-all: $(BIN) $(SHARED_LIB) $(SAMPLE_BIN)
+# The KernelShark plugin (kshark/), built where libkshark-dev is
+# installed and skipped quietly elsewhere: it is optional.
+KSHARK_PC	:= $(shell $(PKG_CONFIG) --exists libkshark json-c 2>/dev/null && echo yes)
+KSHARK_PLUGIN	:= $(if $(KSHARK_PC),$(B)/plugin-lazytrace.so)
+KSHARK_INC	:= $(if $(KSHARK_PC),$(shell $(PKG_CONFIG) --variable=includedir libkshark))
+# Their headers as system headers: -Werror holds for our code only.
+KSHARK_CFLAGS	:= -isystem $(KSHARK_INC) $(subst -I,-isystem ,$(if $(KSHARK_PC),$(shell $(PKG_CONFIG) --cflags json-c)))
+KSHARK_CXXFLAGS	:= -std=gnu++17 -Wall -Wextra $(WERROR) -Wno-unused-parameter \
+		   -D_GNU_SOURCE -Ilibdecode/include $(KSHARK_CFLAGS) $(SAN)
+KSHARK_OBJ	:= $(B)/kshark/lazytrace-kshark.o $(B)/kshark/LazytraceDraw.o
+# Where KernelShark looks for a plugin given by name (-p lazytrace).
+KSHARK_DIR	?= $(if $(KSHARK_PC),$(shell $(PKG_CONFIG) --variable=libdir libkshark)/kernelshark/plugins)
+CXX		?= c++
+
+all: $(BIN) $(SHARED_LIB) $(SAMPLE_BIN) $(KSHARK_PLUGIN)
 
 $(B)/%.o: %.c $(wildcard libdecode/include/*.h libdecode/*.h cli/*.h tui/*.h common/*.h)
 	@mkdir -p $(dir $@)
@@ -100,6 +121,26 @@ $(SHARED_LIB): $(LIB_PIC) $(LIB_MAP)
 $(BIN): $(CLI_OBJ) $(STATIC_LIB)
 	$(say) LD $@
 	$(Q)$(CC) $(CFLAGS) $(SAN) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(LDLIBS) $(CURSES_LIBS)
+
+$(B)/kshark/%.o: kshark/%.c kshark/lazytrace-kshark.h libdecode/include/lazytrace.h
+	@mkdir -p $(dir $@)
+	$(say) CC $<
+	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) $(KSHARK_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(B)/kshark/%.o: kshark/%.cpp kshark/lazytrace-kshark.h libdecode/include/lazytrace.h
+	@mkdir -p $(dir $@)
+	$(say) CXX $<
+	$(Q)$(CXX) $(CFLAGS) $(KSHARK_CXXFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+# liblazytrace goes in whole (its PIC objects), so that KernelShark needs
+# nothing of ours but the plugin; KernelShark's own symbols come from
+# the program that loads it.
+$(KSHARK_PLUGIN): $(KSHARK_OBJ) $(LIB_PIC) kshark/plugin.map
+	$(say) LD $@
+	$(Q)$(CXX) $(CFLAGS) $(SAN) -shared -Wl,--version-script=kshark/plugin.map \
+		-o $@ $(KSHARK_OBJ) $(LIB_PIC) $(LDLIBS)
+
+kshark: $(KSHARK_PLUGIN)
 
 # The samples use the shared library, as a program outside the tree would:
 # what they need must be exported.
@@ -201,6 +242,8 @@ install: all
 	for m in $(wildcard docs/man/*.1); do install -m 644 $$m $(DESTDIR)$(MANDIR)/man1/; done
 	for m in $(wildcard docs/man/*.3); do install -m 644 $$m $(DESTDIR)$(MANDIR)/man3/; done
 	for c in $(wildcard docs/completion/*); do install -m 644 $$c $(DESTDIR)$(BASHCOMPDIR)/; done
+	$(if $(KSHARK_PLUGIN),install -d $(DESTDIR)$(KSHARK_DIR) && \
+		install -m 644 $(KSHARK_PLUGIN) $(DESTDIR)$(KSHARK_DIR)/)
 
 patches-check:
 	$(MAKE) -C patches check
@@ -225,7 +268,7 @@ vm-record-stock: vm-deps
 clean:
 	rm -rf build build-asan $(BIN)
 
-.PHONY: all check asan valgrind fuzz fuzz-deps bench demo doc-check deps install \
+.PHONY: all kshark check asan valgrind fuzz fuzz-deps bench demo doc-check deps install \
 	patches-check \
 	vm-test vm-deps vm-test-stock vm-record-stock clean
 .DELETE_ON_ERROR:

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * plugin-lazytrace: KernelShark plugin that shows lazy preemption on the
+ * task and CPU graphs: the spans where a lazy or an eager request was
+ * pending, a marker at each upgrade with its source, the hog episodes,
+ * and the request's latency and call site in the information line.
+ *
+ * Nothing here measures anything: the plugin runs liblazytrace's
+ * analysis over the file the stream opened and keeps its transitions as
+ * spans and markers, at the times of the events that showed them (the
+ * same timestamps as KernelShark's entries).
+ *
+ * LAZYTRACE_KSHARK_LOG=FILE appends what the analysis gave and what was
+ * drawn, for tests.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lazytrace.h>
+
+#include "libkshark.h"
+#include "libkshark-plugin.h"
+#include "libkshark-tepdata.h"
+
+#include "lazytrace-kshark.h"
+
+/* KernelShark numbers its streams from 0; one context per stream. */
+#define LTK_MAX_STREAMS 256
+
+static struct ltk_ctx *contexts[LTK_MAX_STREAMS];
+static void *gui_ptr;
+
+struct ltk_cpu {
+	int64_t lazy_start;	/* -1: none open */
+	int lazy_pid;
+	int64_t eager_start;
+	int eager_pid;
+	int64_t stack_ts;	/* -1: no stack since the last upgrade */
+	char site[128];
+};
+
+struct ltk_build {
+	struct ltk_ctx *c;
+	struct ltk_cpu *cpus;
+	int nr_cpus;
+	bool oom;
+};
+
+struct ltk_ctx *ltk_get_ctx(int sd)
+{
+	if (sd < 0 || sd >= LTK_MAX_STREAMS)
+		return NULL;
+	return contexts[sd];
+}
+
+void *ltk_gui_ptr(void)
+{
+	return gui_ptr;
+}
+
+static void ctx_free(struct ltk_ctx *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nr_markers; i++)
+		free((char *)c->markers[i].site);
+	free(c->markers);
+	free(c->spans);
+	if (c->log)
+		fclose(c->log);
+	free(c);
+}
+
+static struct ltk_cpu *cpu_state(struct ltk_build *b, int cpu)
+{
+	struct ltk_cpu *n;
+	int i, nr;
+
+	if (cpu < 0 || cpu >= 8192)
+		return NULL;
+	if (cpu < b->nr_cpus)
+		return &b->cpus[cpu];
+	nr = cpu + 1;
+	n = realloc(b->cpus, nr * sizeof(*n));
+	if (!n) {
+		b->oom = true;
+		return NULL;
+	}
+	for (i = b->nr_cpus; i < nr; i++) {
+		memset(&n[i], 0, sizeof(n[i]));
+		n[i].lazy_start = -1;
+		n[i].eager_start = -1;
+		n[i].stack_ts = -1;
+	}
+	b->cpus = n;
+	b->nr_cpus = nr;
+	return &n[cpu];
+}
+
+static void add_span(struct ltk_build *b, enum ltk_span_kind kind,
+		     int64_t start, int64_t end, int cpu, int pid)
+{
+	struct ltk_ctx *c = b->c;
+	struct ltk_span *s;
+
+	if (c->nr_spans == c->cap_spans) {
+		size_t n = c->cap_spans ? 2 * c->cap_spans : 1024;
+
+		s = realloc(c->spans, n * sizeof(*s));
+		if (!s) {
+			b->oom = true;
+			return;
+		}
+		c->spans = s;
+		c->cap_spans = n;
+	}
+	s = &c->spans[c->nr_spans++];
+	s->start = start;
+	s->end = end > start ? end : start;
+	s->cpu = cpu;
+	s->pid = pid;
+	s->kind = kind;
+	c->nr_by_kind[kind]++;
+}
+
+static void add_marker(struct ltk_build *b, const struct lt_transition *t,
+		       struct ltk_cpu *cs)
+{
+	struct ltk_ctx *c = b->c;
+	struct ltk_marker *m;
+
+	if (c->nr_markers == c->cap_markers) {
+		size_t n = c->cap_markers ? 2 * c->cap_markers : 1024;
+
+		m = realloc(c->markers, n * sizeof(*m));
+		if (!m) {
+			b->oom = true;
+			return;
+		}
+		c->markers = m;
+		c->cap_markers = n;
+	}
+	m = &c->markers[c->nr_markers++];
+	m->ts = t->seen_ns;
+	m->since = t->since_ns;
+	m->cpu = t->cpu;
+	m->pid = t->pid;
+	m->tick = t->kind == LT_TR_TICK_UPGRADE;
+	m->source = t->source;
+	m->request = t->request;
+	m->site = NULL;
+	/* A stack the kernel took while this request was pending. */
+	if (cs->stack_ts >= 0 && cs->stack_ts >= (int64_t)t->since_after_ns)
+		m->site = strdup(cs->site);
+	cs->stack_ts = -1;
+	if ((unsigned int)t->source < 8)
+		c->nr_by_source[t->source]++;
+}
+
+static void close_lazy(struct ltk_build *b, struct ltk_cpu *cs, int cpu,
+		       int64_t end)
+{
+	if (cs->lazy_start < 0)
+		return;
+	add_span(b, LTK_SPAN_LAZY, cs->lazy_start, end, cpu, cs->lazy_pid);
+	cs->lazy_start = -1;
+}
+
+static void close_eager(struct ltk_build *b, struct ltk_cpu *cs, int cpu,
+			int64_t end)
+{
+	if (cs->eager_start < 0)
+		return;
+	add_span(b, LTK_SPAN_EAGER, cs->eager_start, end, cpu, cs->eager_pid);
+	cs->eager_start = -1;
+}
+
+/*
+ * The library's transitions, one CPU's in time order: a lazy request
+ * opens a lazy span, an upgrade ends it and opens an eager one, a direct
+ * eager request opens an eager span, and serving (or truncation) ends
+ * what is open.
+ */
+static void on_transition(const struct lt_transition *t, void *data)
+{
+	struct ltk_build *b = data;
+	struct ltk_cpu *cs = cpu_state(b, t->cpu);
+	int64_t ts = t->seen_ns;
+
+	if (!cs)
+		return;
+	switch (t->kind) {
+	case LT_TR_LAZY:
+		close_lazy(b, cs, t->cpu, ts);
+		cs->lazy_start = ts;
+		cs->lazy_pid = t->pid;
+		break;
+	case LT_TR_EAGER:
+		close_eager(b, cs, t->cpu, ts);
+		cs->eager_start = ts;
+		cs->eager_pid = t->pid;
+		break;
+	case LT_TR_UPGRADE:
+	case LT_TR_TICK_UPGRADE:
+		close_lazy(b, cs, t->cpu, ts);
+		close_eager(b, cs, t->cpu, ts);
+		cs->eager_start = ts;
+		cs->eager_pid = t->pid;
+		add_marker(b, t, cs);
+		break;
+	case LT_TR_FOLD:
+		break;
+	default:	/* served or truncated */
+		close_lazy(b, cs, t->cpu, ts);
+		close_eager(b, cs, t->cpu, ts);
+		break;
+	}
+}
+
+/* The call site of a stack, as `lazytrace hogs` names it. */
+static void note_stack(struct ltk_build *b, const struct lt_event *ev)
+{
+	struct ltk_cpu *cs = cpu_state(b, ev->cpu);
+	char fn[128];
+	unsigned int i;
+
+	if (!cs)
+		return;
+	snprintf(cs->site, sizeof(cs->site), "[unknown]");
+	for (i = 0; i < ev->u.stack.nr; i++) {
+		lt_stack_frame(ev, i, fn, sizeof(fn), false);
+		if (!lt_stack_frame_is_entry(fn)) {
+			snprintf(cs->site, sizeof(cs->site), "%s", fn);
+			break;
+		}
+	}
+	cs->stack_ts = ev->ts;
+}
+
+static int cmp_marker(const void *x, const void *y)
+{
+	const struct ltk_marker *a = x, *b = y;
+
+	if (a->ts != b->ts)
+		return a->ts < b->ts ? -1 : 1;
+	return a->cpu - b->cpu;
+}
+
+/*
+ * Hog episodes, as the TUI marks them: a hog's lazy request that the tick
+ * (or the slice timer) had to upgrade after it was pending for the
+ * library's episode threshold. The library counts episodes per task but
+ * gives no time for each, so the count of boxes may differ slightly from
+ * its per-task episode counts (logged side by side).
+ */
+static void mark_episodes(struct ltk_build *b, const struct lt_analysis *a)
+{
+	const struct lt_task_stats *const *hogs;
+	struct ltk_ctx *c = b->c;
+	size_t nr, i, h;
+
+	hogs = lt_analysis_hogs(a, &nr);
+	for (i = 0; i < c->nr_markers; i++) {
+		const struct ltk_marker *m = &c->markers[i];
+
+		if (m->request != LT_TR_LAZY ||
+		    (m->source != LT_UPG_TICK && m->source != LT_UPG_HRTICK) ||
+		    (uint64_t)(m->ts - m->since) < c->episode_ns)
+			continue;
+		for (h = 0; h < nr; h++)
+			if (hogs[h]->pid == m->pid) {
+				add_span(b, LTK_SPAN_EPISODE, m->since, m->ts,
+					 m->cpu, m->pid);
+				break;
+			}
+	}
+}
+
+static void log_counts(struct ltk_ctx *c, const char *file,
+		       const char *buffer, const struct lt_analysis *a)
+{
+	const struct lt_analysis_summary *s = lt_analysis_summary(a);
+	const struct lt_task_stats *const *hogs;
+	uint64_t episodes = 0, sites = 0;
+	size_t nr, i;
+	int src;
+
+	if (!c->log)
+		return;
+	hogs = lt_analysis_hogs(a, &nr);
+	for (i = 0; i < nr; i++)
+		episodes += hogs[i]->episodes;
+	fprintf(c->log, "loaded %s buffer %s\n", file, buffer);
+	fprintf(c->log, "lazy_spans %llu\n",
+		(unsigned long long)c->nr_by_kind[LTK_SPAN_LAZY]);
+	fprintf(c->log, "eager_spans %llu\n",
+		(unsigned long long)c->nr_by_kind[LTK_SPAN_EAGER]);
+	fprintf(c->log, "markers %zu\n", c->nr_markers);
+	for (src = 0; src < LT_UPG_SOURCE_MAX; src++)
+		fprintf(c->log, "markers_%s %llu\n", lt_upgrade_source_name(src),
+			(unsigned long long)c->nr_by_source[src]);
+	for (i = 0; i < c->nr_markers; i++)
+		sites += c->markers[i].site != NULL;
+	fprintf(c->log, "markers_with_site %llu\n", (unsigned long long)sites);
+	fprintf(c->log, "hogs %zu\n", nr);
+	fprintf(c->log, "hog_episodes %llu\n", (unsigned long long)episodes);
+	fprintf(c->log, "episode_spans %llu\n",
+		(unsigned long long)c->nr_by_kind[LTK_SPAN_EPISODE]);
+	fprintf(c->log, "tick_ns %llu\n", (unsigned long long)s->tick_ns);
+	fflush(c->log);
+}
+
+/*
+ * KernelShark opens each buffer of a trace.dat as a stream of its own,
+ * named after the buffer; the analysis reads the same buffer.
+ */
+static int analyse(struct ltk_ctx *c, const char *file, const char *buffer)
+{
+	struct lt_open_opts ropts = { .buffer = buffer };
+	struct lt_analysis_opts opts = { .on_transition = on_transition };
+	struct ltk_build b = { .c = c };
+	const struct lt_event *ev;
+	struct lt_analysis *a;
+	struct lt_reader *r;
+	char err[512];
+	int cpu, ret = -1;
+
+	r = lt_reader_open(file, &ropts, err, sizeof(err));
+	if (!r) {
+		fprintf(stderr, "plugin-lazytrace: %s\n", err);
+		return -1;
+	}
+	opts.abi = lt_reader_abi(r, NULL);
+	opts.data = &b;
+	a = lt_analysis_new(&opts);
+	if (!a)
+		goto out;
+	/* Fed one by one, to see the stacks that give the call sites. */
+	while ((ev = lt_reader_next(r))) {
+		if (ev->kind == LT_EV_KERNEL_STACK)
+			note_stack(&b, ev);
+		if (lt_analysis_feed(a, ev))
+			b.oom = true;
+	}
+	lt_analysis_finish(a);
+	if (lt_reader_error(r)) {
+		fprintf(stderr, "plugin-lazytrace: %s\n", lt_reader_error(r));
+		goto out;
+	}
+	/* finish() truncated what was open; nothing should be left. */
+	for (cpu = 0; cpu < b.nr_cpus; cpu++) {
+		close_lazy(&b, &b.cpus[cpu], cpu, lt_analysis_summary(a)->last_ns);
+		close_eager(&b, &b.cpus[cpu], cpu, lt_analysis_summary(a)->last_ns);
+	}
+	c->tick_ns = lt_analysis_summary(a)->tick_ns;
+	c->episode_ns = c->tick_ns / 2;
+	if (c->nr_markers)	/* an empty buffer has no array at all */
+		qsort(c->markers, c->nr_markers, sizeof(*c->markers),
+		      cmp_marker);
+	mark_episodes(&b, a);
+	if (b.oom) {
+		fprintf(stderr, "plugin-lazytrace: %s: out of memory\n", file);
+		goto out;
+	}
+	/* A buffer without events (often the top one) has nothing to show. */
+	if (!lt_analysis_summary(a)->events) {
+		ret = 1;
+		goto out;
+	}
+	log_counts(c, file, buffer, a);
+	ret = 0;
+out:
+	free(b.cpus);
+	lt_analysis_free(a);
+	lt_reader_close(r);
+	return ret;
+}
+
+const struct ltk_marker *ltk_find_marker(const struct ltk_ctx *c, int cpu,
+					 int64_t ts)
+{
+	size_t lo = 0, hi = c->nr_markers;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->markers[mid].ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < c->nr_markers && c->markers[lo].ts == ts; lo++)
+		if (c->markers[lo].cpu == cpu)
+			return &c->markers[lo];
+	return NULL;
+}
+
+/*
+ * The information line shows the entry's info; at the entry that showed
+ * an upgrade, say what the library found there.
+ */
+static char *ltk_get_info(struct kshark_data_stream *stream,
+			  const struct kshark_entry *e)
+{
+	struct ltk_ctx *c = ltk_get_ctx(stream->stream_id);
+	const struct ltk_marker *m;
+	char *info, *out;
+	uint64_t lat;
+
+	if (!c || !c->orig_get_info)
+		return NULL;
+	info = c->orig_get_info(stream, e);
+	m = ltk_find_marker(c, e->cpu, e->ts);
+	if (!m)
+		return info;
+	lat = m->ts - m->since;
+	if (asprintf(&out, "[lazytrace: %s by %s, %s request pending %llu.%03llu ms%s%s] %s",
+		     m->tick ? "tick-upgrade" : "upgrade",
+		     lt_upgrade_source_name(m->source),
+		     lt_transition_name(m->request),
+		     (unsigned long long)(lat / 1000000),
+		     (unsigned long long)(lat / 1000 % 1000),
+		     m->site ? ", site " : "", m->site ? m->site : "",
+		     info ? info : "") < 0) {
+		return info;
+	}
+	free(info);
+	if (c->log) {
+		fprintf(c->log, "info %d %lld %s\n", e->cpu, (long long)e->ts, out);
+		fflush(c->log);
+	}
+	return out;
+}
+
+void ltk_log_draw(struct ltk_ctx *c, int draw_action, int val,
+		  const size_t shapes[3])
+{
+	if (!c->log || !(shapes[0] + shapes[1] + shapes[2]))
+		return;
+	fprintf(c->log, "drew %s %d spans %zu markers %zu episodes %zu\n",
+		draw_action & KSHARK_CPU_DRAW ? "cpu" : "task", val,
+		shapes[0], shapes[1], shapes[2]);
+	fflush(c->log);
+}
+
+static int ltk_init(struct kshark_data_stream *stream)
+{
+	struct kshark_generic_stream_interface *iface = stream->interface;
+	const char *path = getenv("LAZYTRACE_KSHARK_LOG");
+	struct ltk_ctx *c;
+	int sd = stream->stream_id, ret;
+
+	if (sd < 0 || sd >= LTK_MAX_STREAMS || contexts[sd] || !stream->file ||
+	    !kshark_is_tep(stream) || !stream->name)
+		return 0;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return 0;
+	c->sd = sd;
+	if (path && *path) {
+		c->log = fopen(path, "a");
+		if (!c->log)
+			fprintf(stderr, "plugin-lazytrace: %s: %s\n", path,
+				strerror(errno));
+	}
+	ret = analyse(c, stream->file, kshark_tep_is_top_stream(stream) ?
+		      "top" : stream->name);
+	if (ret) {
+		/* Nothing to draw on an empty buffer is no failure. */
+		ctx_free(c);
+		return ret > 0;
+	}
+	if (iface && iface->type == KS_GENERIC_DATA_INTERFACE) {
+		c->orig_get_info = iface->get_info;
+		iface->get_info = ltk_get_info;
+	}
+	contexts[sd] = c;
+	kshark_register_draw_handler(stream, ltk_draw);
+	return 1;
+}
+
+static int ltk_close(struct kshark_data_stream *stream)
+{
+	struct kshark_generic_stream_interface *iface = stream->interface;
+	int sd = stream->stream_id;
+	struct ltk_ctx *c = ltk_get_ctx(sd);
+
+	if (!c)
+		return 0;
+	kshark_unregister_draw_handler(stream, ltk_draw);
+	if (iface && iface->type == KS_GENERIC_DATA_INTERFACE &&
+	    iface->get_info == ltk_get_info)
+		iface->get_info = c->orig_get_info;
+	contexts[sd] = NULL;
+	ctx_free(c);
+	return 1;
+}
+
+/* KernelShark looks these three up by name. */
+__attribute__((visibility("default")))
+int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
+{
+	return ltk_init(stream);
+}
+
+__attribute__((visibility("default")))
+int KSHARK_PLOT_PLUGIN_DEINITIALIZER(struct kshark_data_stream *stream)
+{
+	return ltk_close(stream);
+}
+
+/* The main window, for marking the entry of a double-clicked marker. */
+__attribute__((visibility("default")))
+void *KSHARK_MENU_PLUGIN_INITIALIZER(void *gui)
+{
+	gui_ptr = gui;
+	return NULL;
+}
