@@ -61,16 +61,16 @@ STATIC_LIB	:= $(B)/liblazytrace.a
 SHARED_LIB	:= $(B)/$(SONAME)
 BIN		:= lazytrace
 
-DEB_PKGS	:= build-essential pkg-config libtraceevent-dev libtracefs-dev \
-		   libtracecmd-dev trace-cmd libncurses-dev libcmocka-dev \
-		   libzstd-dev zlib1g-dev liblzma-dev xz-utils zstd tmux python3 man-db git strace \
-		   $(KSHARK_DEB_PKGS)
-
 # The KernelShark plugin (kshark/) and its test in a real window (t6000):
 # KernelShark's plugin headers and what they include (json-c, GL), and an
 # X server with a screenshot and a mouse.
 KSHARK_DEB_PKGS	:= kernelshark libkshark-dev libjson-c-dev libgl-dev \
 		   libglu1-mesa-dev xvfb x11-apps imagemagick xdotool
+
+DEB_PKGS	:= build-essential pkg-config libtraceevent-dev libtracefs-dev \
+		   libtracecmd-dev trace-cmd libncurses-dev libcmocka-dev \
+		   libzstd-dev zlib1g-dev liblzma-dev xz-utils zstd tmux python3 man-db git strace \
+		   $(KSHARK_DEB_PKGS)
 
 # What the stock-kernel VM test needs on top (qemu, the guest's tools).
 VM_DEB_PKGS	:= qemu-system-x86 qemu-system-arm busybox-static rt-tests \
