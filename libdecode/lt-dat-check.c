@@ -903,7 +903,7 @@ static bool print_ok(struct chk *c, const char *fmt, const char *end,
  * One event format file. It is refused only when its size or its ID is
  * wrong; else what the libraries cannot be trusted with is dropped from
  * the copy they read (modify()): characters that are not text become
- * spaces, field lines that are not the kernel's are blanked, and a print
+ * '?', field lines that are not the kernel's are blanked, and a print
  * format print_ok() does not take is blanked, which libtraceevent reads
  * as an event it failed to parse (printed as "[FAILED TO PARSE]" and its
  * fields).
@@ -925,13 +925,17 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 	memcpy(t, f->p, f->len);
 	t[f->len] = '\0';
 	end = t + f->len;
-	/* libtraceevent 1.7.1's tokenizer crashes on some (prev_comm[\x14]) */
+	/*
+	 * libtraceevent 1.7.1's tokenizer crashes on some (prev_comm[\x14]).
+	 * A '?' is no character of a field line, which is then dropped; in
+	 * the print format it is one more the checks below see.
+	 */
 	for (i = 0; i < f->len; i++) {
 		uint8_t ch = t[i];
 
 		if ((ch < 0x20 && ch != '\t' && ch != '\n') || ch > 0x7e) {
 			why(c, "a character that is not text (0x%02x)", ch);
-			t[i] = ' ';
+			t[i] = '?';
 		}
 	}
 	if (parse_fields(c, t, f->len, f->off, what, names, &nr_names))
@@ -2052,8 +2056,8 @@ static int count_fields(const char *s, size_t len, bool *print)
 	return n;
 }
 
-int lt_dat_format_verdict(const char *text, size_t len, char *why,
-			  size_t whylen)
+int lt_dat_format_verdict(const char *text, size_t len, char *out,
+			  char *why, size_t whylen)
 {
 	struct verdict v = { malloc(len + 1), len };
 	const struct lt_dat_hooks h = { .patch = keep_patch, .ctx = &v };
@@ -2075,6 +2079,8 @@ int lt_dat_format_verdict(const char *text, size_t len, char *why,
 		if (p0 && !p1)
 			ret |= LT_DAT_FORMAT_PRINT;
 		snprintf(why, whylen, "%s", c.why);
+		if (out)
+			memcpy(out, v.copy, len);
 	}
 	free(v.copy);
 	free_chk(&c);

@@ -56,14 +56,15 @@ enum lt_dat_verdict {
  * lt_dat_format_verdict - what the check keeps of one event format file
  * @text: the format ("name: ...\nID: ...\nformat:\n...print fmt: ...")
  * @len: its length
+ * @out: NULL, or @len bytes that receive the text libtraceevent is given
  * @why: receives why something was dropped ("" if nothing was)
  * @whylen: size of @why
  *
  * Return: a mask of enum lt_dat_verdict, or -1 if the format makes the
  * file unusable (no valid ID, too large).
  */
-int lt_dat_format_verdict(const char *text, size_t len, char *why,
-			  size_t whylen);
+int lt_dat_format_verdict(const char *text, size_t len, char *out,
+			  char *why, size_t whylen);
 
 /* The check of compressed pages left to the reader (lt_dat_chunk()). */
 struct lt_dat_pages;
