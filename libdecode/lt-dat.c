@@ -1398,9 +1398,10 @@ static void detect_abi(struct lt_reader *r, struct dat *d,
 /*
  * The copy of the file libtracecmd reads when lt_dat_check() asked for
  * patches (an event format it must not parse, an empty option, CPU data
- * cut short): in memory, the patches applied, and checked again, now
- * with no patch allowed. -1 with errno set, or EINVAL when the copy
- * still fails the check.
+ * cut short): in memory (as large as the file: libtracecmd reads the
+ * data through the same descriptor), the patches applied, and checked
+ * again, now with no patch allowed. -1 with errno set, or EINVAL when
+ * the copy still fails the check.
  */
 static int patched_copy(struct lt_reader *r, struct dat *d)
 {
@@ -1410,6 +1411,7 @@ static int patched_copy(struct lt_reader *r, struct dat *d)
 	uint64_t done = 0;
 	char msg[LT_ERR_LEN];
 	char buf[1 << 16];
+	int saved;
 	ssize_t n;
 	size_t i;
 
@@ -1439,12 +1441,12 @@ static int patched_copy(struct lt_reader *r, struct dat *d)
 	lseek(out, 0, SEEK_SET);
 	return out;
 fail:
-	i = errno;
+	saved = errno;
 	if (in >= 0)
 		close(in);
 	if (out >= 0)
 		close(out);
-	errno = i;
+	errno = saved;
 	return -1;
 }
 
