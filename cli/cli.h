@@ -19,6 +19,7 @@
 #define EXIT_OK		0
 #define EXIT_NOTHING	1	/* nothing found where something was asked for */
 #define EXIT_BAD	2	/* bad usage or bad input */
+#define EXIT_TRUNCATED	3	/* a trace.dat cut short: read up to the cut */
 
 struct cmd {
 	const char *name;
@@ -90,8 +91,14 @@ int stacks_opt(enum lt_stacks *st, int c, const char *arg);
 /* 1 if @c was an input option (and stored), 0 if not; exits on bad value. */
 int input_opt(struct input_opts *in, int c, const char *arg);
 
-/* Open the input or print the one-line error and exit 2. */
+/*
+ * Open the input or print the one-line error and exit 2. A trace.dat cut
+ * short is read up to the cut, with one warning line on stderr.
+ */
 struct lt_reader *input_open(const struct input_opts *in);
+
+/* Whether an input opened was cut short: main() then exits 3, not 0. */
+bool input_truncated(void);
 
 /*
  * After the last lt_reader_next(): if the reader stopped on an error,

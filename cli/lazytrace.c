@@ -49,6 +49,7 @@ static int run(const struct cmd *cmd, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	size_t i;
+	int ret;
 
 	if (argc < 2)
 		die_usage("which command? (report, stats, hogs, ...)");
@@ -61,8 +62,13 @@ int main(int argc, char **argv)
 		printf("lazytrace %s\n", LT_VERSION_STRING);
 		return EXIT_OK;
 	}
-	for (i = 0; i < NR_COMMANDS; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return run(&commands[i], argc - 1, argv + 1);
+	for (i = 0; i < NR_COMMANDS; i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		ret = run(&commands[i], argc - 1, argv + 1);
+		/* all read that could be, but not the whole trace */
+		return ret == EXIT_OK && input_truncated() ? EXIT_TRUNCATED :
+		       ret;
+	}
 	die_usage("'%s' is not a lazytrace command", argv[1]);
 }

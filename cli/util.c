@@ -137,6 +137,13 @@ int input_opt(struct input_opts *in, int c, const char *arg)
 	return 0;
 }
 
+static bool input_cut;
+
+bool input_truncated(void)
+{
+	return input_cut;
+}
+
 struct lt_reader *input_open(const struct input_opts *in)
 {
 	struct lt_open_opts o = {
@@ -148,6 +155,11 @@ struct lt_reader *input_open(const struct input_opts *in)
 	r = lt_reader_open(in->file, &o, err, sizeof(err));
 	if (!r)
 		die("%s", err);
+	if (lt_reader_truncated(r) && !input_cut) {
+		fprintf(stderr, "lazytrace: warning: %s: truncated trace.dat: its CPU data is cut short at offset %llu; read up to there, the rest is lost\n",
+			in->file, (unsigned long long)lt_reader_truncated(r));
+		input_cut = true;
+	}
 	return r;
 }
 

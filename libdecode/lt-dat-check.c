@@ -115,8 +115,14 @@ struct chk {
 	uint8_t *in;		/* lt_dat_chunk(): a compressed chunk */
 	size_t in_size;
 	const struct lt_dat_hooks *hooks;
+	/* the decompressed section being checked was changed in place */
+	bool dirty;
+	/* where the file is cut short (CPU data past its end), or 0 */
+	uint64_t cut;
 	char *err;
 	size_t errlen;
+	/* why the last format lost something, for lt_dat_format_verdict() */
+	char why[160];
 };
 
 /* The check, kept for the chunks it left to the reader. */
@@ -243,6 +249,36 @@ static int file_at(struct chk *c, uint64_t off, struct view *v,
 	return 0;
 }
 
+static void put(const struct chk *c, uint8_t *p, int n, uint64_t x)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[c->big ? n - 1 - i : i] = x >> (8 * i);
+}
+
+/*
+ * Replace @n bytes of @v at @at, for libtracecmd's eyes only: in our
+ * decompressed copy of a section (compressed again by reseal()), or in
+ * the caller's copy of the file.
+ */
+static int modify(struct chk *c, const struct view *v, const uint8_t *at,
+		  const void *bytes, size_t n)
+{
+	uint64_t off = v->off + (at - v->p);
+
+	if (v->inflated) {
+		memcpy((uint8_t *)at, bytes, n);	/* inflate_piece()'s */
+		c->dirty = true;
+		return 0;
+	}
+	if (!c->hooks || !c->hooks->patch)
+		return fail(c, off, "corrupt trace.dat: %zu bytes the libraries cannot be trusted with",
+			    n);
+	c->hooks->patch(c->hooks->ctx, off, bytes, n);
+	return 0;
+}
+
 /*
  * Decompress @csize bytes at @src into a new buffer of exactly @usize
  * bytes. Bounded by a ratio to what the file really holds, so that a
@@ -298,6 +334,53 @@ static uint8_t *inflate_piece(struct chk *c, const uint8_t *src,
 		return NULL;
 	}
 	return dst;
+}
+
+/*
+ * The compressed section at @off, whose decompressed copy @buf (@usize
+ * bytes) modify() changed: compressed again into the room of the old data
+ * (the text it replaced compresses at least as well, spaces for the most
+ * part), with its new compressed size. The section's size stays.
+ */
+static int reseal(struct chk *c, uint64_t off, const uint8_t *buf,
+		  uint64_t usize)
+{
+	/* the section header: id 2, flags 2, string id 4, size 8 */
+	uint64_t room = get(c, c->file + off + 16, 4), n = 0;
+	size_t cap = c->comp == COMP_ZSTD ? ZSTD_compressBound(usize) :
+		     compressBound(usize);
+	const int levels[] = { 3, 19 };
+	uint8_t *z = malloc(cap), h[4];
+	uLongf zlen;
+	size_t i;
+
+	if (!z)
+		return fail(c, off, "out of memory");
+	for (i = 0; i < 2; i++) {
+		if (c->comp == COMP_ZSTD) {
+			n = ZSTD_compress(z, cap, buf, usize, levels[i]);
+			n = ZSTD_isError(n) ? ~0ULL : n;
+		} else {
+			zlen = cap;
+			n = compress2(z, &zlen, buf, usize, 9) == Z_OK ?
+			    zlen : ~0ULL;
+		}
+		if (n <= room)
+			break;
+	}
+	if (n > room) {
+		free(z);
+		return fail(c, off, "corrupt trace.dat: section cannot be made safe for the libraries");
+	}
+	put(c, h, 4, n);
+	if (!c->hooks || !c->hooks->patch) {
+		free(z);
+		return fail(c, off, "corrupt trace.dat: a section the libraries cannot be trusted with");
+	}
+	c->hooks->patch(c->hooks->ctx, off + 16, h, 4);
+	c->hooks->patch(c->hooks->ctx, off + 24, z, n);
+	free(z);
+	return 0;
 }
 
 /*
@@ -388,17 +471,28 @@ static bool field_line_ok(const char *p, const char *eol)
 {
 	const char *semi;
 	bool open = false;
+	int parens = 0;
 
 	if (!word(&p, eol, "field:"))
 		return false;
 	semi = memchr(p, ';', eol - p);
 	if (!semi || semi == p)
 		return false;
-	/* "char comm[16]", "__data_loc char[] name": brackets pair */
+	/*
+	 * "char comm[16]", "__data_loc char[] name": brackets pair. Inside
+	 * them, the array size as the kernel's macros left it: "30+1"
+	 * (ftrace's branch event), "sizeof(struct sockaddr_in6)" (tcp):
+	 * libtraceevent reads the tokens up to the ']' and takes the first
+	 * number for the length.
+	 */
 	for (; p < semi; p++) {
-		if (!ident_char(*p) && !strchr(" *[]", *p))
+		if (!ident_char(*p) && !strchr(open ? " []+-*()" : " *[]", *p))
 			return false;
-		if ((*p == '[' && open) || (*p == ']' && !open))
+		if ((*p == '[' && open) || (*p == ']' && (!open || parens)))
+			return false;
+		if (*p == '(')
+			parens++;
+		else if (*p == ')' && --parens < 0)
 			return false;
 		if (*p == '[' || *p == ']')
 			open = *p == '[';
@@ -423,26 +517,55 @@ struct field_name {
 	size_t len;
 };
 
-/*
- * "field:TYPE NAME[N];\toffset:O;\tsize:S;" lines: the names (for the
- * print format) and, for the records, where the fixed fields end and
- * where the dynamic ones are.
- */
-static int parse_fields(struct chk *c, const struct view *f, const char *what,
-			struct field_name *names, int *nr_names)
+/* Why a format lost something, for lt_dat_format_verdict(). */
+__attribute__((format(printf, 2, 3)))
+static void why(struct chk *c, const char *fmt, ...)
 {
-	const char *s = (const char *)f->p, *end = s + f->len;
-	const char *line, *eol, *decl, *semi, *n;
+	va_list ap;
+
+	if (c->why[0])
+		return;		/* the first reason */
+	va_start(ap, fmt);
+	vsnprintf(c->why, sizeof(c->why), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * A field line libtraceevent cannot be trusted with, or that the records
+ * could not be checked against: blanked, its newline too, so that the
+ * parser goes on with the next line and the event has one field less.
+ */
+static void drop_line(char *line, const char *eol, const char *end)
+{
+	memset(line, ' ', eol - line + (eol < end));
+}
+
+/*
+ * "field:TYPE NAME[N];\toffset:O;\tsize:S;" lines of the format @s
+ * (@len bytes, our copy): the names (for the print format) and, for the
+ * records, where the fixed fields end and where the dynamic ones are.
+ * A line that is not what the kernel writes is dropped from @s.
+ */
+static int parse_fields(struct chk *c, char *s, size_t len, uint64_t at,
+			const char *what, struct field_name *names,
+			int *nr_names)
+{
+	const char *end = s + len, *decl, *semi, *n;
+	const char *fmt = memmem(s, len, "\nprint fmt:", 11);
+	char *line, *eol;
 	struct ev_fmt *ev;
 	long long id = key_num(s, end, "\nID: "), off, size;
 	bool flexible_stack = memmem(s, end - s, "name: kernel_stack\n", 19) ||
 			      memmem(s, end - s, "name: user_stack\n", 17);
 
-	if (id < 0 && f->len >= 4 && !memcmp(s, "ID: ", 4))
+	if (id < 0 && len >= 4 && !memcmp(s, "ID: ", 4))
 		id = key_num(s, end, "ID: ");
 	if (id < 0 || id > 0xffff)
-		return fail(c, f->off, "corrupt trace.dat: %s format without a valid ID",
+		return fail(c, at, "corrupt trace.dat: %s format without a valid ID",
 			    what);
+	/* "field:" in the print format is no field line */
+	if (fmt)
+		end = fmt + 1;
 	if (grow(c, (void **)&c->ev, c->nr_ev, &c->max_ev, sizeof(*c->ev)))
 		return -1;
 	ev = &c->ev[c->nr_ev++];
@@ -452,26 +575,37 @@ static int parse_fields(struct chk *c, const struct view *f, const char *what,
 	for (line = s; line < end; line = eol + 1) {
 		eol = memchr(line, '\n', end - line);
 		if (!eol)
-			eol = end;
+			eol = line + (end - line);
 		decl = memmem(line, eol - line, "field:", 6);
 		if (!decl)
 			continue;
-		if (!field_line_ok(line, eol))
-			return fail(c, f->off, "corrupt trace.dat: %s format has a malformed field line",
-				    what);
+		if (!field_line_ok(line, eol)) {
+			why(c, "a malformed field line");
+			drop_line(line, eol, end);
+			continue;
+		}
 		decl += 6;
 		semi = memchr(decl, ';', eol - decl);
 		off = semi ? key_num(semi, eol, "offset:") : -1;
 		size = semi ? key_num(semi, eol, "size:") : -1;
-		if (off < 0 || size < 0 || off + size > 0xffff)
-			return fail(c, f->off, "corrupt trace.dat: %s format has a field without a valid offset and size",
-				    what);
-		if (*nr_names >= MAX_FIELDS)
-			return fail(c, f->off, "corrupt trace.dat: %s format has over %d fields",
-				    what, MAX_FIELDS);
-		/* The name: the last identifier, before any [N]. */
-		n = memchr(decl, '[', semi - decl);
-		n = n ? n : semi;
+		if (off < 0 || size < 0 || off + size > 0xffff ||
+		    *nr_names >= MAX_FIELDS ||
+		    ((memmem(decl, semi - decl, "__data_loc", 10) ||
+		      memmem(decl, semi - decl, "__rel_loc", 9)) && size != 4)) {
+			why(c, "a field without a valid offset and size, or over %d fields",
+			    MAX_FIELDS);
+			drop_line(line, eol, end);
+			continue;
+		}
+		/*
+		 * The name: the last identifier, before its [N] if it has
+		 * one ("char comm[16]", but "__data_loc char[] name").
+		 */
+		n = semi;
+		while (n > decl && n[-1] == ' ')
+			n--;
+		if (n > decl && n[-1] == ']')
+			n = memrchr(decl, '[', n - decl);
 		while (n > decl && n[-1] == ' ')
 			n--;
 		names[*nr_names].len = 0;
@@ -491,9 +625,6 @@ static int parse_fields(struct chk *c, const struct view *f, const char *what,
 				ev->min_size = off + size;
 			continue;
 		}
-		if (size != 4)
-			return fail(c, f->off, "corrupt trace.dat: %s format has a dynamic field of %lld bytes",
-				    what, size);
 		if (off + 4 > ev->min_size)
 			ev->min_size = off + 4;
 		if (grow(c, (void **)&c->dyn, c->nr_dyn, &c->max_dyn,
@@ -622,32 +753,31 @@ static bool zero_number(const char *p, const char *end)
 	       !constant_divisor(p, end);
 }
 
+/* A print format libtraceevent cannot be trusted with: why, and no. */
+#define unsafe(c, ...) (why(c, __VA_ARGS__), false)
+
 /*
- * The print format is parsed by recursion in libtraceevent: bound the
- * nesting and the number of operators (each may be a level). And
- * libtraceevent 1.7.1 dereferences a NULL field when the format names
- * a field the event does not have (REC->x): refuse that too.
+ * Whether libtraceevent can be handed the print format @fmt (up to
+ * @end). It parses it by recursion: bound the nesting and the number of
+ * operators (each may be a level). And libtraceevent 1.7.1 dereferences
+ * a NULL field when the format names a field the event does not have
+ * (REC->x), and on the other shapes below, each found by a fuzzer
+ * (tests/fuzz/regress/README.md). What a kernel writes and this does not
+ * take (3.x's compound literal "((ktime_t){ .tv64 = REC->expires })",
+ * binder's "sizeof(struct { int:-!!(...); })") libtraceevent 1.7.1
+ * cannot parse either: it prints those events as "[FAILED TO PARSE]"
+ * with their fields, as it does once the print format is dropped.
  */
-static int check_format(struct chk *c, const struct view *f, const char *what)
+static bool print_ok(struct chk *c, const char *fmt, const char *end,
+		     const struct field_name *names, int nr_names)
 {
-	const char *s = (const char *)f->p, *end = s + f->len;
-	const char *fmt = memmem(s, f->len, "print fmt:", 10);
-	struct field_name names[MAX_FIELDS];
 	char open[LT_DAT_MAX_NESTING];	/* the closers the nesting waits for */
-	int depth = 0, ops = 0, nr_names, stmt = 0;
+	int depth = 0, ops = 0, stmt = 0;
 	int stmt_at[LT_DAT_MAX_NESTING];	/* where each "({" opened */
 	char quote = 0;		/* the open quote: ' or " */
-	const char *n, *field_end = NULL;	/* where the last REC->x ends */
+	const char *s, *n, *field_end = NULL;	/* where the last REC->x ends */
 
-	if (f->len > LT_DAT_MAX_FORMAT)
-		return fail(c, f->off, "corrupt trace.dat: %s format of %llu bytes",
-			    what, (unsigned long long)f->len);
-	if (!text_only(f))
-		return fail(c, f->off, "corrupt trace.dat: %s format is not text",
-			    what);
-	if (parse_fields(c, f, what, names, &nr_names))
-		return -1;
-	for (s = fmt; s && s < end; s++) {
+	for (s = fmt; s < end; s++) {
 		if (quote) {
 			if (*s == '\\' && s + 1 < end)
 				s++;
@@ -661,8 +791,7 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 			/* Linux 7.2's vmscan formats name the entry: ent.pid */
 			if (!known_field(names, nr_names, s + 5, n - s - 5) &&
 			    !(n - s - 5 == 3 && !memcmp(s + 5, "ent", 3)))
-				return fail(c, f->off, "corrupt trace.dat: %s print format uses a field it does not declare: %.*s",
-					    what, (int)(n - s - 5 < 32 ? n - s - 5 : 32), s + 5);
+				return unsafe(c, "print format uses a field it does not declare: %.*s", (int)(n - s - 5 < 32 ? n - s - 5 : 32), s + 5);
 			field_end = n;
 			s = n - 1;
 			continue;
@@ -675,13 +804,11 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 		if (*s == '-' && s + 1 < end && s[1] == '>') {
 			/* func_repeats: (REC)->top_delta_ts */
 			if (s - fmt < 5 || memcmp(s - 5, "(REC)", 5))
-				return fail(c, f->off, "corrupt trace.dat: %s print format takes a member of something other than the record",
-					    what);
+				return unsafe(c, "print format takes a member of something other than the record");
 			for (n = s + 2; n < end && ident_char(*n); n++)
 				;
 			if (!known_field(names, nr_names, s + 2, n - s - 2))
-				return fail(c, f->off, "corrupt trace.dat: %s print format uses a field it does not declare: %.*s",
-					    what, (int)(n - s - 2 < 32 ? n - s - 2 : 32), s + 2);
+				return unsafe(c, "print format uses a field it does not declare: %.*s", (int)(n - s - 2 < 32 ? n - s - 2 : 32), s + 2);
 			field_end = n;
 			s = n - 1;
 			continue;
@@ -691,11 +818,9 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 		 * tokenizer has no class for ('$' between two arguments).
 		 */
 		if (!expr_char(*s))
-			return fail(c, f->off, "corrupt trace.dat: %s print format has a character no C expression has (0x%02x)",
-				    what, (unsigned char)*s);
+			return unsafe(c, "print format has a character no C expression has (0x%02x)", (unsigned char)*s);
 		if (*s == '/' && !constant_divisor(s + 1, end))
-			return fail(c, f->off, "corrupt trace.dat: %s print format divides by something other than a constant",
-				    what);
+			return unsafe(c, "print format divides by something other than a constant");
 		/*
 		 * '%' outside a string is the remainder, which libtraceevent
 		 * folds at parse time when both sides are numbers ("% 08" is
@@ -704,12 +829,10 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 		 * (arm64's "instr="%s" ..."): after a string, anything goes.
 		 */
 		if (*s == '%' && zero_number(s + 1, end))
-			return fail(c, f->off, "corrupt trace.dat: %s print format divides by zero",
-				    what);
+			return unsafe(c, "print format divides by zero");
 		if (*s == '%' && !after_string(fmt, s) &&
 		    !constant_divisor(s + 1, end))
-			return fail(c, f->off, "corrupt trace.dat: %s print format takes a remainder by something other than a constant",
-				    what);
+			return unsafe(c, "print format takes a remainder by something other than a constant");
 		switch (*s) {
 		case '"':
 		case '\'':
@@ -719,11 +842,9 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 		case '[':
 		case '{':
 			if (*s == '[' && !subscriptable(fmt, s, field_end, stmt))
-				return fail(c, f->off, "corrupt trace.dat: %s print format subscripts something that is not a field",
-					    what);
+				return unsafe(c, "print format subscripts something that is not a field");
 			if (depth == LT_DAT_MAX_NESTING)
-				return fail(c, f->off, "corrupt trace.dat: %s print format nests deeper than %d",
-					    what, LT_DAT_MAX_NESTING);
+				return unsafe(c, "print format nests deeper than %d", LT_DAT_MAX_NESTING);
 			/* a statement expression: ({ int x = ...; ... }) */
 			if (*s == '{' && depth && open[depth - 1] == ')' &&
 			    opens_paren(fmt, s))
@@ -739,19 +860,16 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 			 * subscript ("REC->a[3]b[4]").
 			 */
 			if (!depth || open[--depth] != *s)
-				return fail(c, f->off, "corrupt trace.dat: %s print format has an unpaired '%c'",
-					    what, *s);
+				return unsafe(c, "print format has an unpaired '%c'", *s);
 			if (stmt && stmt_at[stmt - 1] == depth)
 				stmt--;
 			if (*s == ']' && after_subscript(s + 1, end))
-				return fail(c, f->off, "corrupt trace.dat: %s print format has a name, number or member access right after a subscript",
-					    what);
+				return unsafe(c, "print format has a name, number or member access right after a subscript");
 			break;
 		case ';':
 			/* statements end inside a statement expression only */
 			if (!stmt)
-				return fail(c, f->off, "corrupt trace.dat: %s print format ends a statement outside a statement expression",
-					    what);
+				return unsafe(c, "print format ends a statement outside a statement expression");
 			break;
 		case '=':
 			/*
@@ -761,31 +879,82 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 			 */
 			if (!stmt && !(s + 1 < end && s[1] == '=') &&
 			    s > fmt && !strchr("=!<>", s[-1]))
-				return fail(c, f->off, "corrupt trace.dat: %s print format assigns outside a statement expression",
-					    what);
+				return unsafe(c, "print format assigns outside a statement expression");
 			/* fall through */
 		case '+': case '-': case '*': case '/': case '%': case '&':
 		case '|': case '^': case '<': case '>': case '?': case ':':
 		case '!': case '~': case ',':
 			if (++ops > LT_DAT_MAX_OPERATORS)
-				return fail(c, f->off, "corrupt trace.dat: %s print format has over %d operators",
-					    what, LT_DAT_MAX_OPERATORS);
+				return unsafe(c, "print format has over %d operators", LT_DAT_MAX_OPERATORS);
 			break;
 		}
 	}
 	/* libtraceevent reads past an open string's end to the next quote */
 	if (quote)
-		return fail(c, f->off, "corrupt trace.dat: %s print format leaves a string open",
-			    what);
+		return unsafe(c, "print format leaves a string open");
 	if (depth)
-		return fail(c, f->off, "corrupt trace.dat: %s print format leaves a '%c' open",
-			    what, open[depth - 1] == ')' ? '(' :
-			    open[depth - 1] == ']' ? '[' : '{');
+		return unsafe(c, "print format leaves a '%c' open",
+			      open[depth - 1] == ')' ? '(' :
+			      open[depth - 1] == ']' ? '[' : '{');
+	return true;
+}
+
+/*
+ * One event format file. It is refused only when its size or its ID is
+ * wrong; else what the libraries cannot be trusted with is dropped from
+ * the copy they read (modify()): characters that are not text become
+ * '?', field lines that are not the kernel's are blanked, and a print
+ * format print_ok() does not take is blanked, which libtraceevent reads
+ * as an event it failed to parse (printed as "[FAILED TO PARSE]" and its
+ * fields).
+ */
+static int check_format(struct chk *c, const struct view *f, const char *what)
+{
+	struct field_name names[MAX_FIELDS];
+	char *t, *fmt, *end;
+	int nr_names, ret = -1;
+	uint64_t i;
+
+	c->why[0] = '\0';
+	if (f->len > LT_DAT_MAX_FORMAT)
+		return fail(c, f->off, "corrupt trace.dat: %s format of %llu bytes",
+			    what, (unsigned long long)f->len);
+	t = malloc(f->len + 1);
+	if (!t)
+		return fail(c, f->off, "out of memory");
+	memcpy(t, f->p, f->len);
+	t[f->len] = '\0';
+	end = t + f->len;
+	/*
+	 * libtraceevent 1.7.1's tokenizer crashes on some (prev_comm[\x14]).
+	 * A '?' is no character of a field line, which is then dropped; in
+	 * the print format it is one more the checks below see.
+	 */
+	for (i = 0; i < f->len; i++) {
+		uint8_t ch = t[i];
+
+		if ((ch < 0x20 && ch != '\t' && ch != '\n') || ch > 0x7e) {
+			why(c, "a character that is not text (0x%02x)", ch);
+			t[i] = '?';
+		}
+	}
+	if (parse_fields(c, t, f->len, f->off, what, names, &nr_names))
+		goto out;
+	fmt = memmem(t, f->len, "print fmt:", 10);
+	if (fmt && !print_ok(c, fmt + 10, end, names, nr_names)) {
+		memset(fmt + 10, ' ', end - (fmt + 10));
+		fmt = NULL;
+	}
+	if (memcmp(t, f->p, f->len) && modify(c, f, f->p, t, f->len))
+		goto out;
 	/* parse_fields() added this format's entry: its ID */
 	if (c->hooks && c->hooks->format && fmt)
 		c->hooks->format(c->hooks->ctx, c->ev[c->nr_ev - 1].id,
 				 fmt + 10, end - (fmt + 10));
-	return 0;
+	ret = 0;
+out:
+	free(t);
+	return ret;
 }
 
 /*
@@ -1234,10 +1403,12 @@ static int section(struct chk *c, uint64_t off, unsigned int id,
 
 static int check_section(struct chk *c, unsigned int id, uint64_t off)
 {
+	bool outer = c->dirty;	/* of the options section around it */
 	struct view v;
 	uint8_t *buf;
 	int ret;
 
+	c->dirty = false;
 	if (section(c, off, id, &v, &buf))
 		return -1;
 	switch (id) {
@@ -1260,6 +1431,9 @@ static int check_section(struct chk *c, unsigned int id, uint64_t off)
 		ret = check_sized(c, &v, 8, "saved command lines");
 		break;
 	}
+	if (!ret && c->dirty)
+		ret = reseal(c, off, buf, v.len);
+	c->dirty = outer;
 	free(buf);
 	return ret;
 }
@@ -1329,9 +1503,14 @@ static int check_option(struct chk *c, unsigned int id, struct view *o)
 	case OPT_OFFSET:
 	case OPT_VERSION:
 	case OPT_PROCMAPS:
+		/*
+		 * libtracecmd copies or parses these as strings. trace-cmd
+		 * 2.9 writes an empty TRACECLOCK: it becomes an option
+		 * libtracecmd skips, as does one without its NUL.
+		 */
 		if (!o->len || o->p[o->len - 1])
-			return fail(c, at(o), "corrupt trace.dat: option %u is not a terminated string",
-				    id);
+			return modify(c, o, o->p - 6, (uint8_t[2]){ 0xff, 0xff },
+				      2);
 		return 0;
 	case OPT_CPUCOUNT:
 		if (num(c, o, 4, &x, "the CPUCOUNT option"))
@@ -1431,6 +1610,7 @@ static int check_v7(struct chk *c, struct view *v)
 		if (off <= prev)
 			return fail(c, off, "corrupt trace.dat: options section does not move forward");
 		prev = off;
+		c->dirty = false;
 		if (section(c, off, 0, &sec, &buf))
 			return -1;
 		next = 0;
@@ -1443,6 +1623,8 @@ static int check_v7(struct chk *c, struct view *v)
 			      blob(c, &sec, len, &o, "an option") ||
 			      check_option_v7(c, id, &o, &next);
 		}
+		if (!ret && c->dirty)
+			ret = reseal(c, off, buf, sec.len);
 		free(buf);
 		if (ret)
 			return -1;
@@ -1465,11 +1647,45 @@ static int check_v7(struct chk *c, struct view *v)
 
 /* ---- version 6: one sequence ---- */
 
+/*
+ * CPU data that runs past the end of the file (a full disk, an upload
+ * limit: version 6 keeps its data last) ends at its last whole page,
+ * for libtracecmd too: the size just read from @v becomes that.
+ */
+static int cut_short(struct chk *c, struct view *v, uint64_t off,
+		     uint64_t *size, const uint8_t *table, uint64_t cpus)
+{
+	uint64_t whole, i, o;
+	uint8_t b[8];
+
+	if (!*size || (off <= c->size && *size <= c->size - off))
+		return 0;
+	if (off % c->page_size)
+		return 0;	/* check_cpu_data() refuses it */
+	/* a cut leaves no other CPU's data after this one's start */
+	for (i = 0; i < cpus; i++) {
+		o = get(c, table + 16 * i, 8);
+		if (o > off && o < c->size && get(c, table + 16 * i + 8, 8))
+			return fail(c, off, "corrupt trace.dat: CPU data (%llu bytes) runs past the end of the file",
+				    (unsigned long long)*size);
+	}
+	whole = off >= c->size ? 0 :
+		(c->size - off) / c->page_size * c->page_size;
+	put(c, b, 8, whole);
+	if (modify(c, v, v->p + v->pos - 8, b, 8))
+		return -1;
+	if (!c->cut || off + whole < c->cut)
+		c->cut = off + whole;
+	*size = whole;
+	return 0;
+}
+
 /* "flyrecord\0" and its CPU table, at the start or a BUFFER offset. */
 static int check_flyrecord_v6(struct chk *c, struct view *v, uint64_t cpus,
 			      const char *name)
 {
 	uint64_t i, off, size;
+	const uint8_t *table;
 	struct cpu_data *cd;
 
 	if (need(c, v, 10, "the data section") ||
@@ -1481,11 +1697,15 @@ static int check_flyrecord_v6(struct chk *c, struct view *v, uint64_t cpus,
 		return fail(c, at(v), "corrupt trace.dat: no flyrecord data");
 	}
 	v->pos += 10;
+	if (need(c, v, cpus * 16, "the CPU table"))
+		return -1;
+	table = v->p + v->pos;
 	for (i = 0; i < cpus; i++) {
 		if (num(c, v, 8, &off, "a CPU data offset") ||
 		    num(c, v, 8, &size, "a CPU data size") ||
 		    grow(c, (void **)&c->cpu, c->nr_cpu, &c->max_cpu,
-			 sizeof(*c->cpu)))
+			 sizeof(*c->cpu)) ||
+		    cut_short(c, v, off, &size, table, cpus))
 			return -1;
 		cd = &c->cpu[c->nr_cpu];
 		*cd = (struct cpu_data){ .off = off, .size = size,
@@ -1639,6 +1859,8 @@ int lt_dat_check(int fd, uint64_t size, const struct lt_dat_hooks *hooks,
 	}
 	c.page_size = psize;
 	ret = c.version == 6 ? check_v6(&c, &v) : check_v7(&c, &v);
+	if (!ret && c.cut && hooks && hooks->truncated)
+		hooks->truncated(hooks->ctx, c.cut);
 	if (!ret && pages && deferred(&c)) {
 		*pages = keep_pages(&c);
 		if (!*pages)
@@ -1803,4 +2025,64 @@ void lt_dat_pages_free(struct lt_dat_pages *p)
 		return;
 	free_chk(&p->c);
 	free(p);
+}
+
+struct verdict {
+	char *copy;
+	size_t len;
+};
+
+static void keep_patch(void *ctx, uint64_t off, const void *bytes, size_t len)
+{
+	struct verdict *v = ctx;
+
+	if (off + len <= v->len)
+		memcpy(v->copy + off, bytes, len);
+}
+
+/* "field:" lines before the print format, and whether it has one. */
+static int count_fields(const char *s, size_t len, bool *print)
+{
+	const char *fmt = memmem(s, len, "print fmt:", 10), *p = s;
+	const char *end = fmt ? fmt : s + len;
+	int n = 0;
+
+	while ((p = memmem(p, end - p, "field:", 6)))
+		p += 6, n++;
+	*print = false;
+	for (p = fmt ? fmt + 10 : end; fmt && p < s + len; p++)
+		if (!isspace((unsigned char)*p))
+			*print = true;
+	return n;
+}
+
+int lt_dat_format_verdict(const char *text, size_t len, char *out,
+			  char *why, size_t whylen)
+{
+	struct verdict v = { malloc(len + 1), len };
+	const struct lt_dat_hooks h = { .patch = keep_patch, .ctx = &v };
+	struct chk c = { .size = len, .hooks = &h, .err = why,
+			 .errlen = whylen };
+	struct view f = { (const uint8_t *)text, len, 0, 0, false, true };
+	bool p0, p1;
+	int ret = -1;
+
+	if (!v.copy) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	memcpy(v.copy, text, len);
+	if (!check_format(&c, &f, "an event")) {
+		ret = 0;
+		if (count_fields(v.copy, len, &p1) < count_fields(text, len, &p0))
+			ret |= LT_DAT_FORMAT_FIELDS;
+		if (p0 && !p1)
+			ret |= LT_DAT_FORMAT_PRINT;
+		snprintf(why, whylen, "%s", c.why);
+		if (out)
+			memcpy(out, v.copy, len);
+	}
+	free(v.copy);
+	free_chk(&c);
+	return ret;
 }

@@ -29,8 +29,42 @@ struct lt_dat_hooks {
 	void (*format)(void *ctx, int id, const char *fmt, size_t len);
 	/* the kallsyms section */
 	void (*kallsyms)(void *ctx, const char *text, size_t len);
+	/*
+	 * @len bytes to write at file offset @off in a copy of the file
+	 * before libtracecmd may read it: what would make the libraries
+	 * misbehave, made harmless (see lt_dat_check())
+	 */
+	void (*patch)(void *ctx, uint64_t off, const void *bytes, size_t len);
+	/* the file was cut short at @off: its pages are read up to there */
+	void (*truncated)(void *ctx, uint64_t off);
 	void *ctx;
 };
+
+/*
+ * What lt_dat_format_verdict() found in one event format. A format is
+ * never a reason to refuse the file (but for its size and ID): what the
+ * libraries cannot be trusted with is dropped from a copy, and the event
+ * prints as libtraceevent prints an event it cannot parse.
+ */
+enum lt_dat_verdict {
+	LT_DAT_FORMAT_OK = 0,		/* handed over as it is */
+	LT_DAT_FORMAT_FIELDS = 1,	/* some field lines dropped */
+	LT_DAT_FORMAT_PRINT = 2,	/* the print format dropped */
+};
+
+/**
+ * lt_dat_format_verdict - what the check keeps of one event format file
+ * @text: the format ("name: ...\nID: ...\nformat:\n...print fmt: ...")
+ * @len: its length
+ * @out: NULL, or @len bytes that receive the text libtraceevent is given
+ * @why: receives why something was dropped ("" if nothing was)
+ * @whylen: size of @why
+ *
+ * Return: a mask of enum lt_dat_verdict, or -1 if the format makes the
+ * file unusable (no valid ID, too large).
+ */
+int lt_dat_format_verdict(const char *text, size_t len, char *out,
+			  char *why, size_t whylen);
 
 /* The check of compressed pages left to the reader (lt_dat_chunk()). */
 struct lt_dat_pages;
@@ -51,7 +85,14 @@ struct lt_dat_pages;
  * format's size and print-format depth, the per-CPU data ranges, and every
  * ring-buffer page: its header, its commit size and the walk of its
  * events, decompressing what is compressed (zstd, zlib). What passes can
- * be handed to Debian 12's libtracecmd 3.1.6 and libtraceevent 1.7.1.
+ * be handed to Debian 12's libtracecmd 3.1.6 and libtraceevent 1.7.1
+ * once the patches handed to @hooks->patch are applied to a copy: an
+ * event format the libraries cannot be trusted with loses its print
+ * format (or the field lines at fault), a string option that is empty or
+ * unterminated becomes an option libtracecmd skips, and CPU data cut
+ * short by the end of the file ends at its last whole page (then
+ * @hooks->truncated is called). Without @hooks->patch, any such patch
+ * makes the check fail.
  *
  * Return: 0 if the file is sound, -1 with @err set.
  */

@@ -153,6 +153,18 @@ struct dat {
 	char *ksyms_text;
 	size_t ksyms_len;
 	struct lt_ksyms ksyms;
+	/*
+	 * What lt_dat_check() found the libraries cannot be trusted with,
+	 * made harmless in the copy of the file libtracecmd reads.
+	 */
+	struct dat_patch {
+		uint64_t off;
+		void *bytes;
+		size_t len;
+	} *patch;
+	size_t nr_patch;
+	bool patch_oom;
+	uint64_t cut;		/* where the file was cut short, or 0 */
 	bool ksyms_built;
 };
 
@@ -180,6 +192,47 @@ static void keep_format(void *ctx, int id, const char *fmt, size_t len)
 		d->src_oom = true;
 	else
 		d->nr_src++;
+}
+
+static void keep_patch(void *ctx, uint64_t off, const void *bytes, size_t len)
+{
+	struct dat *d = ctx;
+	struct dat_patch *n = realloc(d->patch, (d->nr_patch + 1) * sizeof(*n));
+
+	if (!n) {
+		d->patch_oom = true;
+		return;
+	}
+	d->patch = n;
+	n += d->nr_patch;
+	n->off = off;
+	n->len = len;
+	n->bytes = malloc(len);
+	if (!n->bytes) {
+		d->patch_oom = true;
+		return;
+	}
+	memcpy(n->bytes, bytes, len);
+	d->nr_patch++;
+}
+
+static void free_patches(struct dat *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_patch; i++)
+		free(d->patch[i].bytes);
+	free(d->patch);
+	d->patch = NULL;
+	d->nr_patch = 0;
+}
+
+static void keep_cut(void *ctx, uint64_t off)
+{
+	struct dat *d = ctx;
+
+	if (!d->cut || off < d->cut)
+		d->cut = off;
 }
 
 static void keep_kallsyms(void *ctx, const char *text, size_t len)
@@ -1115,6 +1168,7 @@ static void dat_close(struct lt_reader *r)
 	free(d->consumed);
 	trace_seq_destroy(&d->seq);
 	lt_printer_free(d->printer);
+	free_patches(d);
 	free_sources(d);
 	free(d->ksyms_text);
 	lt_ksyms_free(&d->ksyms);
@@ -1352,14 +1406,68 @@ static void detect_abi(struct lt_reader *r, struct dat *d,
 		    TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS)
 
 /*
+ * The copy of the file libtracecmd reads when lt_dat_check() asked for
+ * patches (an event format it must not parse, an empty option, CPU data
+ * cut short): in memory (as large as the file: libtracecmd reads the
+ * data through the same descriptor), the patches applied, and checked
+ * again, now with no patch allowed. -1 with errno set, or EINVAL when
+ * the copy still fails the check.
+ */
+static int patched_copy(struct lt_reader *r, struct dat *d)
+{
+	int in = open(r->path, O_RDONLY | O_CLOEXEC);
+	int out = memfd_create("lazytrace-trace.dat", MFD_CLOEXEC);
+	struct lt_dat_pages *pages = NULL;
+	uint64_t done = 0;
+	char msg[LT_ERR_LEN];
+	char buf[1 << 16];
+	int saved;
+	ssize_t n;
+	size_t i;
+
+	if (in < 0 || out < 0)
+		goto fail;
+	while (done < r->size) {
+		n = copy_file_range(in, NULL, out, NULL, r->size - done, 0);
+		if (n <= 0) {
+			/* not on every file system: copy it ourselves */
+			n = pread(in, buf, sizeof(buf), done);
+			if (n <= 0 || pwrite(out, buf, n, done) != n)
+				goto fail;
+		}
+		done += n;
+	}
+	for (i = 0; i < d->nr_patch; i++)
+		if (d->patch[i].off + d->patch[i].len > r->size ||
+		    pwrite(out, d->patch[i].bytes, d->patch[i].len,
+			   d->patch[i].off) != (ssize_t)d->patch[i].len)
+			goto fail;
+	if (lt_dat_check(out, r->size, NULL, &pages, msg, sizeof(msg))) {
+		errno = EINVAL;
+		goto fail;
+	}
+	lt_dat_pages_free(pages);
+	close(in);
+	lseek(out, 0, SEEK_SET);
+	return out;
+fail:
+	saved = errno;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	errno = saved;
+	return -1;
+}
+
+/*
  * libtracecmd reads the headers in order from its descriptor and closes
  * it when they are bad. A duplicate shares the file position, so it tells
  * how far the library got: the offset an error message can name.
  */
-static struct tracecmd_input *open_tracked(const char *path, int *pos_fd)
+static struct tracecmd_input *open_tracked(int fd, int *pos_fd)
 {
 	struct tracecmd_input *h;
-	int fd = open(path, O_RDONLY);
 
 	*pos_fd = -1;
 	if (fd < 0)
@@ -1385,6 +1493,8 @@ static int check_file(struct lt_reader *r, struct dat *d)
 {
 	const struct lt_dat_hooks hooks = { .format = keep_format,
 					    .kallsyms = keep_kallsyms,
+					    .patch = keep_patch,
+					    .truncated = keep_cut,
 					    .ctx = d };
 	char msg[LT_ERR_LEN];
 	struct stat st;
@@ -1407,7 +1517,10 @@ static int check_file(struct lt_reader *r, struct dat *d)
 		close(fd);
 	if (ret)
 		lt_reader_fail(r, "%s", msg);
-	return ret;
+	else if (d->patch_oom)
+		lt_reader_fail(r, "out of memory");
+	r->cut = d->cut;
+	return ret || d->patch_oom ? -1 : 0;
 }
 
 /*
@@ -1449,7 +1562,7 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 {
 	struct dat *d;
 	long long pos;
-	int pos_fd, i;
+	int pos_fd, i, fd;
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	d = calloc(1, sizeof(*d));
@@ -1464,7 +1577,15 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	trace_seq_init(&d->seq);
 	if (check_file(r, d))
 		return -1;
-	d->top = open_tracked(r->path, &pos_fd);
+	fd = d->nr_patch ? patched_copy(r, d) : open(r->path, O_RDONLY);
+	if (fd < 0 && d->nr_patch) {
+		lt_reader_fail(r, "cannot make a safe copy of the trace.dat: %s",
+			       errno == EINVAL ? "it still fails the check" :
+			       strerror(errno));
+		return -1;
+	}
+	free_patches(d);
+	d->top = open_tracked(fd, &pos_fd);
 	if (!d->top) {
 		pos = tracked_offset(pos_fd);
 		if (pos_fd >= 0)

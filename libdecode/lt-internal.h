@@ -49,6 +49,7 @@ struct lt_reader {
 	uint64_t skip_before;	/* after a seek: drop earlier events */
 	bool failed;
 	char err[LT_ERR_LEN];
+	uint64_t cut;		/* a trace.dat cut short there, or 0 */
 };
 
 __attribute__((format(printf, 2, 3)))

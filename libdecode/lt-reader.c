@@ -301,6 +301,11 @@ int lt_reader_seek(struct lt_reader *r, uint64_t ts, uint64_t pos)
 	return 0;
 }
 
+uint64_t lt_reader_truncated(const struct lt_reader *r)
+{
+	return r->cut;
+}
+
 const char *lt_reader_error(const struct lt_reader *r)
 {
 	return r->failed ? r->err : NULL;

@@ -354,7 +354,12 @@ struct lt_open_opts {
  * (those libtracecmd reads when it opens the file). The library reads
  * the rest of the pages itself, and checks each chunk or block of pages
  * (decompressed, zstd or zlib) and every record in it against its
- * event's format before anything parses it. What does not add up is
+ * event's format before anything parses it. An event format the
+ * libraries cannot be trusted with costs only its own event: libtracecmd
+ * reads a copy of the file in memory with that print format or field line
+ * blanked (the event prints as "[FAILED TO PARSE]" and its fields). CPU
+ * data cut short by the end of the file is read up to its last whole
+ * page (lt_reader_truncated()). What does not add up is
  * refused, here or by lt_reader_next() (which then returns NULL and
  * lt_reader_error() says why), with a message naming the file and the
  * offset; a text trace is checked line by line as it is read. Memory and
@@ -396,6 +401,20 @@ const struct lt_event *lt_reader_next(struct lt_reader *r);
  * naming the file and the offset (trace.dat) or line (text).
  */
 const char *lt_reader_error(const struct lt_reader *r);
+
+/**
+ * lt_reader_truncated - where a trace.dat was cut short
+ * @r: the reader
+ *
+ * A trace.dat whose CPU data runs past the end of the file (a full disk,
+ * an upload limit) is read up to its last whole ring-buffer page, or
+ * compressed chunk, of each CPU; what lies past them is lost. Headers
+ * and event formats cut short are an error (lt_reader_open()).
+ *
+ * Return: 0 if the input is whole, else the file offset of the first
+ * page (or chunk) that could not be read whole.
+ */
+uint64_t lt_reader_truncated(const struct lt_reader *r);
 
 /**
  * lt_reader_abi - the flag ABI in use and why

@@ -1,18 +1,22 @@
 #!/bin/sh
-# Bad input: one line on stderr naming the file (and where), exit 2, never
+# Bad input: one line on stderr naming the file (and where), exit 2 (3
+# for a trace.dat cut short in its data, read up to the cut), never
 # a crash. Truncations and bit flips of real trace.dat files (versions 6
 # and 7), empty files, text that is not a trace, random bytes.
 . "$(dirname "$0")/lib.sh"
 
-# check FILE [WHAT]: report must exit 0 or 2; on 2, name FILE in one line.
+# check FILE [WHAT]: report must exit 0, 2 or 3 (a trace.dat cut short,
+# read up to the cut); on 2 and 3, name FILE in one line.
 check() {
 	lt report -i "$1" > /dev/null 2> "$TMPDIR/err"
 	rc=$?
 	case $rc in
 	0) ;;
-	2)
+	2|3)
 		[ "$(wc -l < "$TMPDIR/err")" = 1 ] || fail "$1: not one line: $(cat "$TMPDIR/err")"
 		grep -qF "$1" "$TMPDIR/err" || fail "$1: message does not name the file: $(cat "$TMPDIR/err")"
+		[ $rc = 2 ] || grep -q 'truncated trace.dat: .* at offset [0-9]' "$TMPDIR/err" ||
+			fail "$1: exit 3 without the truncation warning: $(cat "$TMPDIR/err")"
 		;;
 	*) fail "$1 (${2:-}): exit $rc: $(head -c 300 "$TMPDIR/err")" ;;
 	esac
@@ -20,8 +24,8 @@ check() {
 }
 
 must_fail() {
-	check "$@" && fail "$1 (${2:-}) was accepted"
-	true
+	check "$@"
+	[ $? = 2 ] || fail "$1 (${2:-}) was accepted"
 }
 
 : > "$TMPDIR/empty"

@@ -6,7 +6,8 @@ Write trace.dat files that claim more than they hold, each derived from a
 real recording by overwriting a few bytes in place (so that every other
 offset stays right): V6 is a version-6 file (trace-cmd convert
 --file-version 6), V7 the zstd-compressed version-7 recording. Prints one
-line per case: "FILE<TAB>REGEX", the message lazytrace must give.
+line per case: "FILE<TAB>REGEX<TAB>EXIT", the message lazytrace must give
+(^$: none) and its exit status.
 """
 import os
 import struct
@@ -123,10 +124,10 @@ def main():
     a, b = V6(d6), V7(d7)
     cases = []
 
-    def case(name, data, regex):
+    def case(name, data, regex, rc=2):
         path = os.path.join(outdir, name + '.dat')
         open(path, 'wb').write(data)
-        cases.append((path, regex))
+        cases.append((path, regex, rc))
 
     # Claimed counts and sizes (version 6).
     case('v6-cpus-4g', put(d6, a.cpus, 'I', 0xffffffff), r'4294967295 CPUs')
@@ -141,14 +142,21 @@ def main():
          r'kallsyms .* runs past the end of the file')
     case('v6-cmdlines-huge', put(d6, a.cmdlines, 'Q', 1 << 63),
          r'saved command lines .* runs past the end of the file')
-    case('v6-cpu-data-huge', put(d6, a.table + 8, 'Q', 1 << 40),
+    # The last CPU's data past the end of the file is a file cut short:
+    # read up to its last whole page, exit 3. The first CPU's would run
+    # into the next one's pages: no cut does that.
+    last = a.table + 16 * (a.ncpus - 1)
+    case('v6-cpu-data-huge', put(d6, last + 8, 'Q', 1 << 40),
+         r'truncated trace.dat: .* cut short at offset %d' % len(d6), 3)
+    case('v6-cpu0-data-huge', put(d6, a.table + 8, 'Q', 1 << 40),
          r'CPU data .* runs past the end of the file')
     # Deep recursion: sched_switch's print format, same length, nested.
     p, size = a.event(b'sched_switch')
     fmt = d6.index(b'print fmt: ', p) + len(b'print fmt: ')
     n = (p + size - fmt - 1) // 2
+    # Only its own event suffers: the file reads, exit 0.
     case('v6-print-fmt-deep', d6[:fmt] + b'(' * n + b')' * n +
-         d6[fmt + 2 * n:], r'print format nests deeper than')
+         d6[fmt + 2 * n:], r'^$', 0)
     # A page past the first blocks, which the reader checks only when it
     # reads it: the same error, from lt_reader_next().
     late = a.page + 32 * 4096
@@ -157,7 +165,7 @@ def main():
     # A string left open: libtraceevent would read on to the next quote.
     last = d6.index(b', REC->next_prio\n', fmt)
     case('v6-print-fmt-open-string', d6[:last + 1] + b'"' + d6[last + 2:],
-         r'print format leaves a string open')
+         r'^$', 0)
     # Endless pages: a padding event that points back to itself, which
     # kbuffer would walk forever; a commit larger than any page.
     hdr = a.page + 16
@@ -185,8 +193,8 @@ def main():
          r'4294967295 chunks do not fit')
     case('v7-chunk-huge', put(d7, cpu_off + 4 + 4, 'I', 0xfffff000),
          r'claim 4294963200 uncompressed')
-    for path, regex in cases:
-        print('%s\t%s' % (path, regex))
+    for path, regex, rc in cases:
+        print('%s\t%s\t%d' % (path, regex, rc))
 
 
 if __name__ == '__main__':
