@@ -92,8 +92,11 @@ static int letters_to_flags(const char *s, struct lt_flags *f,
 	memset(f, 0, sizeof(*f));
 	rs = index_of(resched_letters, s[1]);
 	irq = index_of(irq_letters, s[2]);
+	/* Kernels before 5.13 print no migrate-disable column. */
+	migrate = 0;
 	if (irqs_letter_to_flags(s[0], f) || rs < 0 || irq < 0 ||
-	    nibble_of(s[3], &depth) || nibble_of(s[4], &migrate))
+	    nibble_of(s[3], &depth) ||
+	    (s[4] != ' ' && nibble_of(s[4], &migrate)))
 		return -1;
 	f->need_resched = rs & 4;
 	f->need_resched_lazy = rs & 2;
