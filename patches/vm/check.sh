@@ -386,6 +386,50 @@ else
 	bad "hogs: no rt pid in guest.log or no recording"
 fi
 
+# Lazy requests send no IPI: a SCHED_OTHER task on CPU 1, woken from
+# CPU 0 every 30 ms while a hog runs there, gets wake-up preemption's
+# lazy request set from the remote CPU. Until the next tick on CPU 1 (or
+# the task running) nothing may interrupt the hog with a reschedule IPI.
+# Windows that saw an eager request (an RT wake-up, an upgrade) are not
+# counted; without a lazy letter on CPU 1 no request was made.
+fairpid=$(sed -n 's/^fair pid //p' "$dir/guest.log")
+if [ $nolazy = 1 ]; then
+	:
+elif [ -n "$fairpid" ] && [ -n "$hogpids" ] && [ -s "$dir/hogs.events" ]; then
+	awk -v fair="$fairpid" -v rt="$rtpid" -v hogs="$hogpids" '
+	BEGIN { k = split(hogs, h, " "); for (i = 1; i <= k; i++) ishog[h[i]] = 1 }
+	function close_window() {
+		if (onhog && lazy && !eager) { n++; if (ipi) withipi++ }
+		w = 0
+	}
+	w && $1 + 0 == tc {
+		l = substr($3, 2, 1)
+		if (index("lL", l)) lazy = 1
+		if (index("nNbBp", l)) eager = 1
+		if ($5 == "reschedule_entry") ipi = 1
+		if ($5 == "local_timer_entry") close_window()
+	}
+	$5 == "sched_switch" {
+		match($0, /next_pid=[0-9]+/); np = substr($0, RSTART + 9, RLENGTH - 9)
+		cur[$1 + 0] = np
+		if (np == fair && w) close_window()
+		next
+	}
+	$5 == "sched_waking" && w && $0 ~ ("pid=" rt " ") { eager = 1 }
+	$5 == "sched_waking" && $0 ~ ("pid=" fair " ") {
+		match($0, /target_cpu=[0-9]+/); tc = substr($0, RSTART + 11, RLENGTH - 11) + 0
+		w = $2; onhog = ishog[cur[tc]] && $1 + 0 != tc; lazy = 0; eager = 0; ipi = 0
+	}
+	END { printf "%d %d\n", n, withipi }' "$dir/hogs.events" > "$dir/hogs.fair"
+	read -r n withipi < "$dir/hogs.fair"
+	echo "      fair $fairpid: $n remote wake-ups onto a hog that made a lazy request; $withipi followed by a reschedule IPI before the tick"
+	[ "$n" -ge 10 ] && [ "$withipi" = 0 ] &&
+		ok "hogs: none of $n lazy requests made from another CPU sent a reschedule IPI" ||
+		bad "hogs: fair task $fairpid: $n remote lazy requests, $withipi with a reschedule IPI (want >= 10, 0)"
+else
+	bad "hogs: no fair pid in guest.log or no recording"
+fi
+
 # Modes: boot default, run-time switching, preempt= at boot, the hog's
 # refusal, and the four modes compared.
 echo

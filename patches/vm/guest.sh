@@ -85,6 +85,8 @@ hogs() {
 	echo "${pfx}spinner pid $!"
 	lazyload -c 1 rt $secs 20 0 &
 	echo "${pfx}rt pid $!"
+	lazyload -c 1 fair $secs 30 0 &
+	echo "${pfx}fair pid $!"
 	sleep 0.3
 	for n in 1 2 3; do
 		taskset 2 sh -c "echo $ms > $HOG" &

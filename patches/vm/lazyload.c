@@ -13,6 +13,10 @@
  *   lazyload [-c CPU] rt    SECONDS PERIOD_MS WAKER_CPU
  *                                              SCHED_FIFO task on CPU, woken
  *                                              through a pipe from WAKER_CPU
+ *   lazyload [-c CPU] fair  SECONDS PERIOD_MS WAKER_CPU
+ *                                              the same as a SCHED_OTHER task:
+ *                                              its wake-ups make remote lazy
+ *                                              requests
  *
  * -c pins the process (and its children) to one CPU.
  * Built statically so the initramfs needs no shared libraries for it.
@@ -20,6 +24,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,7 +163,7 @@ static int run_sleep(double secs, int period_ms)
 	return 0;
 }
 
-static int run_rt(double secs, int period_ms, int waker_cpu)
+static int run_woken(double secs, int period_ms, int waker_cpu, bool rt)
 {
 	struct sched_param sp = { .sched_priority = 10 };
 	int fd[2];
@@ -181,7 +186,7 @@ static int run_rt(double secs, int period_ms, int waker_cpu)
 		_exit(0);
 	}
 	close(fd[1]);
-	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+	if (rt && sched_setscheduler(0, SCHED_FIFO, &sp))
 		die("sched_setscheduler");
 	while (read(fd[0], &c, 1) == 1)
 		;
@@ -195,7 +200,8 @@ static void usage(void)
 		"usage: lazyload [-c CPU] msg SECONDS [GROUPS [LOOPS]]\n"
 		"       lazyload [-c CPU] spin SECONDS\n"
 		"       lazyload [-c CPU] sleep SECONDS PERIOD_MS\n"
-		"       lazyload [-c CPU] rt SECONDS PERIOD_MS WAKER_CPU\n");
+		"       lazyload [-c CPU] rt SECONDS PERIOD_MS WAKER_CPU\n"
+		"       lazyload [-c CPU] fair SECONDS PERIOD_MS WAKER_CPU\n");
 	exit(2);
 }
 
@@ -219,7 +225,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[argi], "sleep") && argc - argi > 2)
 		return run_sleep(secs, atoi(argv[argi + 2]));
 	if (!strcmp(argv[argi], "rt") && argc - argi > 3)
-		return run_rt(secs, atoi(argv[argi + 2]), atoi(argv[argi + 3]));
+		return run_woken(secs, atoi(argv[argi + 2]), atoi(argv[argi + 3]), true);
+	if (!strcmp(argv[argi], "fair") && argc - argi > 3)
+		return run_woken(secs, atoi(argv[argi + 2]), atoi(argv[argi + 3]), false);
 	usage();
 	return 2;
 }
