@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "../../libdecode/lt-print.h"
+#include "test-put.h"
 
 #define COMMON \
 "	field:unsigned short common_type;	offset:0;	size:2;	signed:0;\n" \
@@ -110,16 +111,6 @@ static const char *info(unsigned char *d, int size)
 	lt_print_info(p, &rec, false, &s);
 	trace_seq_terminate(&s);
 	return s.buffer;
-}
-
-static void put32(unsigned char *d, int off, uint32_t v)
-{
-	memcpy(d + off, &v, 4);
-}
-
-static void put64(unsigned char *d, int off, uint64_t v)
-{
-	memcpy(d + off, &v, 8);
 }
 
 static void test_fgraph64(void **state)
