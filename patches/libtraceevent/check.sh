@@ -166,6 +166,7 @@ recs=$(find "$data" -name '*.dat' | sort)
 bad=0
 n=0
 untexted=""
+fourcol=""
 printf '%-28s %7s %13s %12s %12s %12s\n' recording events "system $old" "$ver" "$ver+series" "$old+series"
 for dat in $recs; do
 	name=${dat#"$data"/}
@@ -177,6 +178,12 @@ for dat in $recs; do
 		untexted="$untexted $name"
 		continue
 	fi
+	# Kernels before 5.13 (tests/data/old) print four flag columns, no
+	# migrate-disable count; libtraceevent always prints five, which the
+	# series does not change. Named, not compared.
+	case $name in
+	old/*)	fourcol="$fourcol $name"; continue ;;
+	esac
 	n=$((n + 1))
 	xz -dc "$lat" > kernel.txt
 	run "" "$dat" system.txt
@@ -206,6 +213,7 @@ rm -f kernel.txt system.txt pristine.txt patched.txt patched-old.txt
 secs=$(($(date +%s) - start))
 [ "$n" -gt 0 ] || fail "no recording under $data has its kernel text (*.lat.txt.xz)"
 [ -z "$untexted" ] || log "not compared (no kernel text):$untexted"
+[ -z "$fourcol" ] || log "not compared (four flag columns, a kernel before 5.13):$fourcol"
 if [ "$bad" = 0 ]; then
 	log "PASS: $n recordings, the kernel's flag field on 100% of events with the series;$utests ${secs} s"
 else
