@@ -105,12 +105,7 @@ static void unload(void)
 
 static const char *info(unsigned char *d, int size)
 {
-	struct tep_record rec = { .data = d, .size = size };
-
-	trace_seq_reset(&s);
-	lt_print_info(p, &rec, false, &s);
-	trace_seq_terminate(&s);
-	return s.buffer;
+	return print_info(p, &s, d, size);
 }
 
 static void test_fgraph64(void **state)

@@ -78,12 +78,7 @@ static int teardown(void **state)
 
 static const char *info(unsigned char *d, int size)
 {
-	struct tep_record rec = { .data = d, .size = size };
-
-	trace_seq_reset(&s);
-	lt_print_info(p, &rec, false, &s);
-	trace_seq_terminate(&s);
-	return s.buffer;
+	return print_info(p, &s, d, size);
 }
 
 static void test_kprobe(void **state)
