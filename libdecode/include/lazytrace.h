@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -1448,6 +1449,370 @@ int lt_live_save(struct lt_reader *r, const char *dir);
  */
 int lt_live_save_as(struct lt_reader *r, unsigned int mode, long uid,
 		    long gid);
+
+/* ------------------------------------------------------------------ */
+/* Runs and tables (lt-run.c, lt-table.c, lt-write.c)                  */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The interface every consumer uses: the CLI, the TUI, the Python module.
+ * A run is one input read once, with its options and filters, through the
+ * analysis; its results come out as tables. Nothing here exposes a struct
+ * layout: options are named strings, cells are read through getters, so
+ * that the library can grow without breaking a caller or a binding.
+ *
+ * Filters come in two sorts. "cpu", "from" and "to" cut the input before
+ * the analysis sees it: every table then describes what a recording of
+ * those CPUs and that window would have shown (a request made before
+ * "from" is not known). "pid", "comm" and "kind" select rows: the analysis
+ * still follows every task (a task's state depends on the others'
+ * switches), and a table with such a column keeps only matching rows.
+ */
+
+struct lt_run;
+struct lt_table;
+
+/**
+ * enum lt_run_status - why a run call failed
+ * @LT_RUN_OK: no error
+ * @LT_RUN_USAGE: a bad option name or value, or a call out of order
+ * @LT_RUN_BAD_INPUT: the input cannot be opened or is corrupt
+ * @LT_RUN_NOMEM: out of memory
+ */
+enum lt_run_status {
+	LT_RUN_OK = 0,
+	LT_RUN_USAGE,
+	LT_RUN_BAD_INPUT,
+	LT_RUN_NOMEM,
+};
+
+/**
+ * lt_run_new - a run with default options
+ *
+ * Return: the run, or NULL if out of memory.
+ */
+struct lt_run *lt_run_new(void);
+
+/**
+ * lt_run_set - set one option of a run, before lt_run_open()
+ * @run: the run
+ * @option: its name, as the command line spells it without "--"
+ * @value: its value, as text; NULL or "" resets it to its default
+ *
+ * Options: "input" (a path, "-" for standard input; default
+ * "trace.dat"), "buffer" (a trace.dat instance), "abi" (auto, legacy,
+ * mainline, poc2023, rt-lazy), "cpu" (a list: "0,2-3"), "pid" (a list),
+ * "comm" (comma-separated shell globs), "kind" (transition kinds, and
+ * "served"), "from" and "to" (a time: "7.25" seconds, "7250ms", "20us",
+ * "300ns"), "hz", "tick" (a time), "episode-ticks", "hog-episodes",
+ * "hog-pending-ticks" (docs/model.md §7) and "idle" ("1": the tasks
+ * table lists the idle tasks too).
+ *
+ * Return: 0, or -1 with lt_run_error() saying which option and why
+ * (%LT_RUN_USAGE).
+ */
+int lt_run_set(struct lt_run *run, const char *option, const char *value);
+
+/**
+ * lt_run_open - open the input
+ * @run: the run, its options set
+ *
+ * Opens the input and detects the flag ABI once (or takes "abi"). A CPU
+ * list that names a CPU the input does not have is a usage error.
+ *
+ * Return: 0, or -1 with lt_run_error() naming the file (and the offset
+ * of corrupt data).
+ */
+int lt_run_open(struct lt_run *run);
+
+/**
+ * lt_run_error - the last error, one line
+ * @run: the run
+ *
+ * Return: the message, or NULL if the last call succeeded.
+ */
+const char *lt_run_error(const struct lt_run *run);
+
+/**
+ * lt_run_status - the kind of the last error
+ * @run: the run
+ *
+ * Return: %LT_RUN_OK if the last call succeeded.
+ */
+enum lt_run_status lt_run_status(const struct lt_run *run);
+
+/**
+ * lt_run_truncated - where the input was cut short (see
+ *	lt_reader_truncated())
+ * @run: an open run
+ *
+ * Return: 0 if whole, else the offset of the first part that is lost.
+ */
+uint64_t lt_run_truncated(const struct lt_run *run);
+
+/**
+ * lt_run_reader - the run's reader, for presenting its events
+ * @run: an open run
+ *
+ * For a caller that prints events itself (lt_event_payload()). Reading
+ * from it directly takes those events away from the run's tables.
+ *
+ * Return: the reader, or NULL before lt_run_open().
+ */
+struct lt_reader *lt_run_reader(struct lt_run *run);
+
+/**
+ * lt_run_free - free a run, its reader, its analysis and its tables
+ * @run: the run, may be NULL
+ */
+void lt_run_free(struct lt_run *run);
+
+/**
+ * lt_run_table_names - the names of the tables a run can give
+ *
+ * Return: a NULL-terminated array: "meta", "summary", "events",
+ * "transitions", "requests", "switches", "tasks", "hogs", "sites",
+ * "stacks", "latency", "lost". docs/json.md describes their columns.
+ */
+const char *const *lt_run_table_names(void);
+
+/**
+ * lt_run_table - one of a run's tables
+ * @run: an open run
+ * @name: a name from lt_run_table_names()
+ *
+ * "events", "transitions", "requests" and "switches" stream: their rows
+ * are made as lt_table_next() reads the input, and only one of them can
+ * be read per run (a second is a usage error: open another run). The
+ * others describe the whole input: asking for one reads what is left of
+ * it, then finishes the analysis. The table belongs to the run.
+ *
+ * Return: the table, or NULL with lt_run_error() set.
+ */
+struct lt_table *lt_run_table(struct lt_run *run, const char *name);
+
+/**
+ * enum lt_col_type - what a column holds
+ * @LT_COL_INT: a signed integer (lt_table_int())
+ * @LT_COL_UINT: a count or other unsigned integer (lt_table_uint())
+ * @LT_COL_DOUBLE: a fraction or ratio (lt_table_double())
+ * @LT_COL_STRING: text (lt_table_string())
+ * @LT_COL_BOOL: true or false (lt_table_int(): 1 or 0)
+ * @LT_COL_TIMESTAMP: a trace time in ns (lt_table_uint())
+ * @LT_COL_DURATION: a length of time in ns (lt_table_uint())
+ */
+enum lt_col_type {
+	LT_COL_INT = 0,
+	LT_COL_UINT,
+	LT_COL_DOUBLE,
+	LT_COL_STRING,
+	LT_COL_BOOL,
+	LT_COL_TIMESTAMP,
+	LT_COL_DURATION,
+};
+
+/**
+ * lt_col_type_name - "int", "uint", "double", "string", "bool",
+ *	"timestamp" or "duration"
+ * @type: the type
+ */
+const char *lt_col_type_name(enum lt_col_type type);
+
+/**
+ * lt_table_name - the table's name
+ * @t: the table
+ */
+const char *lt_table_name(const struct lt_table *t);
+
+/**
+ * lt_table_one_row - whether the table has exactly one row by nature
+ *	("meta", "summary"): JSON writes it as an object
+ * @t: the table
+ */
+bool lt_table_one_row(const struct lt_table *t);
+
+/**
+ * lt_table_nr_columns - the number of columns
+ * @t: the table
+ */
+unsigned int lt_table_nr_columns(const struct lt_table *t);
+
+/**
+ * lt_table_column_name - a column's name, the same in every output
+ * @t: the table
+ * @col: 0 .. lt_table_nr_columns() - 1
+ *
+ * Return: the name, or NULL if @col is out of range.
+ */
+const char *lt_table_column_name(const struct lt_table *t, unsigned int col);
+
+/**
+ * lt_table_column_type - a column's type
+ * @t: the table
+ * @col: the column
+ */
+enum lt_col_type lt_table_column_type(const struct lt_table *t,
+				      unsigned int col);
+
+/**
+ * lt_table_column_unit - a column's unit: "ns", "events", "ticks",
+ *	"share" (a fraction of one CPU) or "" (none)
+ * @t: the table
+ * @col: the column
+ */
+const char *lt_table_column_unit(const struct lt_table *t, unsigned int col);
+
+/**
+ * lt_table_column_doc - one line on what a column means
+ * @t: the table
+ * @col: the column
+ */
+const char *lt_table_column_doc(const struct lt_table *t, unsigned int col);
+
+/**
+ * lt_table_column - a column's index by name
+ * @t: the table
+ * @name: the column's name
+ *
+ * Return: the index, or -1 if the table has no such column.
+ */
+int lt_table_column(const struct lt_table *t, const char *name);
+
+/**
+ * lt_table_next - move to the next row
+ * @t: the table
+ *
+ * Return: 1 on a row, 0 at the end, -1 on an error (the input is corrupt,
+ * or out of memory: lt_run_error()). Rows read are gone: a table is read
+ * once.
+ */
+int lt_table_next(struct lt_table *t);
+
+/**
+ * lt_table_null - whether the current row has no value in a column
+ *	(a request time the trace cannot tell, an upgrade source of a
+ *	request that was not upgraded)
+ * @t: the table
+ * @col: the column
+ */
+bool lt_table_null(const struct lt_table *t, unsigned int col);
+
+/**
+ * lt_table_int - a cell of an int or bool column (0 if null)
+ * @t: the table
+ * @col: the column
+ */
+int64_t lt_table_int(const struct lt_table *t, unsigned int col);
+
+/**
+ * lt_table_uint - a cell of a uint, timestamp or duration column (0 if
+ *	null)
+ * @t: the table
+ * @col: the column
+ */
+uint64_t lt_table_uint(const struct lt_table *t, unsigned int col);
+
+/**
+ * lt_table_double - a cell of a double column (0 if null)
+ * @t: the table
+ * @col: the column
+ */
+double lt_table_double(const struct lt_table *t, unsigned int col);
+
+/**
+ * lt_table_string - a cell of a string column ("" if null), valid until
+ *	the next lt_table_next()
+ * @t: the table
+ * @col: the column
+ */
+const char *lt_table_string(const struct lt_table *t, unsigned int col);
+
+/**
+ * lt_table_cell_text - any cell as text, as the CSV writer prints it
+ * @t: the table
+ * @col: the column
+ * @buf: output buffer
+ * @len: its size
+ *
+ * Numbers in decimal, timestamps and durations in ns, booleans "true" or
+ * "false", null as "".
+ *
+ * Return: the length the full text needs.
+ */
+size_t lt_table_cell_text(const struct lt_table *t, unsigned int col,
+			  char *buf, size_t len);
+
+/**
+ * lt_time_format - a trace time as the kernel prints it
+ * @ns: the time
+ * @full: print every nanosecond ("7.613676650") instead of rounding to
+ *	the microsecond as the kernel does ("7.613677")
+ * @buf: output buffer
+ * @len: its size
+ *
+ * Return: the length the full text needs.
+ */
+size_t lt_time_format(uint64_t ns, bool full, char *buf, size_t len);
+
+/**
+ * lt_time_parse - a time as the options take it
+ * @text: "7.25" (seconds), "7250ms", "20us", "300ns", "1.5s"
+ * @ns: receives the time in ns
+ *
+ * Return: 0, or -1 if @text is not a time.
+ */
+int lt_time_parse(const char *text, uint64_t *ns);
+
+/**
+ * enum lt_format - how a writer prints tables
+ * @LT_FORMAT_TEXT: aligned columns for people
+ * @LT_FORMAT_JSON: one document: {"version": 3, "NAME": [rows], ...}
+ * @LT_FORMAT_CSV: RFC 4180, a header line, one table per writer
+ * @LT_FORMAT_NDJSON: one JSON object per row, one table per writer
+ */
+enum lt_format {
+	LT_FORMAT_TEXT = 0,
+	LT_FORMAT_JSON,
+	LT_FORMAT_CSV,
+	LT_FORMAT_NDJSON,
+};
+
+/* The version of the JSON documents and rows (docs/json.md). */
+#define LT_JSON_VERSION_3 3
+
+/* lt_writer_new() flags */
+#define LT_WRITE_FULL_NS	0x1	/* text: times in full ns (-t) */
+
+struct lt_writer;
+
+/**
+ * lt_writer_new - start writing tables
+ * @fp: where to
+ * @format: how
+ * @flags: %LT_WRITE_FULL_NS
+ *
+ * Return: the writer, or NULL if out of memory.
+ */
+struct lt_writer *lt_writer_new(FILE *fp, enum lt_format format,
+				unsigned int flags);
+
+/**
+ * lt_writer_table - write every row left in a table
+ * @w: the writer
+ * @t: the table
+ *
+ * Return: the rows written, or -1 on a read error (lt_run_error()), or
+ * for a second table to a CSV or NDJSON writer.
+ */
+long lt_writer_table(struct lt_writer *w, struct lt_table *t);
+
+/**
+ * lt_writer_end - finish the document and free the writer
+ * @w: the writer, may be NULL
+ *
+ * Return: 0, or -1 if writing failed (a full disk, a closed pipe).
+ */
+int lt_writer_end(struct lt_writer *w);
 
 #pragma GCC visibility pop
 
