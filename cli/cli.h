@@ -38,6 +38,7 @@ int cmd_timeline(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
+int cmd_table(int argc, char **argv);
 
 /* Options every command that reads a trace takes. */
 struct input_opts {
@@ -99,6 +100,8 @@ struct lt_reader *input_open(const struct input_opts *in);
 
 /* Whether an input opened was cut short: main() then exits 3, not 0. */
 bool input_truncated(void);
+/* The one warning for an input cut short; main() then exits 3. */
+void input_note_truncated(const char *file, uint64_t offset);
 
 /*
  * After the last lt_reader_next(): if the reader stopped on an error,
@@ -231,5 +234,84 @@ static inline void progress_tick(struct progress *p)
 	if (p->on && !(++p->count & 0xfff))
 		progress_update(p);
 }
+
+/* ---- Runs: the library's run object behind the table commands (run.c) ---- */
+
+/*
+ * The options every command that reads a trace through a run takes; each
+ * is handed to lt_run_set() under its long name, once (twice is a
+ * mistake: exit 2). A bare argument is the input, as with -i.
+ */
+#define RUN_LONG_OPTS \
+	{ "input", required_argument, NULL, 'i' }, \
+	{ "buffer", required_argument, NULL, 'B' }, \
+	{ "abi", required_argument, NULL, OPT_ABI }, \
+	{ "cpu", required_argument, NULL, OPT_CPU }, \
+	{ "pid", required_argument, NULL, OPT_PID }, \
+	{ "comm", required_argument, NULL, OPT_COMM }, \
+	{ "from", required_argument, NULL, OPT_FROM }, \
+	{ "to", required_argument, NULL, OPT_TO }, \
+	{ "hz", required_argument, NULL, OPT_HZ }, \
+	{ "tick", required_argument, NULL, OPT_RUN_TICK }, \
+	{ "episode-ticks", required_argument, NULL, OPT_RUN_EPISODE_TICKS }, \
+	{ "hog-episodes", required_argument, NULL, OPT_RUN_HOG_EPISODES }, \
+	{ "hog-pending-ticks", required_argument, NULL, OPT_RUN_HOG_PENDING }, \
+	{ "json", no_argument, NULL, OPT_JSON }, \
+	{ "csv", no_argument, NULL, OPT_CSV }, \
+	{ "ndjson", no_argument, NULL, OPT_NDJSON }
+
+#define RUN_SHORT_OPTS "i:B:t"
+
+#define RUN_USAGE \
+"  [FILE], -i FILE    trace.dat or kernel text ('-': standard input; default\n" \
+"                     trace.dat)\n" \
+"  -B NAME            trace.dat instance buffer\n" \
+"  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n" \
+"  --cpu LIST         only these CPUs (the trace is cut: as if recorded so)\n" \
+"  --from T, --to T   only this window (cut the same way; T: 7.25, 7250ms;\n" \
+"                     a time printed with six decimals takes its microsecond)\n" \
+"  --pid LIST         only rows of these tasks\n" \
+"  --comm GLOBS       only rows of tasks whose name matches (e.g. 'kworker*')\n" \
+"  --json, --csv, --ndjson  machine-readable output (docs/json.md)\n" \
+"  -t                 times in full nanoseconds\n" \
+"  --hz N, --tick T   the tick when the trace has no tick events\n" \
+"  --episode-ticks X, --hog-episodes N, --hog-pending-ticks X\n" \
+"                     the hog rules (docs/model.md §7)\n"
+
+enum {
+	OPT_NDJSON = OPT_PRIVATE - 0x20,
+	OPT_RUN_TICK,
+	OPT_RUN_EPISODE_TICKS,
+	OPT_RUN_HOG_EPISODES,
+	OPT_RUN_HOG_PENDING,
+};
+
+struct run_cli {
+	struct lt_run *run;
+	const char *input;	/* as given, for messages */
+	unsigned long long given;	/* a bit per option seen */
+	enum lt_format format;
+	unsigned int write_flags;	/* LT_WRITE_FULL_NS with -t */
+};
+
+/* A run with default options; exits on out of memory. */
+void run_cli_init(struct run_cli *rc);
+/*
+ * 1 if @c was one of RUN_LONG_OPTS or -t (and stored), 0 if not; exits 2
+ * with a hint on a bad value or an option given twice.
+ */
+int run_opt(struct run_cli *rc, int c, const char *arg);
+/*
+ * Take the bare arguments left after getopt (at most one: the input),
+ * open the run; exits 2 with the library's message if it cannot.
+ */
+void run_cli_open(struct run_cli *rc, int argc, char **argv);
+/* A table of the run, or exit 2 with the library's message. */
+struct lt_table *run_table(struct run_cli *rc, const char *name);
+/*
+ * Exit status after the tables were written: 2 if the run stopped on an
+ * error (printed), else 0; frees the run.
+ */
+int run_cli_end(struct run_cli *rc);
 
 #endif /* _LT_CLI_H */

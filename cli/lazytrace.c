@@ -19,6 +19,7 @@ static const struct cmd commands[] = {
 	{ "timeline", cmd_timeline, "need-resched transitions, one per line" },
 	{ "compare", cmd_compare, "two traces side by side (switches, requests, latencies)" },
 	{ "export", cmd_export, "Perfetto / Chrome trace-event JSON" },
+	{ "table", cmd_table, "any of the library's tables, for scripts (--list)" },
 	{ "tui", cmd_tui, "full-screen timeline of need-resched states, ticks and hogs" },
 };
 

@@ -155,12 +155,18 @@ struct lt_reader *input_open(const struct input_opts *in)
 	r = lt_reader_open(in->file, &o, err, sizeof(err));
 	if (!r)
 		die("%s", err);
-	if (lt_reader_truncated(r) && !input_cut) {
-		fprintf(stderr, "lazytrace: warning: %s: truncated trace.dat: its CPU data is cut short at offset %llu; read up to there, the rest is lost\n",
-			in->file, (unsigned long long)lt_reader_truncated(r));
-		input_cut = true;
-	}
+	if (lt_reader_truncated(r))
+		input_note_truncated(in->file, lt_reader_truncated(r));
 	return r;
+}
+
+void input_note_truncated(const char *file, uint64_t offset)
+{
+	if (input_cut)
+		return;
+	fprintf(stderr, "lazytrace: warning: %s: truncated trace.dat: its CPU data is cut short at offset %llu; read up to there, the rest is lost\n",
+		file, (unsigned long long)offset);
+	input_cut = true;
 }
 
 int input_finish(struct lt_reader *r)

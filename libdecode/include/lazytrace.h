@@ -1578,14 +1578,15 @@ const char *const *lt_run_table_names(void);
 
 /**
  * lt_run_table - one of a run's tables
- * @run: an open run
+ * @run: a run
  * @name: a name from lt_run_table_names()
  *
  * "events", "transitions", "requests" and "switches" stream: their rows
  * are made as lt_table_next() reads the input, and only one of them can
  * be read per run (a second is a usage error: open another run). The
  * others describe the whole input: asking for one reads what is left of
- * it, then finishes the analysis. The table belongs to the run.
+ * it, then finishes the analysis. A run not opened gives the table's
+ * columns and no rows (its schema). The table belongs to the run.
  *
  * Return: the table, or NULL with lt_run_error() set.
  */

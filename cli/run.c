@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The commands' side of the library's run: options to lt_run_set() by
+ * name, the input opened, errors turned into exit codes. The rules
+ * (lists, times, filters, the ABI) are the library's.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+	int c;
+	const char *name;
+} run_options[] = {
+	{ 'i', "input" },
+	{ 'B', "buffer" },
+	{ OPT_ABI, "abi" },
+	{ OPT_CPU, "cpu" },
+	{ OPT_PID, "pid" },
+	{ OPT_COMM, "comm" },
+	{ OPT_FROM, "from" },
+	{ OPT_TO, "to" },
+	{ OPT_HZ, "hz" },
+	{ OPT_RUN_TICK, "tick" },
+	{ OPT_RUN_EPISODE_TICKS, "episode-ticks" },
+	{ OPT_RUN_HOG_EPISODES, "hog-episodes" },
+	{ OPT_RUN_HOG_PENDING, "hog-pending-ticks" },
+};
+
+void run_cli_init(struct run_cli *rc)
+{
+	memset(rc, 0, sizeof(*rc));
+	rc->run = lt_run_new();
+	if (!rc->run)
+		die("out of memory");
+	rc->input = "trace.dat";
+}
+
+static void once(struct run_cli *rc, unsigned int bit, const char *what)
+{
+	if (rc->given & (1ULL << bit))
+		die_usage("%s given twice", what);
+	rc->given |= 1ULL << bit;
+}
+
+static void set_format(struct run_cli *rc, enum lt_format f)
+{
+	if (rc->format != LT_FORMAT_TEXT && rc->format != f)
+		die_usage("--json, --csv and --ndjson: choose one output format");
+	rc->format = f;
+}
+
+int run_opt(struct run_cli *rc, int c, const char *arg)
+{
+	size_t i;
+
+	switch (c) {
+	case OPT_JSON:
+		set_format(rc, LT_FORMAT_JSON);
+		return 1;
+	case OPT_CSV:
+		set_format(rc, LT_FORMAT_CSV);
+		return 1;
+	case OPT_NDJSON:
+		set_format(rc, LT_FORMAT_NDJSON);
+		return 1;
+	case 't':
+		rc->write_flags |= LT_WRITE_FULL_NS;
+		return 1;
+	}
+	for (i = 0; i < ARRAY_SIZE(run_options); i++) {
+		if (run_options[i].c != c)
+			continue;
+		once(rc, i, c == 'i' ? "-i" : c == 'B' ? "-B" :
+			 run_options[i].name);
+		if (c == 'i')
+			rc->input = arg;
+		if (lt_run_set(rc->run, run_options[i].name, arg))
+			die_usage("%s", lt_run_error(rc->run));
+		return 1;
+	}
+	return 0;
+}
+
+void run_cli_open(struct run_cli *rc, int argc, char **argv)
+{
+	if (optind < argc) {
+		/* a bare file, as trace-cmd takes it */
+		if (rc->given & 1)
+			die_usage("two inputs: -i %s and '%s'", rc->input,
+				  argv[optind]);
+		if (optind + 1 < argc)
+			die_usage("unexpected argument '%s'", argv[optind + 1]);
+		run_opt(rc, 'i', argv[optind]);
+	}
+	if (lt_run_open(rc->run)) {
+		if (lt_run_status(rc->run) == LT_RUN_USAGE)
+			die_usage("%s", lt_run_error(rc->run));
+		die("%s", lt_run_error(rc->run));
+	}
+	if (lt_run_truncated(rc->run))
+		input_note_truncated(rc->input, lt_run_truncated(rc->run));
+}
+
+struct lt_table *run_table(struct run_cli *rc, const char *name)
+{
+	struct lt_table *t = lt_run_table(rc->run, name);
+
+	if (!t)
+		die("%s", lt_run_error(rc->run));
+	return t;
+}
+
+int run_cli_end(struct run_cli *rc)
+{
+	int ret = EXIT_OK;
+
+	if (lt_run_error(rc->run)) {
+		warn("%s", lt_run_error(rc->run));
+		ret = EXIT_BAD;
+	}
+	lt_run_free(rc->run);
+	rc->run = NULL;
+	return ret;
+}

@@ -1,0 +1,1061 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The tables a run gives: each one's columns (named once, here, for every
+ * output) and the producer that fills its rows from the reader, the
+ * analysis callback or the finished analysis.
+ */
+#include "lt-table.h"
+
+#define COL(n, t, u, d)	{ .name = n, .type = LT_COL_##t, .unit = u, .doc = d }
+#define DEF(var, n, one, str, fn) \
+	static int fn(struct lt_table *t); \
+	static const struct lt_table_def var = { \
+		.name = n, .cols = var##_cols, \
+		.nr_cols = ARRAY_SIZE(var##_cols), .one_row = one, \
+		.stream = str, .next = fn, \
+	}
+
+/* Setters for the row a producer fills; a cell not set is null. */
+static void set_i(struct lt_table *t, int c, int64_t v)
+{
+	t->cell[c].i = v;
+}
+
+static void set_u(struct lt_table *t, int c, uint64_t v)
+{
+	t->cell[c].u = v;
+}
+
+static void set_d(struct lt_table *t, int c, double v)
+{
+	t->cell[c].d = v;
+}
+
+static void set_s(struct lt_table *t, int c, const char *v)
+{
+	t->cell[c].s = v;
+}
+
+static void set_null(struct lt_table *t, int c)
+{
+	t->null[c] = true;
+}
+
+/* A need-resched letter as a one-letter string. */
+static const char *letter_str(char c)
+{
+	static const char letters[] = "BNLbnlp.X";
+	static const char strs[][2] = {
+		"B", "N", "L", "b", "n", "l", "p", ".", "X",
+	};
+	const char *p = c ? strchr(letters, c) : NULL;
+
+	return p ? strs[p - letters] : "?";
+}
+
+/* ---- meta ---- */
+
+static const struct lt_col meta_cols[] = {
+	COL("file", STRING, "", "the input's path ('-': standard input)"),
+	COL("format", STRING, "", "trace.dat, text or text-latency"),
+	COL("kernel", STRING, "", "kernel release the trace was recorded on"),
+	COL("preempt", STRING, "", "preemption model the setup line names"),
+	COL("hz", UINT, "", "CONFIG_HZ the setup line records"),
+	COL("sched_features", STRING, "", "scheduler features, comma-separated"),
+	COL("abi", STRING, "", "flag ABI the flags were decoded with"),
+	COL("abi_reason", STRING, "", "why that ABI"),
+	COL("lazy_preemption", BOOL, "", "whether any event carried the lazy bit"),
+	COL("requests", STRING, "", "how requests are known: probe (exact times, requesters) or flags (a window)"),
+	COL("tick_ns", DURATION, "ns", "the tick length hogs are measured in; null when unknown"),
+	COL("tick_source", STRING, "", "where tick_ns comes from"),
+	COL("nr_cpus", INT, "", "CPUs in the input"),
+	COL("first_ns", TIMESTAMP, "ns", "first event analysed"),
+	COL("last_ns", TIMESTAMP, "ns", "last event analysed"),
+	COL("events", UINT, "events", "events analysed (within --cpu, --from, --to)"),
+	COL("lost_events", UINT, "events", "events the ring buffer lost, all CPUs"),
+	COL("lost_unknown", UINT, "", "times a CPU lost events without saying how many"),
+	COL("truncated_at", UINT, "", "file offset where a cut trace.dat's data ends; null when whole"),
+	COL("kernel_stacks", UINT, "events", "kernel_stack events"),
+	COL("kernel_stacks_at_ticks", UINT, "events", "those taken at a tick with a lazy request pending"),
+};
+
+DEF(meta, "meta", true, false, meta_next);
+
+static const char *format_name(enum lt_input_format f)
+{
+	switch (f) {
+	case LT_INPUT_TRACE_DAT:
+		return "trace.dat";
+	case LT_INPUT_TEXT_LATENCY:
+		return "text-latency";
+	default:
+		return "text";
+	}
+}
+
+static int meta_next(struct lt_table *t)
+{
+	const struct lt_run *run = t->run;
+	const struct lt_analysis_summary *s = lt_analysis_summary(run->an);
+	const char *kernel = lt_reader_kernel(run->reader);
+	uint64_t seen, used;
+	int c = 0;
+
+	if (t->pos++)
+		return 0;
+	set_s(t, c++, run->input);
+	set_s(t, c++, format_name(lt_reader_format(run->reader)));
+	if (s->setup.release[0])
+		kernel = s->setup.release;
+	if (kernel)
+		set_s(t, c++, kernel);
+	else
+		set_null(t, c++);
+	if (s->setup.preempt[0])
+		set_s(t, c++, s->setup.preempt);
+	else
+		set_null(t, c++);
+	if (s->setup.hz)
+		set_u(t, c++, s->setup.hz);
+	else
+		set_null(t, c++);
+	if (s->setup.found)
+		set_s(t, c++, s->setup.sched_features);
+	else
+		set_null(t, c++);
+	set_s(t, c++, lt_abi_name(s->abi));
+	set_s(t, c++, run->abi_reason ? run->abi_reason : "");
+	set_i(t, c++, s->lazy_seen);
+	set_s(t, c++, s->requests_probe ? "probe" : "flags");
+	if (s->tick_ns)
+		set_u(t, c++, s->tick_ns);
+	else
+		set_null(t, c++);
+	set_s(t, c++, lt_tick_source_name(s->tick_source));
+	set_i(t, c++, lt_reader_nr_cpus(run->reader) > s->nr_cpus ?
+		      lt_reader_nr_cpus(run->reader) : s->nr_cpus);
+	set_u(t, c++, s->first_ns);
+	set_u(t, c++, s->last_ns);
+	set_u(t, c++, s->events);
+	set_u(t, c++, s->lost_events);
+	set_u(t, c++, s->lost_unknown);
+	if (lt_reader_truncated(run->reader))
+		set_u(t, c++, lt_reader_truncated(run->reader));
+	else
+		set_null(t, c++);
+	lt_analysis_stack_counts(run->an, &seen, &used);
+	set_u(t, c++, seen);
+	set_u(t, c++, used);
+	return 1;
+}
+
+/* ---- summary ---- */
+
+#define COUNT_COLS(what) \
+	COL("lazy", UINT, "", "lazy requests" what), \
+	COL("eager", UINT, "", "direct eager requests" what), \
+	COL("upgrades", UINT, "", "upgrades outside the tick" what), \
+	COL("tick_upgrades", UINT, "", "upgrades first seen in the tick" what), \
+	COL("folds", UINT, "", "requests folded into preempt_count" what), \
+	COL("preempted", UINT, "", "requests served by preemption (R+)" what), \
+	COL("yielded", UINT, "", "requests served by a switch as R" what), \
+	COL("blocked", UINT, "", "requests served by sleeping" what), \
+	COL("cleared", UINT, "", "requests cleared without a switch" what), \
+	COL("truncated", UINT, "", "requests whose end the trace lacks" what)
+
+#define SWITCH_COLS(what) \
+	COL("switches_preempted", UINT, "", "switches out as R+" what), \
+	COL("switches_yielded", UINT, "", "switches out as R" what), \
+	COL("switches_blocked", UINT, "", "switches out sleeping" what)
+
+#define SOURCE_COLS(what) \
+	COL("upgrades_tick", UINT, "", "upgrades made by the tick" what), \
+	COL("upgrades_hrtick", UINT, "", "upgrades made by the slice timer" what), \
+	COL("upgrades_timer", UINT, "", "upgrades made by another hrtimer" what), \
+	COL("upgrades_irq", UINT, "", "upgrades made in another interrupt" what), \
+	COL("upgrades_direct", UINT, "", "upgrades made outside interrupts" what)
+
+static const struct lt_col summary_cols[] = {
+	COUNT_COLS(", all tasks"),
+	SWITCH_COLS(", all tasks (idle included)"),
+	SOURCE_COLS(", all tasks"),
+	COL("ticks", UINT, "", "tick events"),
+	COL("tasks", UINT, "", "task records"),
+	COL("hogs", UINT, "", "tasks named hogs (docs/model.md §7)"),
+};
+
+DEF(summary, "summary", true, false, summary_next);
+
+static int put_counts(struct lt_table *t, int c, const uint64_t *count)
+{
+	int k;
+
+	for (k = 0; k < LT_TR_KIND_MAX; k++)
+		set_u(t, c++, count[k]);
+	return c;
+}
+
+static int put_u64s(struct lt_table *t, int c, const uint64_t *v, int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		set_u(t, c++, v[k]);
+	return c;
+}
+
+static int summary_next(struct lt_table *t)
+{
+	const struct lt_analysis_summary *s = lt_analysis_summary(t->run->an);
+	int c = 0;
+
+	if (t->pos++)
+		return 0;
+	c = put_counts(t, c, s->count);
+	c = put_u64s(t, c, s->switches, 3);
+	c = put_u64s(t, c, s->upgrades_by_source, LT_UPG_SOURCE_MAX);
+	set_u(t, c++, s->ticks);
+	set_u(t, c++, s->nr_tasks);
+	set_u(t, c++, s->nr_hogs);
+	return 1;
+}
+
+/* ---- events ---- */
+
+static const struct lt_col events_cols[] = {
+	COL("ts", TIMESTAMP, "ns", "the event's time"),
+	COL("cpu", INT, "", "the CPU that wrote it"),
+	COL("pid", INT, "", "the task current on it"),
+	COL("comm", STRING, "", "that task's name"),
+	COL("system", STRING, "", "the event's system"),
+	COL("name", STRING, "", "the event's name"),
+	COL("flags", STRING, "", "the latency field as the kernel prints it (irqs-off, need-resched, irq, preempt depth, migrate-disable)"),
+	COL("letter", STRING, "", "the need-resched letter alone (docs/model.md)"),
+	COL("need_resched", BOOL, "", "the eager request bit"),
+	COL("need_resched_lazy", BOOL, "", "the lazy request bit"),
+	COL("preempt_resched", BOOL, "", "the request folded into preempt_count"),
+	COL("irqs_off", BOOL, "", "interrupts were disabled"),
+	COL("hardirq", BOOL, "", "in a hard interrupt"),
+	COL("softirq", BOOL, "", "in a softirq"),
+	COL("preempt_depth", INT, "", "preempt_count's depth"),
+	COL("info", STRING, "", "the event's text as the kernel prints it"),
+};
+
+DEF(events, "events", false, true, events_next);
+
+static int events_next(struct lt_table *t)
+{
+	struct lt_run *run = t->run;
+	const struct lt_event *ev;
+	enum lt_abi abi = lt_analysis_summary(run->an)->abi;
+	struct lt_flags f;
+	size_t need;
+	int c = 0, ret;
+	char *nb;
+
+	ret = lt_run_step(run);
+	if (ret <= 0)
+		return ret;
+	ev = run->ev;
+	f = lt_flags_decode(abi, ev->flags);
+	set_u(t, c++, ev->ts);
+	set_i(t, c++, ev->cpu);
+	set_i(t, c++, ev->pid);
+	set_s(t, c++, ev->comm ? ev->comm : "");
+	set_s(t, c++, ev->system ? ev->system : "");
+	set_s(t, c++, ev->name ? ev->name : "");
+	lt_flags_latency(abi, ev->flags, ev->preempt_count, t->str[0]);
+	set_s(t, c++, t->str[0]);
+	set_s(t, c++, letter_str(lt_flags_resched_letter(abi, ev->flags)));
+	set_i(t, c++, f.need_resched);
+	set_i(t, c++, f.need_resched_lazy);
+	set_i(t, c++, f.preempt_resched);
+	set_i(t, c++, f.irqs_off);
+	set_i(t, c++, f.hardirq);
+	set_i(t, c++, f.softirq);
+	set_i(t, c++, ev->preempt_count & 0xf);
+	need = lt_event_payload(run->reader, ev, t->info, t->info_len);
+	if (need >= t->info_len) {
+		nb = realloc(t->info, need + 1);
+		if (!nb)
+			return lt_run_fail(run, LT_RUN_NOMEM, "out of memory");
+		t->info = nb;
+		t->info_len = need + 1;
+		lt_event_payload(run->reader, ev, t->info, t->info_len);
+	}
+	set_s(t, c++, t->info);
+	return 1;
+}
+
+/* ---- switches ---- */
+
+static const struct lt_col switches_cols[] = {
+	COL("ts", TIMESTAMP, "ns", "the sched_switch's time"),
+	COL("cpu", INT, "", "the CPU"),
+	COL("prev_pid", INT, "", "the task that left the CPU"),
+	COL("prev_comm", STRING, "", "its name"),
+	COL("prev_prio", INT, "", "its priority"),
+	COL("prev_state", STRING, "", "its state as the kernel prints it (R+, R, S, D, ...)"),
+	COL("how", STRING, "", "preempted (R+), yielded (R) or blocked"),
+	COL("next_pid", INT, "", "the task that took the CPU"),
+	COL("next_comm", STRING, "", "its name"),
+	COL("next_prio", INT, "", "its priority"),
+	COL("letter", STRING, "", "the need-resched letter at the switch"),
+};
+
+DEF(switches, "switches", false, true, switches_next);
+
+static const char *how_name(enum lt_prev_state st)
+{
+	static const char *const names[] = {
+		[LT_PREV_PREEMPTED] = "preempted",
+		[LT_PREV_YIELDED] = "yielded",
+		[LT_PREV_BLOCKED] = "blocked",
+	};
+
+	return (unsigned int)st < ARRAY_SIZE(names) ? names[st] : "?";
+}
+
+static int switches_next(struct lt_table *t)
+{
+	struct lt_run *run = t->run;
+	const struct lt_event *ev;
+	int c = 0, ret;
+
+	do {
+		ret = lt_run_step(run);
+		if (ret <= 0)
+			return ret;
+		ev = run->ev;
+	} while (ev->kind != LT_EV_SCHED_SWITCH);
+	set_u(t, c++, ev->ts);
+	set_i(t, c++, ev->cpu);
+	set_i(t, c++, ev->u.sched_switch.prev_pid);
+	set_s(t, c++, ev->u.sched_switch.prev_comm);
+	set_i(t, c++, ev->u.sched_switch.prev_prio);
+	set_s(t, c++, ev->u.sched_switch.prev_state_str);
+	set_s(t, c++, how_name(ev->u.sched_switch.prev_state));
+	set_i(t, c++, ev->u.sched_switch.next_pid);
+	set_s(t, c++, ev->u.sched_switch.next_comm);
+	set_i(t, c++, ev->u.sched_switch.next_prio);
+	set_s(t, c++, letter_str(lt_flags_resched_letter(
+			lt_analysis_summary(run->an)->abi, ev->flags)));
+	return 1;
+}
+
+/* ---- transitions and requests: rows the analysis callback makes ---- */
+
+static const struct lt_col transitions_cols[] = {
+	COL("ts", TIMESTAMP, "ns", "the event that first showed it"),
+	COL("after_ns", TIMESTAMP, "ns", "the previous event on the CPU: it happened after this"),
+	COL("cpu", INT, "", "the CPU"),
+	COL("pid", INT, "", "the task"),
+	COL("comm", STRING, "", "its name"),
+	COL("task_id", UINT, "", "the task record (two tasks that reused a pid differ)"),
+	COL("kind", STRING, "", "lazy, eager, upgrade, tick-upgrade, fold, preempted, yielded, blocked, cleared or truncated"),
+	COL("served", BOOL, "", "whether it ends a request"),
+	COL("request", STRING, "", "the oldest open request it ends or upgrades (lazy, eager, fold), else kind"),
+	COL("since_ns", TIMESTAMP, "ns", "when that request was seen (exact with a probe); null for a new request"),
+	COL("latency_ns", DURATION, "ns", "ts - since_ns: a lower bound unless requests are known by a probe"),
+	COL("latency_max_ns", DURATION, "ns", "the upper bound: ts - the event before the request"),
+	COL("source", STRING, "", "for an upgrade: tick, hrtick, timer, irq or direct"),
+	COL("request_ns", TIMESTAMP, "ns", "for a request: its exact time, from a probe; null without one"),
+	COL("requester_pid", INT, "", "the task that made the request, from a probe"),
+	COL("requester_comm", STRING, "", "its name"),
+	COL("letter_before", STRING, "", "need-resched letter before"),
+	COL("letter_after", STRING, "", "need-resched letter after"),
+	COL("syscall", INT, "", "for a tick-upgrade: the system call the task was in (-1: user space); null if unknown"),
+};
+
+DEF(transitions, "transitions", false, true, queue_next);
+
+static const struct lt_col requests_cols[] = {
+	COL("pid", INT, "", "the task asked to give up its CPU"),
+	COL("comm", STRING, "", "its name"),
+	COL("task_id", UINT, "", "the task record"),
+	COL("cpu", INT, "", "the CPU it ran on when the request showed"),
+	COL("kind", STRING, "", "lazy, eager or fold (a fold seen with no request before it)"),
+	COL("request_ns", TIMESTAMP, "ns", "the exact time it was made, from a probe; null without one"),
+	COL("after_ns", TIMESTAMP, "ns", "the flags' bound: it was made after this event"),
+	COL("seen_ns", TIMESTAMP, "ns", "and at or before this one, the first to show it"),
+	COL("upgrade_ns", TIMESTAMP, "ns", "a lazy request's upgrade to eager, if any"),
+	COL("upgrade_source", STRING, "", "what upgraded it: tick, hrtick, timer, irq or direct"),
+	COL("served_ns", TIMESTAMP, "ns", "its end"),
+	COL("served", STRING, "", "how it ended: preempted, yielded, blocked, cleared or truncated"),
+	COL("latency_ns", DURATION, "ns", "served_ns - request_ns (else - seen_ns: a lower bound); null if truncated"),
+	COL("latency_max_ns", DURATION, "ns", "served_ns - after_ns, the upper bound; null if truncated"),
+	COL("requester_pid", INT, "", "the task that made it, from a probe"),
+	COL("requester_comm", STRING, "", "its name"),
+	COL("letter_before", STRING, "", "need-resched letter before the request showed"),
+	COL("letter_after", STRING, "", "need-resched letter when it showed"),
+};
+
+DEF(requests, "requests", false, true, queue_next);
+
+/* What the requests table keeps of a task's open requests. */
+struct lt_open_req {
+	struct lt_req_seen {
+		bool set;
+		int cpu;
+		uint64_t after, seen, request_ns;
+		int requester_pid;
+		char requester_comm[LT_COMM_LEN];
+		char letter_before, letter_after;
+	} k[3];			/* lazy, eager, fold */
+	bool upgraded;
+	uint64_t upgrade_ns;
+	enum lt_upgrade_source source;
+};
+
+static int req_slot(enum lt_transition_kind k)
+{
+	return k == LT_TR_LAZY ? 0 : k == LT_TR_EAGER ? 1 :
+	       k == LT_TR_FOLD ? 2 : -1;
+}
+
+struct lt_row *lt_run_queue_push(struct lt_run *run)
+{
+	unsigned int n = run->queue_for->def->nr_cols;
+	struct lt_row **nq, *r;
+	size_t i, cap;
+
+	if (run->q_len == run->q_cap) {
+		cap = run->q_cap ? run->q_cap * 2 : 16;
+		nq = calloc(cap, sizeof(*nq));
+		if (!nq)
+			return NULL;
+		/*
+		 * Unwrap the ring into the new array; rows are moved by
+		 * pointer, so the strings they point into stay put.
+		 */
+		for (i = 0; i < run->q_cap; i++)
+			nq[i] = run->queue[(run->q_head + i) % run->q_cap];
+		free(run->queue);
+		run->queue = nq;
+		run->q_head = 0;
+		for (i = run->q_cap; i < cap; i++) {
+			r = calloc(1, sizeof(*r));
+			if (r) {
+				r->cell = calloc(n, sizeof(*r->cell));
+				r->null = calloc(n, sizeof(*r->null));
+			}
+			if (!r || !r->cell || !r->null) {
+				if (r) {
+					free(r->cell);
+					free(r->null);
+				}
+				free(r);
+				break;
+			}
+			nq[i] = r;
+			run->q_cap = i + 1;
+		}
+		if (run->q_len == run->q_cap)
+			return NULL;
+	}
+	r = run->queue[(run->q_head + run->q_len++) % run->q_cap];
+	memset(r->null, 0, n * sizeof(*r->null));
+	return r;
+}
+
+static void row_set(struct lt_row *r, int c, union lt_cell v)
+{
+	r->cell[c] = v;
+}
+
+#define RU(r, c, v) row_set(r, c, (union lt_cell){ .u = (v) })
+#define RI(r, c, v) row_set(r, c, (union lt_cell){ .i = (v) })
+#define RS(r, c, v) row_set(r, c, (union lt_cell){ .s = (v) })
+#define RN(r, c) ((r)->null[c] = true)
+
+static bool is_upgrade(enum lt_transition_kind k)
+{
+	return k == LT_TR_UPGRADE || k == LT_TR_TICK_UPGRADE;
+}
+
+static void transition_row(struct lt_run *run, const struct lt_transition *tr)
+{
+	bool latency = tr->since_ns != tr->seen_ns || tr->request != tr->kind;
+	struct lt_row *r = lt_run_queue_push(run);
+	int c = 0;
+
+	if (!r) {
+		run->nomem = true;
+		return;
+	}
+	lt_strlcpy(r->comm[0], tr->comm, sizeof(r->comm[0]));
+	lt_strlcpy(r->comm[1], tr->requester_comm, sizeof(r->comm[1]));
+	RU(r, c++, tr->seen_ns);
+	RU(r, c++, tr->after_ns);
+	RI(r, c++, tr->cpu);
+	RI(r, c++, tr->pid);
+	RS(r, c++, r->comm[0]);
+	RU(r, c++, tr->task_id);
+	RS(r, c++, lt_transition_name(tr->kind));
+	RI(r, c++, lt_transition_is_served(tr->kind));
+	RS(r, c++, lt_transition_name(tr->request));
+	if (latency) {
+		RU(r, c++, tr->since_ns);
+		RU(r, c++, tr->seen_ns - tr->since_ns);
+		RU(r, c++, tr->seen_ns - tr->since_after_ns);
+	} else {
+		RN(r, c++);
+		RN(r, c++);
+		RN(r, c++);
+	}
+	if (is_upgrade(tr->kind))
+		RS(r, c++, lt_upgrade_source_name(tr->source));
+	else
+		RN(r, c++);
+	if (tr->request_ns) {
+		RU(r, c++, tr->request_ns);
+		RI(r, c++, tr->requester_pid);
+		RS(r, c++, r->comm[1]);
+	} else {
+		RN(r, c++);
+		RN(r, c++);
+		RN(r, c++);
+	}
+	RS(r, c++, letter_str(tr->letter_before));
+	RS(r, c++, letter_str(tr->letter_after));
+	if (tr->kind == LT_TR_TICK_UPGRADE && tr->syscall != LT_SYSCALL_UNKNOWN)
+		RI(r, c++, tr->syscall == LT_SYSCALL_USER ? -1 : tr->syscall);
+	else
+		RN(r, c++);
+}
+
+static struct lt_open_req *open_req_of(struct lt_run *run, uint64_t id)
+{
+	struct lt_open_req *v;
+	size_t cap;
+
+	/* task ids count from 1 with the tasks: memory grows with tasks */
+	if (id >= run->open_req_cap) {
+		cap = run->open_req_cap ? run->open_req_cap : 64;
+		while (cap <= id)
+			cap *= 2;
+		v = realloc(run->open_req, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		memset(v + run->open_req_cap, 0,
+		       (cap - run->open_req_cap) * sizeof(*v));
+		run->open_req = v;
+		run->open_req_cap = cap;
+	}
+	return &run->open_req[id];
+}
+
+static void request_seen(struct lt_open_req *o, const struct lt_transition *tr)
+{
+	struct lt_req_seen *s = &o->k[req_slot(tr->kind)];
+
+	s->set = true;
+	s->cpu = tr->cpu;
+	s->after = tr->after_ns;
+	s->seen = tr->seen_ns;
+	s->request_ns = tr->request_ns;
+	s->requester_pid = tr->requester_pid;
+	lt_strlcpy(s->requester_comm, tr->requester_comm,
+		   sizeof(s->requester_comm));
+	s->letter_before = tr->letter_before;
+	s->letter_after = tr->letter_after;
+	if (tr->kind == LT_TR_LAZY)
+		o->upgraded = false;
+}
+
+static void request_row(struct lt_run *run, struct lt_open_req *o,
+			const struct lt_transition *tr)
+{
+	int slot = req_slot(tr->request);
+	struct lt_req_seen *s = slot >= 0 ? &o->k[slot] : NULL;
+	struct lt_row *r;
+	int c = 0;
+
+	if (!s || !s->set)
+		return;	/* a request the cut began after */
+	r = lt_run_queue_push(run);
+	if (!r) {
+		run->nomem = true;
+		return;
+	}
+	lt_strlcpy(r->comm[0], tr->comm, sizeof(r->comm[0]));
+	lt_strlcpy(r->comm[1], s->requester_comm, sizeof(r->comm[1]));
+	RI(r, c++, tr->pid);
+	RS(r, c++, r->comm[0]);
+	RU(r, c++, tr->task_id);
+	RI(r, c++, s->cpu);
+	RS(r, c++, lt_transition_name(tr->request));
+	if (s->request_ns)
+		RU(r, c++, s->request_ns);
+	else
+		RN(r, c++);
+	RU(r, c++, s->after);
+	RU(r, c++, s->seen);
+	if (tr->request == LT_TR_LAZY && o->upgraded) {
+		RU(r, c++, o->upgrade_ns);
+		RS(r, c++, lt_upgrade_source_name(o->source));
+	} else {
+		RN(r, c++);
+		RN(r, c++);
+	}
+	RU(r, c++, tr->seen_ns);
+	RS(r, c++, lt_transition_name(tr->kind));
+	if (tr->kind != LT_TR_TRUNCATED) {
+		RU(r, c++, tr->seen_ns - tr->since_ns);
+		RU(r, c++, tr->seen_ns - tr->since_after_ns);
+	} else {
+		RN(r, c++);
+		RN(r, c++);
+	}
+	if (s->request_ns) {
+		RI(r, c++, s->requester_pid);
+		RS(r, c++, r->comm[1]);
+	} else {
+		RN(r, c++);
+		RN(r, c++);
+	}
+	RS(r, c++, letter_str(s->letter_before));
+	RS(r, c++, letter_str(s->letter_after));
+	s->set = false;
+	if (tr->request == LT_TR_LAZY)
+		o->upgraded = false;
+}
+
+void lt_rows_on_transition(const struct lt_transition *tr, void *data)
+{
+	struct lt_run *run = data;
+	struct lt_open_req *o;
+
+	if (!run->queue_for)
+		return;
+	if (run->queue_for->def == &transitions) {
+		transition_row(run, tr);
+		return;
+	}
+	if (run->queue_for->def != &requests)
+		return;
+	o = open_req_of(run, tr->task_id);
+	if (!o) {
+		run->nomem = true;
+		return;
+	}
+	if (req_slot(tr->kind) >= 0 && tr->request == tr->kind) {
+		request_seen(o, tr);
+	} else if (is_upgrade(tr->kind)) {
+		if (!o->upgraded) {
+			o->upgraded = true;
+			o->upgrade_ns = tr->seen_ns;
+			o->source = tr->source;
+		}
+	} else if (lt_transition_is_served(tr->kind) ||
+		   tr->kind == LT_TR_TRUNCATED) {
+		request_row(run, o, tr);
+	}
+}
+
+static int queue_next(struct lt_table *t)
+{
+	struct lt_run *run = t->run;
+	unsigned int n = t->def->nr_cols;
+	struct lt_row *r;
+	int ret;
+
+	while (!run->q_len) {
+		ret = lt_run_step(run);
+		if (ret < 0)
+			return ret;
+		if (!ret && !run->q_len)
+			return 0;
+	}
+	r = run->queue[run->q_head];
+	run->q_head = (run->q_head + 1) % run->q_cap;
+	run->q_len--;
+	/* the strings move with the row: the slot is reused by a later push */
+	memcpy(t->cell, r->cell, n * sizeof(*t->cell));
+	memcpy(t->null, r->null, n * sizeof(*t->null));
+	memcpy(t->str[0], r->comm[0], LT_COMM_LEN);
+	memcpy(t->str[1], r->comm[1], LT_COMM_LEN);
+	for (ret = 0; ret < (int)n; ret++) {
+		if (t->def->cols[ret].type != LT_COL_STRING || t->null[ret])
+			continue;
+		if (t->cell[ret].s == r->comm[0])
+			t->cell[ret].s = t->str[0];
+		else if (t->cell[ret].s == r->comm[1])
+			t->cell[ret].s = t->str[1];
+	}
+	return 1;
+}
+
+/* ---- tasks ---- */
+
+#define LATENCY_COLS(k, what) \
+	COL(k "_p50_ns", DURATION, "ns", "median latency of " what), \
+	COL(k "_p90_ns", DURATION, "ns", "90th percentile of " what), \
+	COL(k "_p99_ns", DURATION, "ns", "99th percentile of " what), \
+	COL(k "_max_ns", DURATION, "ns", "longest " what)
+
+static const struct lt_col tasks_cols[] = {
+	COL("pid", INT, "", "the task's pid (0: a CPU's idle task)"),
+	COL("comm", STRING, "", "its last name"),
+	COL("task_id", UINT, "", "the task record"),
+	COL("cpus", STRING, "", "the CPUs it ran on (\"0-1,3\")"),
+	COL("first_ns", TIMESTAMP, "ns", "its first appearance"),
+	COL("last_ns", TIMESTAMP, "ns", "its last appearance"),
+	COL("runtime_ns", DURATION, "ns", "time it was current on a CPU"),
+	COL("trace_share", DOUBLE, "share", "runtime_ns over the trace's span: a fraction of one CPU"),
+	COL("lifetime_share", DOUBLE, "share", "runtime_ns over its own lifetime"),
+	COUNT_COLS(" of it"),
+	SWITCH_COLS(" of it"),
+	LATENCY_COLS("lazy", "its served lazy requests"),
+	LATENCY_COLS("eager", "its served eager requests"),
+	LATENCY_COLS("upgrade", "its lazy requests until their upgrade"),
+	COL("episodes", UINT, "", "hog episodes: lazy requests still pending at a tick"),
+	COL("pending_ns", DURATION, "ns", "total time its served lazy requests were pending"),
+	COL("max_pending_ns", DURATION, "ns", "its longest lazy request"),
+	COL("upgrades_in_user", UINT, "", "tick-upgrades that found it in user space"),
+	COL("upgrades_in_syscall", UINT, "", "tick-upgrades that found it in a system call"),
+	COL("top_syscall", INT, "", "the system call most of those found it in"),
+	SOURCE_COLS(" of it"),
+	COL("requested", UINT, "", "its requests whose requester a probe named"),
+	COL("hog", BOOL, "", "whether it is a hog (docs/model.md §7)"),
+};
+
+DEF(tasks, "tasks", false, false, tasks_next);
+
+static bool listed(const struct lt_run *run, const struct lt_task_stats *t)
+{
+	uint64_t any = t->runtime_ns;
+	int k;
+
+	if (t->pid == 0 && !run->idle)
+		return false;
+	/* every task the summary counts is a row: they add up */
+	for (k = 0; k < LT_TR_KIND_MAX; k++)
+		any |= t->count[k];
+	for (k = 0; k < 3; k++)
+		any |= t->switches[k];
+	return any != 0;
+}
+
+static int by_runtime(const void *pa, const void *pb)
+{
+	const struct lt_task_stats *x = *(const struct lt_task_stats *const *)pa;
+	const struct lt_task_stats *y = *(const struct lt_task_stats *const *)pb;
+
+	if (x->runtime_ns != y->runtime_ns)
+		return x->runtime_ns < y->runtime_ns ? 1 : -1;
+	return x->id < y->id ? -1 : 1;
+}
+
+/* The listed tasks, busiest first: the order of the tasks table. */
+static int task_order(struct lt_run *run)
+{
+	const struct lt_analysis_summary *s = lt_analysis_summary(run->an);
+	size_t i;
+
+	if (run->order)
+		return 0;
+	run->order = calloc(s->nr_tasks + 1, sizeof(*run->order));
+	if (!run->order)
+		return lt_run_fail(run, LT_RUN_NOMEM, "out of memory");
+	for (i = 0; i < s->nr_tasks; i++) {
+		const struct lt_task_stats *t = lt_analysis_task(run->an, i);
+
+		if (t && listed(run, t))
+			run->order[run->nr_order++] = t;
+	}
+	qsort(run->order, run->nr_order, sizeof(*run->order), by_runtime);
+	return 0;
+}
+
+static int put_latency(struct lt_table *t, int c, const struct lt_latency *l)
+{
+	if (!l->count) {
+		t->null[c] = t->null[c + 1] = t->null[c + 2] = t->null[c + 3] = true;
+		return c + 4;
+	}
+	set_u(t, c++, l->p50);
+	set_u(t, c++, l->p90);
+	set_u(t, c++, l->p99);
+	set_u(t, c++, l->max);
+	return c;
+}
+
+static int put_task_head(struct lt_table *t, int c,
+			 const struct lt_task_stats *s)
+{
+	set_i(t, c++, s->pid);
+	set_s(t, c++, s->comm);
+	set_u(t, c++, s->id);
+	return c;
+}
+
+static int tasks_next(struct lt_table *t)
+{
+	const struct lt_task_stats *s;
+	int c = 0;
+
+	if (task_order(t->run))
+		return -1;
+	if (t->pos >= t->run->nr_order)
+		return 0;
+	s = t->run->order[t->pos++];
+	c = put_task_head(t, c, s);
+	set_s(t, c++, s->cpus);
+	set_u(t, c++, s->first_ns);
+	set_u(t, c++, s->last_ns);
+	set_u(t, c++, s->runtime_ns);
+	set_d(t, c++, s->trace_share);
+	set_d(t, c++, s->lifetime_share);
+	c = put_counts(t, c, s->count);
+	c = put_u64s(t, c, s->switches, 3);
+	c = put_latency(t, c, &s->latency[LT_LAT_LAZY_SERVED]);
+	c = put_latency(t, c, &s->latency[LT_LAT_EAGER_SERVED]);
+	c = put_latency(t, c, &s->latency[LT_LAT_LAZY_UPGRADE]);
+	set_u(t, c++, s->episodes);
+	set_u(t, c++, s->pending_ns);
+	set_u(t, c++, s->max_pending_ns);
+	set_u(t, c++, s->upgrades_user);
+	set_u(t, c++, s->upgrades_syscall);
+	if (s->top_syscall >= 0)
+		set_i(t, c++, s->top_syscall);
+	else
+		set_null(t, c++);
+	c = put_u64s(t, c, s->upgrades_by_source, LT_UPG_SOURCE_MAX);
+	set_u(t, c++, s->requested);
+	set_i(t, c++, s->hog);
+	return 1;
+}
+
+/* ---- hogs ---- */
+
+static const struct lt_col hogs_cols[] = {
+	COL("rank", UINT, "", "1 for the worst: the most pending time"),
+	COL("pid", INT, "", "the task"),
+	COL("comm", STRING, "", "its name"),
+	COL("task_id", UINT, "", "the task record"),
+	COL("cpus", STRING, "", "the CPUs it ran on"),
+	COL("first_ns", TIMESTAMP, "ns", "its first appearance"),
+	COL("last_ns", TIMESTAMP, "ns", "its last appearance"),
+	COL("episodes", UINT, "", "hog episodes"),
+	COL("pending_ns", DURATION, "ns", "total time its served lazy requests were pending"),
+	COL("max_pending_ns", DURATION, "ns", "its longest lazy request"),
+	COL("lazy", UINT, "", "its lazy requests"),
+	COL("tick_upgrades", UINT, "", "its upgrades first seen in the tick"),
+	COL("upgrades_in_user", UINT, "", "tick-upgrades in user space"),
+	COL("upgrades_in_syscall", UINT, "", "tick-upgrades in a system call"),
+	COL("top_syscall", INT, "", "the system call most of those found it in"),
+	SOURCE_COLS(" of it"),
+	LATENCY_COLS("lazy", "its served lazy requests"),
+	COL("trace_share", DOUBLE, "share", "its share of the trace, of one CPU"),
+	COL("lifetime_share", DOUBLE, "share", "its share of its own lifetime"),
+	COL("site", STRING, "", "its call site with the most episodes; null without stacks"),
+};
+
+DEF(hogs, "hogs", false, false, hogs_next);
+
+static int hogs_next(struct lt_table *t)
+{
+	const struct lt_task_stats *const *v;
+	const struct lt_task_stats *s;
+	const struct lt_site *sites;
+	size_t nr, nr_sites;
+	int c = 0;
+
+	v = lt_analysis_hogs(t->run->an, &nr);
+	if (t->pos >= nr)
+		return 0;
+	s = v[t->pos++];
+	set_u(t, c++, t->pos);
+	c = put_task_head(t, c, s);
+	set_s(t, c++, s->cpus);
+	set_u(t, c++, s->first_ns);
+	set_u(t, c++, s->last_ns);
+	set_u(t, c++, s->episodes);
+	set_u(t, c++, s->pending_ns);
+	set_u(t, c++, s->max_pending_ns);
+	set_u(t, c++, s->count[LT_TR_LAZY]);
+	set_u(t, c++, s->count[LT_TR_TICK_UPGRADE]);
+	set_u(t, c++, s->upgrades_user);
+	set_u(t, c++, s->upgrades_syscall);
+	if (s->top_syscall >= 0)
+		set_i(t, c++, s->top_syscall);
+	else
+		set_null(t, c++);
+	c = put_u64s(t, c, s->upgrades_by_source, LT_UPG_SOURCE_MAX);
+	c = put_latency(t, c, &s->latency[LT_LAT_LAZY_SERVED]);
+	set_d(t, c++, s->trace_share);
+	set_d(t, c++, s->lifetime_share);
+	sites = lt_analysis_sites(t->run->an, s, &nr_sites);
+	if (nr_sites)
+		set_s(t, c++, sites[0].function);
+	else
+		set_null(t, c++);
+	return 1;
+}
+
+/* ---- sites and stacks: per hog ---- */
+
+static const struct lt_col sites_cols[] = {
+	COL("pid", INT, "", "the hog"),
+	COL("comm", STRING, "", "its name"),
+	COL("task_id", UINT, "", "the task record"),
+	COL("rank", UINT, "", "1 for the site with the most episodes"),
+	COL("function", STRING, "", "the innermost frame that is not interrupt entry or tracing"),
+	COL("episodes", UINT, "", "hog episodes with this site"),
+	COL("pending_ns", DURATION, "ns", "time their lazy requests were pending"),
+	COL("stack", STRING, "", "the stack, innermost frame first, frames joined by ';'"),
+	COL("frames", UINT, "", "frames in the stack"),
+	COL("stack_truncated", BOOL, "", "the stack was cut short"),
+};
+
+DEF(sites, "sites", false, false, sites_next);
+
+static const struct lt_col stacks_cols[] = {
+	COL("pid", INT, "", "the hog"),
+	COL("comm", STRING, "", "its name"),
+	COL("task_id", UINT, "", "the task record"),
+	COL("rank", UINT, "", "1 for the stack with the most episodes"),
+	COL("function", STRING, "", "the stack's call site"),
+	COL("episodes", UINT, "", "hog episodes with this stack"),
+	COL("pending_ns", DURATION, "ns", "time their lazy requests were pending"),
+	COL("stack", STRING, "", "the stack, innermost frame first, frames joined by ';'"),
+	COL("frames", UINT, "", "frames in the stack"),
+	COL("stack_truncated", BOOL, "", "the stack was cut short"),
+};
+
+DEF(stacks, "stacks", false, false, sites_next);
+
+static int sites_next(struct lt_table *t)
+{
+	const struct lt_task_stats *const *v;
+	const struct lt_site *list = NULL, *st;
+	size_t nr, nr_sites = 0, len = 0, n;
+	char *buf;
+	unsigned int i;
+	int c = 0;
+	char *nb;
+
+	v = lt_analysis_hogs(t->run->an, &nr);
+	for (; t->pos < nr; t->pos++, t->sub = 0) {
+		list = t->def == &sites ?
+			lt_analysis_sites(t->run->an, v[t->pos], &nr_sites) :
+			lt_analysis_stacks(t->run->an, v[t->pos], &nr_sites);
+		if (t->sub < nr_sites)
+			break;
+	}
+	if (t->pos >= nr)
+		return 0;
+	st = &list[t->sub++];
+	for (i = 0; i < st->nr_frames; i++)
+		len += strlen(st->stack[i]) + 1;
+	if (len + 1 > t->info_len) {
+		nb = realloc(t->info, len + 1);
+		if (!nb)
+			return lt_run_fail(t->run, LT_RUN_NOMEM, "out of memory");
+		t->info = nb;
+		t->info_len = len + 1;
+	}
+	buf = t->info;
+	buf[0] = '\0';
+	for (i = 0, n = 0; i < st->nr_frames; i++)
+		n += sprintf(buf + n, "%s%s", i ? ";" : "", st->stack[i]);
+	c = put_task_head(t, c, v[t->pos]);
+	set_u(t, c++, t->sub);
+	set_s(t, c++, st->function);
+	set_u(t, c++, st->episodes);
+	set_u(t, c++, st->pending_ns);
+	set_s(t, c++, buf);
+	set_u(t, c++, st->nr_frames);
+	set_i(t, c++, st->truncated);
+	return 1;
+}
+
+/* ---- latency: every distribution, all tasks and each ---- */
+
+static const struct lt_col latency_cols[] = {
+	COL("pid", INT, "", "the task; null for all tasks"),
+	COL("comm", STRING, "", "its name"),
+	COL("task_id", UINT, "", "the task record"),
+	COL("kind", STRING, "", "lazy_served, eager_served, lazy_upgrade or fold_served"),
+	COL("count", UINT, "", "samples"),
+	COL("p50_ns", DURATION, "ns", "median (log-linear histogram: within 0.8%)"),
+	COL("p90_ns", DURATION, "ns", "90th percentile"),
+	COL("p99_ns", DURATION, "ns", "99th percentile"),
+	COL("max_ns", DURATION, "ns", "largest sample, exact"),
+};
+
+DEF(latency, "latency", false, false, latency_next);
+
+static int latency_next(struct lt_table *t)
+{
+	const struct lt_analysis_summary *s = lt_analysis_summary(t->run->an);
+	const struct lt_latency *l;
+	const struct lt_task_stats *task = NULL;
+	int c = 0;
+
+	if (task_order(t->run))
+		return -1;
+	/* pos 0: all tasks; then the tasks table's order; sub: the kind */
+	for (;;) {
+		if (t->pos > t->run->nr_order)
+			return 0;
+		task = t->pos ? t->run->order[t->pos - 1] : NULL;
+		l = task ? task->latency : s->latency;
+		while (t->sub < LT_LAT_KIND_MAX && !l[t->sub].count)
+			t->sub++;
+		if (t->sub < LT_LAT_KIND_MAX)
+			break;
+		t->pos++;
+		t->sub = 0;
+	}
+	l = &l[t->sub];
+	if (task) {
+		c = put_task_head(t, c, task);
+	} else {
+		set_null(t, c++);
+		set_null(t, c++);
+		set_null(t, c++);
+	}
+	set_s(t, c++, lt_latency_name(t->sub++));
+	set_u(t, c++, l->count);
+	set_u(t, c++, l->p50);
+	set_u(t, c++, l->p90);
+	set_u(t, c++, l->p99);
+	set_u(t, c++, l->max);
+	return 1;
+}
+
+/* ---- lost: per CPU ---- */
+
+static const struct lt_col lost_cols[] = {
+	COL("cpu", INT, "", "the CPU"),
+	COL("lost_events", UINT, "events", "events the ring buffer said it lost"),
+	COL("lost_unknown", BOOL, "", "it also lost events without saying how many"),
+};
+
+DEF(lost, "lost", false, false, lost_next);
+
+static int lost_next(struct lt_table *t)
+{
+	const struct lt_analysis_summary *s = lt_analysis_summary(t->run->an);
+	uint64_t n;
+	bool unknown;
+
+	for (; (int)t->pos < s->nr_cpus; t->pos++) {
+		n = lt_analysis_lost(t->run->an, t->pos, &unknown);
+		if (n || unknown)
+			break;
+	}
+	if ((int)t->pos >= s->nr_cpus)
+		return 0;
+	set_i(t, 0, t->pos++);
+	set_u(t, 1, n);
+	set_i(t, 2, unknown);
+	return 1;
+}
+
+const struct lt_table_def *const lt_table_defs[] = {
+	&meta, &summary, &events, &transitions, &requests, &switches, &tasks,
+	&hogs, &sites, &stacks, &latency, &lost, NULL,
+};

@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * A run: one input, its options and filters, read once through the
+ * analysis. Options are parsed here, once, for every consumer; the cut
+ * (CPUs, time window) is applied to events before the analysis, the row
+ * filters (pids, comms, kinds) to the tables' rows (lt-table.c).
+ */
+#include <stdarg.h>
+
+#include "lt-table.h"
+
+int lt_run_fail(struct lt_run *run, enum lt_run_status st,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	run->status = st;
+	va_start(ap, fmt);
+	vsnprintf(run->err, sizeof(run->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void run_ok(struct lt_run *run)
+{
+	run->status = LT_RUN_OK;
+	run->err[0] = '\0';
+}
+
+struct lt_run *lt_run_new(void)
+{
+	struct lt_run *run = calloc(1, sizeof(*run));
+
+	if (!run)
+		return NULL;
+	run->input = strdup("trace.dat");
+	if (!run->input) {
+		free(run);
+		return NULL;
+	}
+	run->to = UINT64_MAX;
+	return run;
+}
+
+static int set_str(struct lt_run *run, char **dst, const char *value)
+{
+	char *s = NULL;
+
+	if (value && *value) {
+		s = strdup(value);
+		if (!s)
+			return lt_run_fail(run, LT_RUN_NOMEM, "out of memory");
+	}
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+static void free_comms(struct lt_run *run)
+{
+	int i;
+
+	for (i = 0; i < run->nr_comms; i++)
+		free(run->comms[i]);
+	free(run->comms);
+	run->comms = NULL;
+	run->nr_comms = 0;
+}
+
+static int set_comms(struct lt_run *run, const char *value)
+{
+	char *dup, *tok, *save = NULL, **v;
+
+	free_comms(run);
+	if (!value || !*value)
+		return 0;
+	dup = strdup(value);
+	if (!dup)
+		return lt_run_fail(run, LT_RUN_NOMEM, "out of memory");
+	for (tok = strtok_r(dup, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		v = realloc(run->comms, (run->nr_comms + 1) * sizeof(*v));
+		if (!v || !(v[run->nr_comms] = strdup(tok))) {
+			if (v)
+				run->comms = v;
+			free(dup);
+			return lt_run_fail(run, LT_RUN_NOMEM, "out of memory");
+		}
+		run->comms = v;
+		run->nr_comms++;
+	}
+	free(dup);
+	if (!run->nr_comms)
+		return lt_run_fail(run, LT_RUN_USAGE, "bad --comm '%s'", value);
+	return 0;
+}
+
+static int set_kinds(struct lt_run *run, const char *value)
+{
+	char *dup, *tok, *save = NULL;
+	unsigned int mask = 0;
+	int k;
+
+	if (!value || !*value) {
+		run->kinds = 0;
+		return 0;
+	}
+	dup = strdup(value);
+	if (!dup)
+		return lt_run_fail(run, LT_RUN_NOMEM, "out of memory");
+	for (tok = strtok_r(dup, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "served")) {
+			for (k = LT_TR_PREEMPTED; k <= LT_TR_CLEARED; k++)
+				mask |= 1U << k;
+			continue;
+		}
+		for (k = 0; k < LT_TR_KIND_MAX; k++)
+			if (!strcmp(tok, lt_transition_name(k)))
+				break;
+		if (k == LT_TR_KIND_MAX) {
+			lt_run_fail(run, LT_RUN_USAGE,
+				    "bad --kind '%s': no transition kind '%s'",
+				    value, tok);
+			free(dup);
+			return -1;
+		}
+		mask |= 1U << k;
+	}
+	free(dup);
+	if (!mask)
+		return lt_run_fail(run, LT_RUN_USAGE, "bad --kind '%s'", value);
+	run->kinds = mask;
+	return 0;
+}
+
+static int set_list(struct lt_run *run, struct lt_int_set *set,
+		    const char *option, const char *value)
+{
+	lt_int_set_free(set);
+	if (!value || !*value)
+		return 0;
+	if (lt_int_set_parse(set, value)) {
+		lt_int_set_free(set);
+		return lt_run_fail(run, LT_RUN_USAGE, "bad --%s list '%s'",
+				   option, value);
+	}
+	return 0;
+}
+
+/*
+ * A time with exactly six decimals is one the commands printed, rounded
+ * to the microsecond as the kernel does: it stands for every event that
+ * prints as it, so the window takes the whole microsecond.
+ */
+static bool printed_usec(const char *value)
+{
+	const char *dot = strchr(value, '.');
+	size_t n = 0;
+
+	if (!dot)
+		return false;
+	while (dot[1 + n] >= '0' && dot[1 + n] <= '9')
+		n++;
+	return n == 6 && !dot[1 + n];
+}
+
+static int set_time(struct lt_run *run, const char *option, const char *value)
+{
+	uint64_t ns;
+	bool to = !strcmp(option, "to");
+
+	if (!value || !*value) {
+		if (to)
+			run->to = UINT64_MAX;
+		else
+			run->from = 0;
+		return 0;
+	}
+	if (lt_time_parse(value, &ns))
+		return lt_run_fail(run, LT_RUN_USAGE,
+				   "bad --%s '%s' (a time: 7.25, 7250ms, 20us, 300ns)",
+				   option, value);
+	if (printed_usec(value))
+		ns = to ? ns + 499 : (ns >= 500 ? ns - 500 : 0);
+	if (to)
+		run->to = ns;
+	else
+		run->from = ns;
+	return 0;
+}
+
+static int parse_positive(struct lt_run *run, const char *option,
+			  const char *value, double max, double *out)
+{
+	char *end;
+	double v = strtod(value, &end);
+
+	if (end == value || *end || !(v > 0) || v > max)
+		return lt_run_fail(run, LT_RUN_USAGE, "bad --%s '%s'", option,
+				   value);
+	*out = v;
+	return 0;
+}
+
+static int set_number(struct lt_run *run, const char *option,
+		      const char *value)
+{
+	double v = 0;
+	uint64_t ns;
+
+	if (value && *value) {
+		if (!strcmp(option, "tick")) {
+			if (lt_time_parse(value, &ns) || !ns)
+				return lt_run_fail(run, LT_RUN_USAGE,
+						   "bad --tick '%s'", value);
+			run->lo.tick_ns = ns;
+			return 0;
+		}
+		if (parse_positive(run, option, value,
+				   !strcmp(option, "hz") ? 100000 : 1e6, &v))
+			return -1;
+	}
+	if (!strcmp(option, "tick")) {
+		run->lo.tick_ns = 0;
+	} else if (!strcmp(option, "hz")) {
+		if (v != (unsigned int)v)
+			return lt_run_fail(run, LT_RUN_USAGE, "bad --hz '%s'",
+					   value);
+		run->lo.hz = v;
+	} else if (!strcmp(option, "episode-ticks")) {
+		run->lo.episode_ticks = v;
+	} else if (!strcmp(option, "hog-episodes")) {
+		if (v && (v < 1 || v != (unsigned int)v))
+			return lt_run_fail(run, LT_RUN_USAGE,
+					   "bad --hog-episodes '%s'", value);
+		run->lo.hog_episodes = v;
+	} else {
+		run->lo.hog_pending_ticks = v;
+	}
+	return 0;
+}
+
+int lt_run_set(struct lt_run *run, const char *option, const char *value)
+{
+	static const char *const numbers[] = {
+		"hz", "tick", "episode-ticks", "hog-episodes",
+		"hog-pending-ticks",
+	};
+	size_t i;
+	int ret;
+
+	if (!option)
+		return lt_run_fail(run, LT_RUN_USAGE, "no option named");
+	if (run->opened)
+		return lt_run_fail(run, LT_RUN_USAGE,
+				   "--%s: the run is already open", option);
+	run_ok(run);
+	if (!strcmp(option, "input"))
+		return set_str(run, &run->input, value && *value ? value :
+			       "trace.dat");
+	if (!strcmp(option, "buffer"))
+		return set_str(run, &run->buffer, value);
+	if (!strcmp(option, "abi")) {
+		if (!value || !*value) {
+			run->abi = LT_ABI_AUTO;
+			return 0;
+		}
+		if (lt_abi_parse(value, &run->abi))
+			return lt_run_fail(run, LT_RUN_USAGE,
+					   "bad --abi '%s' (auto, legacy, mainline, poc2023, rt-lazy)",
+					   value);
+		return 0;
+	}
+	if (!strcmp(option, "cpu") || !strcmp(option, "pid"))
+		return set_list(run, option[0] == 'c' ? &run->cpus : &run->pids,
+				option, value);
+	if (!strcmp(option, "comm"))
+		return set_comms(run, value);
+	if (!strcmp(option, "kind"))
+		return set_kinds(run, value);
+	if (!strcmp(option, "from") || !strcmp(option, "to")) {
+		ret = set_time(run, option, value);
+		if (!ret && run->to != UINT64_MAX && run->from > run->to)
+			return lt_run_fail(run, LT_RUN_USAGE,
+					   "--from is after --to: the window is empty");
+		return ret;
+	}
+	if (!strcmp(option, "idle")) {
+		run->idle = value && *value && strcmp(value, "0");
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(numbers); i++)
+		if (!strcmp(option, numbers[i]))
+			return set_number(run, option, value);
+	return lt_run_fail(run, LT_RUN_USAGE, "no option '%s'", option);
+}
+
+static int check_cpus(struct lt_run *run)
+{
+	int i, n = lt_reader_nr_cpus(run->reader), max = -1;
+
+	for (i = 0; i < run->cpus.nr; i++)
+		if (run->cpus.v[i] > max)
+			max = run->cpus.v[i];
+	if (n <= 0 || max < n)
+		return 0;
+	return lt_run_fail(run, LT_RUN_USAGE,
+			   "--cpu %d: %s has CPUs 0-%d", max, run->input, n - 1);
+}
+
+int lt_run_open(struct lt_run *run)
+{
+	struct lt_open_opts o = { .abi = run->abi, .buffer = run->buffer };
+	struct lt_analysis_opts lo = run->lo;
+
+	if (run->opened)
+		return lt_run_fail(run, LT_RUN_USAGE, "the run is already open");
+	run_ok(run);
+	run->reader = lt_reader_open(run->input, &o, run->err,
+				     sizeof(run->err));
+	if (!run->reader) {
+		run->status = LT_RUN_BAD_INPUT;
+		return -1;
+	}
+	run->opened = true;
+	if (run->cpus.nr && check_cpus(run))
+		return -1;
+	/* the ABI is detected once, by the reader; the analysis takes it */
+	lo.abi = lt_reader_abi(run->reader, &run->abi_reason);
+	if (lo.abi == LT_ABI_AUTO)
+		lo.abi = LT_ABI_MAINLINE;
+	lo.on_transition = lt_rows_on_transition;
+	lo.data = run;
+	run->an = lt_analysis_new(&lo);
+	if (!run->an)
+		return lt_run_fail(run, LT_RUN_NOMEM, "out of memory");
+	return 0;
+}
+
+const char *lt_run_error(const struct lt_run *run)
+{
+	return run->status == LT_RUN_OK ? NULL : run->err;
+}
+
+enum lt_run_status lt_run_status(const struct lt_run *run)
+{
+	return run->status;
+}
+
+uint64_t lt_run_truncated(const struct lt_run *run)
+{
+	return run->reader ? lt_reader_truncated(run->reader) : 0;
+}
+
+struct lt_reader *lt_run_reader(struct lt_run *run)
+{
+	return run->reader;
+}
+
+static bool in_cut(const struct lt_run *run, const struct lt_event *ev)
+{
+	if (run->cpus.nr && !lt_int_set_has(&run->cpus, ev->cpu))
+		return false;
+	return ev->ts >= run->from && ev->ts <= run->to;
+}
+
+static int reader_failed(struct lt_run *run)
+{
+	const char *err = lt_reader_error(run->reader);
+
+	if (err)
+		return lt_run_fail(run, LT_RUN_BAD_INPUT, "%s", err);
+	return 0;
+}
+
+int lt_run_step(struct lt_run *run)
+{
+	const struct lt_event *ev;
+
+	if (run->fed_all)
+		return 0;
+	while ((ev = lt_reader_next(run->reader))) {
+		if (ev->ts > run->to && run->to != UINT64_MAX &&
+		    lt_reader_format(run->reader) == LT_INPUT_TRACE_DAT)
+			break;	/* events come in time order: the cut is over */
+		if (!in_cut(run, ev))
+			continue;
+		if (lt_analysis_feed(run->an, ev))
+			run->nomem = true;
+		run->ev = ev;
+		return 1;
+	}
+	run->ev = NULL;
+	run->fed_all = true;
+	lt_analysis_finish(run->an);
+	if (reader_failed(run))
+		return -1;
+	if (run->nomem)
+		return lt_run_fail(run, LT_RUN_NOMEM,
+				   "%s: out of memory during the analysis",
+				   run->input);
+	return 0;
+}
+
+int lt_run_finish(struct lt_run *run)
+{
+	int ret;
+
+	while ((ret = lt_run_step(run)) > 0)
+		;
+	return ret;
+}
+
+static struct lt_table *table_new(struct lt_run *run,
+				  const struct lt_table_def *def)
+{
+	struct lt_table *t = calloc(1, sizeof(*t));
+	unsigned int i;
+	int np = 0, nc = 0;
+
+	if (!t)
+		return NULL;
+	t->def = def;
+	t->run = run;
+	t->cell = calloc(def->nr_cols, sizeof(*t->cell));
+	t->null = calloc(def->nr_cols, sizeof(*t->null));
+	if (!t->cell || !t->null) {
+		free(t->cell);
+		free(t->null);
+		free(t);
+		return NULL;
+	}
+	for (i = 0; i < LT_TABLE_MAX_KEYS; i++)
+		t->pid_col[i] = t->comm_col[i] = -1;
+	t->kind_col = -1;
+	/* the row filters look at the task columns: pid, or prev_ and next_ */
+	for (i = 0; i < def->nr_cols; i++) {
+		const char *n = def->cols[i].name;
+
+		if (!strcmp(n, "pid") || !strcmp(n, "prev_pid") ||
+		    !strcmp(n, "next_pid")) {
+			if (np < LT_TABLE_MAX_KEYS)
+				t->pid_col[np++] = i;
+		} else if (!strcmp(n, "comm") || !strcmp(n, "prev_comm") ||
+			   !strcmp(n, "next_comm")) {
+			if (nc < LT_TABLE_MAX_KEYS)
+				t->comm_col[nc++] = i;
+		} else if (!strcmp(n, "kind") && !strcmp(def->name,
+							 "transitions")) {
+			t->kind_col = i;
+		}
+	}
+	t->next = run->tables;
+	run->tables = t;
+	return t;
+}
+
+const char *const *lt_run_table_names(void)
+{
+	static const char *names[16];
+	size_t i;
+
+	if (!names[0])
+		for (i = 0; lt_table_defs[i] && i + 1 < ARRAY_SIZE(names); i++)
+			names[i] = lt_table_defs[i]->name;
+	return names;
+}
+
+struct lt_table *lt_run_table(struct lt_run *run, const char *name)
+{
+	const struct lt_table_def *def = NULL;
+	struct lt_table *t;
+	size_t i;
+
+	run_ok(run);
+	for (i = 0; lt_table_defs[i]; i++)
+		if (!strcmp(lt_table_defs[i]->name, name))
+			def = lt_table_defs[i];
+	if (!def) {
+		lt_run_fail(run, LT_RUN_USAGE, "no table '%s'", name);
+		return NULL;
+	}
+	if (!run->opened) {
+		/* a schema: the columns, no rows */
+		t = table_new(run, def);
+		if (!t)
+			lt_run_fail(run, LT_RUN_NOMEM, "out of memory");
+		else
+			t->done = true;
+		return t;
+	}
+	if (def->stream) {
+		if (run->stream_taken || run->fed_all) {
+			lt_run_fail(run, LT_RUN_USAGE,
+				    "%s: the input was read already: a stream table needs a run of its own",
+				    name);
+			return NULL;
+		}
+		run->stream_taken = true;
+	}
+	t = table_new(run, def);
+	if (!t) {
+		lt_run_fail(run, LT_RUN_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (def->stream) {
+		run->queue_for = t;
+	} else if (lt_run_finish(run)) {
+		t->done = true;
+	}
+	return t;
+}
+
+static void table_free(struct lt_table *t)
+{
+	free(t->cell);
+	free(t->null);
+	free(t->info);
+	free(t);
+}
+
+void lt_run_free(struct lt_run *run)
+{
+	struct lt_table *t, *next;
+	size_t i;
+
+	if (!run)
+		return;
+	for (t = run->tables; t; t = next) {
+		next = t->next;
+		table_free(t);
+	}
+	for (i = 0; i < run->q_cap; i++) {
+		free(run->queue[i]->cell);
+		free(run->queue[i]->null);
+		free(run->queue[i]);
+	}
+	free(run->queue);
+	free(run->open_req);
+	free(run->order);
+	lt_analysis_free(run->an);
+	lt_reader_close(run->reader);
+	lt_int_set_free(&run->cpus);
+	lt_int_set_free(&run->pids);
+	free_comms(run);
+	free(run->input);
+	free(run->buffer);
+	free(run);
+}

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The table type: a schema of named, typed columns with units, and a
+ * cursor over rows. Every output (text, JSON, CSV, NDJSON, SQLite, the
+ * Python module) reads tables through these getters only.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <limits.h>
+
+#include "lt-table.h"
+
+const char *lt_col_type_name(enum lt_col_type type)
+{
+	static const char *const names[] = {
+		[LT_COL_INT] = "int",
+		[LT_COL_UINT] = "uint",
+		[LT_COL_DOUBLE] = "double",
+		[LT_COL_STRING] = "string",
+		[LT_COL_BOOL] = "bool",
+		[LT_COL_TIMESTAMP] = "timestamp",
+		[LT_COL_DURATION] = "duration",
+	};
+
+	if ((unsigned int)type >= ARRAY_SIZE(names))
+		return "?";
+	return names[type];
+}
+
+const char *lt_table_name(const struct lt_table *t)
+{
+	return t->def->name;
+}
+
+bool lt_table_one_row(const struct lt_table *t)
+{
+	return t->def->one_row;
+}
+
+unsigned int lt_table_nr_columns(const struct lt_table *t)
+{
+	return t->def->nr_cols;
+}
+
+static const struct lt_col *col_of(const struct lt_table *t, unsigned int col)
+{
+	return col < t->def->nr_cols ? &t->def->cols[col] : NULL;
+}
+
+const char *lt_table_column_name(const struct lt_table *t, unsigned int col)
+{
+	const struct lt_col *c = col_of(t, col);
+
+	return c ? c->name : NULL;
+}
+
+enum lt_col_type lt_table_column_type(const struct lt_table *t,
+				      unsigned int col)
+{
+	const struct lt_col *c = col_of(t, col);
+
+	return c ? c->type : LT_COL_STRING;
+}
+
+const char *lt_table_column_unit(const struct lt_table *t, unsigned int col)
+{
+	const struct lt_col *c = col_of(t, col);
+
+	return c ? c->unit : "";
+}
+
+const char *lt_table_column_doc(const struct lt_table *t, unsigned int col)
+{
+	const struct lt_col *c = col_of(t, col);
+
+	return c ? c->doc : "";
+}
+
+int lt_table_column(const struct lt_table *t, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->def->nr_cols; i++)
+		if (!strcmp(t->def->cols[i].name, name))
+			return i;
+	return -1;
+}
+
+int lt_table_next(struct lt_table *t)
+{
+	int ret;
+
+	if (t->done)
+		return 0;
+	for (;;) {
+		memset(t->null, 0, t->def->nr_cols * sizeof(*t->null));
+		ret = t->def->next(t);
+		if (ret <= 0)
+			break;
+		if (lt_table_row_matches(t))
+			return 1;
+	}
+	t->done = true;
+	return ret;
+}
+
+bool lt_table_null(const struct lt_table *t, unsigned int col)
+{
+	return col >= t->def->nr_cols || t->null[col];
+}
+
+int64_t lt_table_int(const struct lt_table *t, unsigned int col)
+{
+	return lt_table_null(t, col) ? 0 : t->cell[col].i;
+}
+
+uint64_t lt_table_uint(const struct lt_table *t, unsigned int col)
+{
+	return lt_table_null(t, col) ? 0 : t->cell[col].u;
+}
+
+double lt_table_double(const struct lt_table *t, unsigned int col)
+{
+	return lt_table_null(t, col) ? 0 : t->cell[col].d;
+}
+
+const char *lt_table_string(const struct lt_table *t, unsigned int col)
+{
+	if (lt_table_null(t, col) || !t->cell[col].s)
+		return "";
+	return t->cell[col].s;
+}
+
+size_t lt_table_cell_text(const struct lt_table *t, unsigned int col,
+			  char *buf, size_t len)
+{
+	int n;
+
+	if (lt_table_null(t, col)) {
+		n = snprintf(buf, len, "%s", "");
+		return n;
+	}
+	switch (t->def->cols[col].type) {
+	case LT_COL_INT:
+		n = snprintf(buf, len, "%" PRId64, t->cell[col].i);
+		break;
+	case LT_COL_BOOL:
+		n = snprintf(buf, len, "%s", t->cell[col].i ? "true" : "false");
+		break;
+	case LT_COL_DOUBLE:
+		n = snprintf(buf, len, "%.6g", t->cell[col].d);
+		break;
+	case LT_COL_STRING:
+		n = snprintf(buf, len, "%s", lt_table_string(t, col));
+		break;
+	default:
+		n = snprintf(buf, len, "%" PRIu64, t->cell[col].u);
+		break;
+	}
+	return n < 0 ? 0 : n;
+}
+
+static bool match_int(const struct lt_table *t, const int *cols,
+		      const struct lt_int_set *set)
+{
+	int i;
+
+	for (i = 0; i < LT_TABLE_MAX_KEYS && cols[i] >= 0; i++)
+		if (!t->null[cols[i]] && lt_int_set_has(set, t->cell[cols[i]].i))
+			return true;
+	return false;
+}
+
+static bool match_comm(const struct lt_table *t, const struct lt_run *run)
+{
+	int i, k;
+
+	for (i = 0; i < LT_TABLE_MAX_KEYS && t->comm_col[i] >= 0; i++) {
+		const char *s = lt_table_string(t, t->comm_col[i]);
+
+		for (k = 0; k < run->nr_comms; k++)
+			if (!fnmatch(run->comms[k], s, 0))
+				return true;
+	}
+	return false;
+}
+
+bool lt_table_row_matches(const struct lt_table *t)
+{
+	const struct lt_run *run = t->run;
+	int k;
+
+	if (run->pids.nr && t->pid_col[0] >= 0 &&
+	    !match_int(t, t->pid_col, &run->pids))
+		return false;
+	if (run->nr_comms && t->comm_col[0] >= 0 && !match_comm(t, run))
+		return false;
+	if (run->kinds && t->kind_col >= 0) {
+		const char *s = lt_table_string(t, t->kind_col);
+
+		for (k = 0; k < LT_TR_KIND_MAX; k++)
+			if (!strcmp(s, lt_transition_name(k)))
+				return run->kinds & (1U << k);
+	}
+	return true;
+}
+
+/* ---- lists and times, as every option takes them ---- */
+
+static int set_add(struct lt_int_set *set, int v)
+{
+	int *nv;
+
+	if (lt_int_set_has(set, v))
+		return 0;
+	nv = realloc(set->v, (set->nr + 1) * sizeof(*nv));
+	if (!nv)
+		return -1;
+	set->v = nv;
+	set->v[set->nr++] = v;
+	return 0;
+}
+
+static int parse_int(const char **s, int *v)
+{
+	char *end;
+	long l;
+
+	if (!isdigit((unsigned char)**s))
+		return -1;
+	errno = 0;
+	l = strtol(*s, &end, 10);
+	if (errno || l > INT_MAX)
+		return -1;
+	*v = l;
+	*s = end;
+	return 0;
+}
+
+/* Ranges are capped so that "0-2000000000" cannot eat the machine. */
+#define MAX_RANGE 65536
+
+int lt_int_set_parse(struct lt_int_set *set, const char *list)
+{
+	const char *s = list;
+	int a, b;
+
+	while (*s) {
+		if (parse_int(&s, &a))
+			return -1;
+		b = a;
+		if (*s == '-') {
+			s++;
+			if (parse_int(&s, &b) || b < a || b - a > MAX_RANGE)
+				return -1;
+		}
+		for (; a <= b; a++)
+			if (set_add(set, a))
+				return -1;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return set->nr ? 0 : -1;
+}
+
+bool lt_int_set_has(const struct lt_int_set *set, int v)
+{
+	int i;
+
+	for (i = 0; i < set->nr; i++)
+		if (set->v[i] == v)
+			return true;
+	return false;
+}
+
+void lt_int_set_free(struct lt_int_set *set)
+{
+	free(set->v);
+	set->v = NULL;
+	set->nr = 0;
+}
+
+size_t lt_time_format(uint64_t ns, bool full, char *buf, size_t len)
+{
+	uint64_t us;
+	int n;
+
+	if (full) {
+		n = snprintf(buf, len, "%" PRIu64 ".%09" PRIu64,
+			     ns / 1000000000, ns % 1000000000);
+	} else {
+		/* the kernel rounds to the nearest microsecond: ns2usecs() */
+		us = ns / 1000 + (ns % 1000 >= 500);
+		n = snprintf(buf, len, "%" PRIu64 ".%06" PRIu64,
+			     us / 1000000, us % 1000000);
+	}
+	return n < 0 ? 0 : n;
+}
+
+/*
+ * Decimal, exact to the nanosecond (no floating point): a time copied
+ * from the output reads back as the very time printed.
+ */
+int lt_time_parse(const char *text, uint64_t *ns)
+{
+	static const struct { const char *sfx; uint64_t mul; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 }, { "", 1000000000 },
+	};
+	const char *s = text;
+	uint64_t whole = 0, frac = 0, scale = 1, mul = 0;
+	int digits = 0;
+	size_t i;
+
+	if (!isdigit((unsigned char)*s) && *s != '.')
+		return -1;
+	for (; isdigit((unsigned char)*s); s++, digits++) {
+		if (whole > (UINT64_MAX - 9) / 10)
+			return -1;
+		whole = whole * 10 + (*s - '0');
+	}
+	if (*s == '.') {
+		for (s++; isdigit((unsigned char)*s); s++, digits++) {
+			if (scale >= 1000000000)
+				return -1;	/* below a nanosecond */
+			frac = frac * 10 + (*s - '0');
+			scale *= 10;
+		}
+	}
+	if (!digits)
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(units); i++)
+		if (!strcmp(s, units[i].sfx))
+			mul = units[i].mul;
+	if (!mul || (mul % scale && frac))
+		return -1;
+	if (whole > UINT64_MAX / mul)
+		return -1;
+	*ns = whole * mul + (scale > 1 ? frac * (mul / scale) : 0);
+	return 0;
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Internal interfaces of runs and tables: a table is a schema (named,
+ * typed columns) and a cursor whose row a producer fills (lt-rows.c);
+ * the run (lt-run.c) owns the reader, the analysis and the filters.
+ */
+#ifndef _LT_TABLE_H
+#define _LT_TABLE_H
+
+#include "lt-analysis.h"
+#include "lt-internal.h"
+
+struct lt_col {
+	const char *name;
+	enum lt_col_type type;
+	const char *unit;
+	const char *doc;
+};
+
+union lt_cell {
+	int64_t i;
+	uint64_t u;
+	double d;
+	const char *s;
+};
+
+struct lt_table_def;
+
+/* Fill t->cell and t->null with the next row: 1, 0 at the end, -1 error. */
+typedef int (*lt_row_fn)(struct lt_table *t);
+
+struct lt_table_def {
+	const char *name;
+	const struct lt_col *cols;
+	unsigned int nr_cols;
+	bool one_row;
+	bool stream;		/* rows made while the input is read */
+	lt_row_fn next;
+};
+
+/* The columns a row filter looks at, by role. */
+#define LT_TABLE_MAX_KEYS 2
+
+struct lt_table {
+	const struct lt_table_def *def;
+	struct lt_run *run;
+	union lt_cell *cell;
+	bool *null;
+	int pid_col[LT_TABLE_MAX_KEYS];
+	int comm_col[LT_TABLE_MAX_KEYS];
+	int kind_col;
+	size_t pos;		/* an aggregate table's cursor */
+	size_t sub;		/* and its inner cursor (sites of a task) */
+	bool done;
+	char str[4][256];	/* strings a producer formats for the row */
+	char *info;		/* events: the event's text */
+	size_t info_len;
+	struct lt_table *next;	/* the run's list of tables */
+};
+
+/* A set of small non-negative integers (CPUs, pids): "0,2-3". */
+struct lt_int_set {
+	int *v;
+	int nr;
+};
+
+int lt_int_set_parse(struct lt_int_set *set, const char *list);
+bool lt_int_set_has(const struct lt_int_set *set, int v);
+void lt_int_set_free(struct lt_int_set *set);
+
+/* One row a stream table keeps until lt_table_next() hands it out. */
+struct lt_row {
+	union lt_cell *cell;
+	bool *null;
+	char comm[2][LT_COMM_LEN];
+};
+
+struct lt_run {
+	/* options */
+	char *input;
+	char *buffer;
+	enum lt_abi abi;
+	struct lt_int_set cpus, pids;
+	char **comms;
+	int nr_comms;
+	unsigned int kinds;	/* a bit per transition kind; 0: all */
+	uint64_t from, to;	/* the cut; to == UINT64_MAX: no end */
+	struct lt_analysis_opts lo;
+	bool idle;
+
+	/* state */
+	struct lt_reader *reader;
+	struct lt_analysis *an;
+	const char *abi_reason;
+	enum lt_run_status status;
+	char err[LT_ERR_LEN];
+	bool opened;
+	bool fed_all;		/* the input is read and the analysis finished */
+	bool stream_taken;	/* a streaming table was asked for */
+	const struct lt_event *ev;	/* the event an events row shows */
+	struct lt_table *tables;
+
+	/* rows the analysis callback made, waiting for lt_table_next() */
+	struct lt_table *queue_for;
+	struct lt_row **queue;	/* a ring of rows, each allocated once */
+	size_t q_head, q_len, q_cap;
+	struct lt_open_req *open_req;	/* requests table: per task */
+	size_t nr_open_req, open_req_cap;
+	bool nomem;
+
+	/* tasks table order, made once the analysis is finished */
+	const struct lt_task_stats **order;
+	size_t nr_order;
+};
+
+__attribute__((format(printf, 3, 4)))
+int lt_run_fail(struct lt_run *run, enum lt_run_status st,
+		const char *fmt, ...);
+
+/*
+ * Read the next event of the cut into the analysis: 1 with run->ev set,
+ * 0 at the end (the analysis is then finished), -1 on error.
+ */
+int lt_run_step(struct lt_run *run);
+/* Read what is left and finish the analysis; -1 on error. */
+int lt_run_finish(struct lt_run *run);
+/* Whether the row @t holds passes the run's pid, comm and kind filters. */
+bool lt_table_row_matches(const struct lt_table *t);
+
+/* The tables (lt-rows.c). */
+extern const struct lt_table_def *const lt_table_defs[];
+/* The analysis callback of the transitions and requests tables. */
+void lt_rows_on_transition(const struct lt_transition *tr, void *data);
+/* A row for a stream table's queue, its cells to fill; NULL if no memory. */
+struct lt_row *lt_run_queue_push(struct lt_run *run);
+
+#endif /* _LT_TABLE_H */
