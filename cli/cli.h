@@ -286,12 +286,18 @@ enum {
 	OPT_RUN_HOG_PENDING,
 };
 
+#define RUN_CLI_MAX_OPTS 24
+
 struct run_cli {
 	struct lt_run *run;
 	const char *input;	/* as given, for messages */
 	unsigned long long given;	/* a bit per option seen */
 	enum lt_format format;
 	unsigned int write_flags;	/* LT_WRITE_FULL_NS with -t */
+	/* the options set, to give another run the same (compare) */
+	const char *opt_name[RUN_CLI_MAX_OPTS];
+	const char *opt_value[RUN_CLI_MAX_OPTS];
+	int nr_opts;
 };
 
 /* A run with default options; exits on out of memory. */
@@ -306,6 +312,13 @@ int run_opt(struct run_cli *rc, int c, const char *arg);
  * open the run; exits 2 with the library's message if it cannot.
  */
 void run_cli_open(struct run_cli *rc, int argc, char **argv);
+/*
+ * lt_run_set() on rc->run, remembered for run_cli_rerun(); exits 2 with
+ * the library's message on a bad value.
+ */
+void run_set(struct run_cli *rc, const char *name, const char *value);
+/* A new run of @input with the options of @rc, opened (or exit 2). */
+struct lt_run *run_cli_rerun(struct run_cli *rc, const char *input);
 /* A table of the run, or exit 2 with the library's message. */
 struct lt_table *run_table(struct run_cli *rc, const char *name);
 /*

@@ -199,7 +199,7 @@ int cmd_compare(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct lt_analysis_summary *s[2];
-	struct lt_analysis *a[2];
+	struct lt_run *run[2];
 	struct table *t;
 	struct analysis_cli o;
 	const char *f[2];
@@ -217,10 +217,10 @@ int cmd_compare(int argc, char **argv)
 		die("out of memory");
 	for (i = 0; i < 2; i++) {
 		f[i] = argv[optind + i];
-		a[i] = analysis_run(&o, f[i], NULL, NULL, &st);
+		run[i] = analysis_run(&o, f[i], &st);
 		if (st != EXIT_OK)
 			status = st;
-		s[i] = lt_analysis_summary(a[i]);
+		s[i] = lt_analysis_summary(lt_run_analysis(run[i]));
 		fill(t, i, s[i]);
 	}
 	if (status == EXIT_OK) {
@@ -235,7 +235,8 @@ int cmd_compare(int argc, char **argv)
 				status = nothing_found("%s: no events", f[i]);
 	}
 	for (i = 0; i < 2; i++)
-		lt_analysis_free(a[i]);
+		lt_run_free(run[i]);
+	lt_run_free(o.rc.run);
 	free(t);
 	return status;
 }

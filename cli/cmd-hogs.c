@@ -113,49 +113,6 @@ static void hogs_json(const struct analysis_cli *o, const struct lt_analysis *a,
 	json_finish(&j);
 }
 
-static const char *const csv_cols[] = {
-	"rank", "pid", "comm", "cpus", "episodes", "tick_upgrades", "lazy",
-	"max_lazy_latency_ns", "median_lazy_latency_ns", "pending_ns",
-	"trace_share", "lifetime_share", "upgrades_in_user",
-	"upgrades_in_syscall", "top_syscall",
-};
-
-#define NR_CSV_COLS (sizeof(csv_cols) / sizeof(csv_cols[0]))
-
-static void hogs_csv(const struct lt_task_stats *const *h, size_t nr)
-{
-	char buf[32];
-	size_t i;
-
-	for (i = 0; i < NR_CSV_COLS; i++)
-		csv_field(stdout, csv_cols[i], i + 1 == NR_CSV_COLS);
-	for (i = 0; i < nr; i++) {
-		const struct lt_task_stats *t = h[i];
-		const struct lt_latency *lz = &t->latency[LT_LAT_LAZY_SERVED];
-
-		csv_u64(stdout, i + 1, false);
-		snprintf(buf, sizeof(buf), "%d", t->pid);
-		csv_field(stdout, buf, false);
-		csv_field(stdout, t->comm, false);
-		csv_field(stdout, t->cpus, false);
-		csv_u64(stdout, t->episodes, false);
-		csv_u64(stdout, t->count[LT_TR_TICK_UPGRADE], false);
-		csv_u64(stdout, t->count[LT_TR_LAZY], false);
-		csv_u64(stdout, lz->max, false);
-		csv_u64(stdout, lz->p50, false);
-		csv_u64(stdout, t->pending_ns, false);
-		csv_dbl(stdout, t->trace_share, false);
-		csv_dbl(stdout, t->lifetime_share, false);
-		csv_u64(stdout, t->upgrades_user, false);
-		csv_u64(stdout, t->upgrades_syscall, false);
-		if (t->upgrades_syscall)
-			snprintf(buf, sizeof(buf), "%ld", t->top_syscall);
-		else
-			buf[0] = '\0';
-		csv_field(stdout, buf, true);
-	}
-}
-
 /* Each hog's top sites, with their share of its episodes. */
 static void hogs_sites_text(const struct hogs_cli *hc,
 			    const struct lt_analysis *a,
@@ -272,17 +229,18 @@ int cmd_hogs(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct lt_task_stats *const *h;
+	const struct lt_task_stats **h;
 	struct hogs_cli hc = { .nr_sites = 5 };
+	const struct lt_analysis *a;
 	struct analysis_cli o;
-	struct lt_analysis *a;
+	struct lt_run *run;
 	uint64_t events;
 	bool unknown;
 	int c, status;
 	size_t nr, i;
 
 	analysis_cli_init(&o);
-	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "h", longopts,
+	while ((c = getopt_long(argc, argv, RUN_SHORT_OPTS "h", longopts,
 				NULL)) != -1) {
 		if (analysis_opt(&o, c, optarg))
 			continue;
@@ -312,18 +270,18 @@ int cmd_hogs(int argc, char **argv)
 	}
 	if (hc.folded && (o.format != OUT_TEXT || hc.stacks))
 		die_usage("hogs: --folded goes alone, without --json, --csv or --stacks");
-	if (optind < argc)
-		die_usage("hogs: unexpected argument '%s'", argv[optind]);
-	a = analysis_run(&o, NULL, NULL, NULL, &status);
+	analysis_args(&o, argc, argv);
+	run = analysis_run(&o, NULL, &status);
 	if (status != EXIT_OK) {
-		lt_analysis_free(a);
+		lt_run_free(run);
 		return status;
 	}
-	h = lt_analysis_hogs(a, &nr);
+	a = lt_run_analysis(run);
+	h = analysis_table_tasks(run, "hogs", &nr);
 	if (o.format == OUT_JSON)
 		hogs_json(&o, a, h, nr);
-	else if (o.format == OUT_CSV)
-		hogs_csv(h, nr);
+	else if (o.format == OUT_CSV || o.format == OUT_NDJSON)
+		status = analysis_write_table(&o, run, "hogs");
 	else if (hc.folded)
 		for (i = 0; i < nr; i++)
 			folded_task(stdout, a, h[i], hc.weight);
@@ -333,7 +291,10 @@ int cmd_hogs(int argc, char **argv)
 	unknown = lt_analysis_summary(a)->tick_source == LT_TICK_UNKNOWN;
 	if (hc.stacks && o.format == OUT_TEXT && nr)
 		hogs_sites_text(&hc, a, h, nr);
-	lt_analysis_free(a);
+	free(h);
+	lt_run_free(run);
+	if (status != EXIT_OK)
+		return status;
 	if (!events)
 		return nothing_found("%s: no events", o.in.file);
 	if (!nr && unknown)

@@ -11,7 +11,8 @@
 #include "output-json.h"
 
 static const char stats_usage[] =
-"usage: lazytrace stats [-i FILE] [--json|--csv] [--idle] [--abi NAME] ...\n"
+"usage: lazytrace stats [FILE] [--json|--csv|--ndjson] [--idle] [--cpu LIST]\n"
+"                       [--pid LIST] [--comm GLOBS] [--from T] [--to T] ...\n"
 "\n"
 "Switches split by how the task left the CPU (preempted R+, yielded R,\n"
 "blocked), need-resched transitions, latency percentiles, and per task:\n"
@@ -21,54 +22,10 @@ static const char stats_usage[] =
 ANALYSIS_USAGE
 "  --idle             list the idle tasks (pid 0, one per CPU) too\n"
 "\n"
+"With --pid or --comm the task rows are those tasks'; the global tables\n"
+"stay the trace's (within --cpu, --from, --to). --csv and --ndjson print\n"
+"the tasks table (lazytrace table --list).\n"
 "Percentiles come from log-linear histograms: within 0.8%; max is exact.\n";
-
-static bool listed(const struct analysis_cli *o, const struct lt_task_stats *t)
-{
-	uint64_t any = t->runtime_ns;
-	int k;
-
-	if (t->pid == 0 && !o->idle)
-		return false;
-	/* every task the global tables count is a row: they add up */
-	for (k = 0; k < LT_TR_KIND_MAX; k++)
-		any |= t->count[k];
-	for (k = 0; k < NR_SWITCH_KEYS; k++)
-		any |= t->switches[k];
-	return any != 0;
-}
-
-static int by_runtime(const void *pa, const void *pb)
-{
-	const struct lt_task_stats *x = *(const struct lt_task_stats *const *)pa;
-	const struct lt_task_stats *y = *(const struct lt_task_stats *const *)pb;
-
-	if (x->runtime_ns != y->runtime_ns)
-		return x->runtime_ns < y->runtime_ns ? 1 : -1;
-	return x->id < y->id ? -1 : 1;
-}
-
-/* The listed tasks, busiest first. */
-static const struct lt_task_stats **task_list(const struct analysis_cli *o,
-					      const struct lt_analysis *a,
-					      size_t *nr)
-{
-	const struct lt_analysis_summary *s = lt_analysis_summary(a);
-	const struct lt_task_stats **v = calloc(s->nr_tasks + 1, sizeof(*v));
-	size_t i;
-
-	*nr = 0;
-	if (!v)
-		return NULL;
-	for (i = 0; i < s->nr_tasks; i++) {
-		const struct lt_task_stats *t = lt_analysis_task(a, i);
-
-		if (listed(o, t))
-			v[(*nr)++] = t;
-	}
-	qsort(v, *nr, sizeof(*v), by_runtime);
-	return v;
-}
 
 static uint64_t upgrades(const uint64_t *count)
 {
@@ -120,59 +77,6 @@ static void stats_json(const struct analysis_cli *o, const struct lt_analysis *a
 	json_end_array(&j);
 	json_end_object(&j);
 	json_finish(&j);
-}
-
-static const char *const csv_cols[] = {
-	"pid", "comm", "cpus", "runtime_ns", "trace_share", "lifetime_share",
-	"lazy", "eager",
-	"upgrades", "tick_upgrades", "folds", "preempted", "yielded",
-	"blocked", "cleared", "truncated", "switches_preempted",
-	"switches_yielded", "switches_blocked", "lazy_p50_ns", "lazy_p90_ns",
-	"lazy_p99_ns", "lazy_max_ns", "eager_p50_ns", "eager_max_ns", "hog",
-};
-
-#define NR_CSV_COLS (sizeof(csv_cols) / sizeof(csv_cols[0]))
-
-static void stats_csv(const struct lt_task_stats **v, size_t nr)
-{
-	size_t i;
-	char pid[16];
-
-	for (i = 0; i < NR_CSV_COLS; i++)
-		csv_field(stdout, csv_cols[i], i + 1 == NR_CSV_COLS);
-	for (i = 0; i < nr; i++) {
-		const struct lt_task_stats *t = v[i];
-		const struct lt_latency *lz = &t->latency[LT_LAT_LAZY_SERVED];
-		const struct lt_latency *eg = &t->latency[LT_LAT_EAGER_SERVED];
-
-		snprintf(pid, sizeof(pid), "%d", t->pid);
-		csv_field(stdout, pid, false);
-		csv_field(stdout, t->comm, false);
-		csv_field(stdout, t->cpus, false);
-		csv_u64(stdout, t->runtime_ns, false);
-		csv_dbl(stdout, t->trace_share, false);
-		csv_dbl(stdout, t->lifetime_share, false);
-		csv_u64(stdout, t->count[LT_TR_LAZY], false);
-		csv_u64(stdout, t->count[LT_TR_EAGER], false);
-		csv_u64(stdout, upgrades(t->count), false);
-		csv_u64(stdout, t->count[LT_TR_TICK_UPGRADE], false);
-		csv_u64(stdout, t->count[LT_TR_FOLD], false);
-		csv_u64(stdout, t->count[LT_TR_PREEMPTED], false);
-		csv_u64(stdout, t->count[LT_TR_YIELDED], false);
-		csv_u64(stdout, t->count[LT_TR_BLOCKED], false);
-		csv_u64(stdout, t->count[LT_TR_CLEARED], false);
-		csv_u64(stdout, t->count[LT_TR_TRUNCATED], false);
-		csv_u64(stdout, t->switches[LT_PREV_PREEMPTED], false);
-		csv_u64(stdout, t->switches[LT_PREV_YIELDED], false);
-		csv_u64(stdout, t->switches[LT_PREV_BLOCKED], false);
-		csv_u64(stdout, lz->p50, false);
-		csv_u64(stdout, lz->p90, false);
-		csv_u64(stdout, lz->p99, false);
-		csv_u64(stdout, lz->max, false);
-		csv_u64(stdout, eg->p50, false);
-		csv_u64(stdout, eg->max, false);
-		csv_field(stdout, t->hog ? "1" : "0", true);
-	}
 }
 
 static void text_latency(const char *name, const struct lt_latency *l)
@@ -284,35 +188,34 @@ int cmd_stats(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct lt_task_stats **v;
+	const struct lt_analysis *a;
 	struct analysis_cli o;
-	struct lt_analysis *a;
+	struct lt_run *run;
 	int c, status;
 	size_t nr;
 
 	c = analysis_parse(&o, argc, argv, longopts, stats_usage);
 	if (c >= 0)
 		return c;
-	if (optind < argc)
-		die_usage("stats: unexpected argument '%s'", argv[optind]);
-	a = analysis_run(&o, NULL, NULL, NULL, &status);
+	analysis_args(&o, argc, argv);
+	run = analysis_run(&o, NULL, &status);
 	if (status != EXIT_OK) {
-		lt_analysis_free(a);
+		lt_run_free(run);
 		return status;
 	}
-	v = task_list(&o, a, &nr);
-	if (!v) {
-		lt_analysis_free(a);
-		die("out of memory");
+	a = lt_run_analysis(run);
+	if (o.format == OUT_CSV || o.format == OUT_NDJSON) {
+		status = analysis_write_table(&o, run, "tasks");
+	} else {
+		v = analysis_table_tasks(run, "tasks", &nr);
+		if (o.format == OUT_JSON)
+			stats_json(&o, a, v, nr);
+		else
+			stats_text(&o, a, v, nr);
+		free(v);
 	}
-	if (o.format == OUT_JSON)
-		stats_json(&o, a, v, nr);
-	else if (o.format == OUT_CSV)
-		stats_csv(v, nr);
-	else
-		stats_text(&o, a, v, nr);
-	free(v);
-	status = lt_analysis_summary(a)->events ? EXIT_OK :
-		 nothing_found("%s: no events", o.in.file);
-	lt_analysis_free(a);
+	if (status == EXIT_OK && !lt_analysis_summary(a)->events)
+		status = nothing_found("%s: no events", o.in.file);
+	lt_run_free(run);
 	return status;
 }

@@ -108,11 +108,10 @@ int cmd_table(int argc, char **argv)
 			continue;
 		switch (c) {
 		case OPT_TKIND:
-			if (lt_run_set(rc.run, "kind", optarg))
-				die_usage("%s", lt_run_error(rc.run));
+			run_set(&rc, "kind", optarg);
 			break;
 		case OPT_TIDLE:
-			lt_run_set(rc.run, "idle", "1");
+			run_set(&rc, "idle", "1");
 			break;
 		case OPT_LIST:
 			list = true;

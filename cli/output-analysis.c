@@ -17,7 +17,7 @@ int analysis_parse(struct analysis_cli *o, int argc, char **argv,
 	int c;
 
 	analysis_cli_init(o);
-	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "h", longopts,
+	while ((c = getopt_long(argc, argv, RUN_SHORT_OPTS "h", longopts,
 				NULL)) != -1) {
 		if (analysis_opt(o, c, optarg))
 			continue;
@@ -36,102 +36,116 @@ void analysis_cli_init(struct analysis_cli *o)
 
 	memset(o, 0, sizeof(*o));
 	o->in = in;
-}
-
-static double parse_positive(const char *arg, const char *what)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (end == arg || *end || !(v > 0) || v > 1e6)
-		die_usage("bad %s '%s'", what, arg);
-	return v;
+	run_cli_init(&o->rc);
 }
 
 int analysis_opt(struct analysis_cli *o, int c, const char *arg)
 {
-	enum out_format fmt;
-	int64_t ns;
-
-	if (input_opt(&o->in, c, arg))
-		return 1;
-	switch (c) {
-	case OPT_JSON:
-	case OPT_CSV:
-		fmt = c == OPT_JSON ? OUT_JSON : OUT_CSV;
-		if (o->format != OUT_TEXT && o->format != fmt)
-			die_usage("--json and --csv: choose one output format");
-		o->format = fmt;
-		return 1;
-	case OPT_HZ:
-		o->lo.hz = parse_hz(arg);
-		return 1;
-	case OPT_TICK:
-		ns = parse_time_ns(arg);
-		if (ns <= 0)
-			die_usage("bad --tick '%s'", arg);
-		o->lo.tick_ns = ns;
-		return 1;
-	case OPT_EPISODE_TICKS:
-		o->lo.episode_ticks = parse_positive(arg, "--episode-ticks");
-		return 1;
-	case OPT_HOG_EPISODES:
-		o->lo.hog_episodes = parse_positive(arg, "--hog-episodes");
-		if (o->lo.hog_episodes < 1)
-			die_usage("bad --hog-episodes '%s'", arg);
-		return 1;
-	case OPT_HOG_PENDING_TICKS:
-		o->lo.hog_pending_ticks = parse_positive(arg,
-							 "--hog-pending-ticks");
-		return 1;
-	case OPT_IDLE:
+	if (c == OPT_IDLE) {
 		o->idle = true;
+		run_set(&o->rc, "idle", "1");
 		return 1;
 	}
-	return 0;
+	if (!run_opt(&o->rc, c, arg))
+		return 0;
+	if (c == 'i') {
+		o->in.file = arg;
+		o->in.file_given = true;
+	}
+	o->format = (enum out_format)o->rc.format;
+	return 1;
 }
 
-struct lt_analysis *analysis_run(struct analysis_cli *o, const char *file,
-				 lt_transition_fn cb, void *data, int *status)
+/* A string of the run's meta table, kept until the next call. */
+static const char *meta_string(struct lt_run *run, const char *col)
 {
-	struct input_opts in = o->in;
-	struct lt_analysis_opts lo = o->lo;
-	struct lt_analysis *a;
-	struct lt_reader *r;
+	static char buf[256];
+	struct lt_table *t = lt_run_table(run, "meta");
 
-	if (file)
-		in.file = file;
-	r = input_open(&in);
-	if (o->cpus)
-		check_cpus(o->cpus, lt_reader_nr_cpus(r), in.file);
-	/* lt_analysis_run() would take the reader's ABI the same way. */
-	lo.abi = lt_reader_abi(r, NULL);
-	lo.on_transition = cb;
-	lo.data = data;
-	a = lt_analysis_new(&lo);
-	if (!a) {
-		lt_reader_close(r);
-		fprintf(stderr, "lazytrace: out of memory\n");
-		exit(EXIT_BAD);
+	buf[0] = '\0';
+	if (t && lt_table_next(t) > 0)
+		snprintf(buf, sizeof(buf), "%s",
+			 lt_table_string(t, lt_table_column(t, col)));
+	return buf;
+}
+
+void analysis_args(struct analysis_cli *o, int argc, char **argv)
+{
+	if (optind >= argc)
+		return;
+	if (o->in.file_given)
+		die_usage("two inputs: -i %s and '%s'", o->in.file,
+			  argv[optind]);
+	if (optind + 1 < argc)
+		die_usage("unexpected argument '%s'", argv[optind + 1]);
+	analysis_opt(o, 'i', argv[optind]);
+}
+
+struct lt_run *analysis_run(struct analysis_cli *o, const char *file,
+			    int *status)
+{
+	struct lt_run *run;
+
+	if (file) {
+		run = run_cli_rerun(&o->rc, file);
+	} else {
+		run = o->rc.run;
+		o->rc.run = NULL;
+		if (lt_run_open(run)) {
+			if (lt_run_status(run) == LT_RUN_USAGE)
+				die_usage("%s", lt_run_error(run));
+			die("%s", lt_run_error(run));
+		}
+		if (lt_run_truncated(run))
+			input_note_truncated(o->in.file, lt_run_truncated(run));
 	}
 	*status = EXIT_OK;
-	if (analysis_feed_all(a, r, in.file)) {
-		if (lt_reader_error(r))
-			*status = input_finish(r);
-		else
+	lt_run_analysis(run);
+	if (lt_run_error(run)) {
+		if (lt_run_status(run) == LT_RUN_NOMEM)
 			warn("%s: out of memory: results are incomplete",
-			     in.file);
+			     file ? file : o->in.file);
+		else
+			warn("%s", lt_run_error(run));
+		*status = EXIT_BAD;
 	}
-	lt_reader_abi(r, &last_reason);
-	/* The reason string lives in the reader: keep a copy. */
-	if (last_reason) {
-		static char buf[200];
+	last_reason = meta_string(run, "abi_reason");
+	return run;
+}
 
-		snprintf(buf, sizeof(buf), "%s", last_reason);
-		last_reason = buf;
-	}
-	lt_reader_close(r);
-	return a;
+const struct lt_task_stats **analysis_table_tasks(struct lt_run *run,
+						  const char *table,
+						  size_t *nr)
+{
+	const struct lt_analysis *a = lt_run_analysis(run);
+	const struct lt_analysis_summary *s = lt_analysis_summary(a);
+	struct lt_table *t = lt_run_table(run, table);
+	const struct lt_task_stats **v;
+	int id;
+
+	v = calloc(s->nr_tasks + 1, sizeof(*v));
+	if (!t || !v)
+		die("out of memory");
+	id = lt_table_column(t, "task_id");
+	*nr = 0;
+	while (lt_table_next(t) > 0 && *nr < s->nr_tasks)
+		v[(*nr)++] = lt_analysis_task(a, lt_table_uint(t, id) - 1);
+	return v;
+}
+
+int analysis_write_table(struct analysis_cli *o, struct lt_run *run,
+			 const char *table)
+{
+	struct lt_writer *w = lt_writer_new(stdout, (enum lt_format)o->format,
+					    o->rc.write_flags);
+	struct lt_table *t = lt_run_table(run, table);
+
+	if (!w || !t)
+		die("out of memory");
+	lt_writer_table(w, t);
+	if (lt_writer_end(w))
+		return EXIT_BAD;
+	return EXIT_OK;
 }
 
 const char *analysis_abi_reason(void)

@@ -10,55 +10,40 @@
 #include "cli.h"
 
 enum out_format {
-	OUT_TEXT = 0,
-	OUT_JSON,
-	OUT_CSV,
+	OUT_TEXT = LT_FORMAT_TEXT,
+	OUT_JSON = LT_FORMAT_JSON,
+	OUT_CSV = LT_FORMAT_CSV,
+	OUT_NDJSON = LT_FORMAT_NDJSON,
 };
 
+/*
+ * The analysis commands read their input through the library's run: its
+ * options (RUN_LONG_OPTS) are the same in every command.
+ */
 struct analysis_cli {
-	struct input_opts in;
+	struct run_cli rc;
+	struct input_opts in;	/* in.file: the input's name, for messages */
 	enum out_format format;
-	struct lt_analysis_opts lo;
 	bool idle;		/* --idle: list the idle tasks too */
-	const struct int_set *cpus;	/* --cpu: checked against the input */
 };
 
 enum {
-	OPT_TICK = OPT_PRIVATE + 0x40,
-	OPT_EPISODE_TICKS,
-	OPT_HOG_EPISODES,
-	OPT_HOG_PENDING_TICKS,
-	OPT_IDLE,
+	OPT_IDLE = OPT_PRIVATE + 0x40,
 };
 
-#define ANALYSIS_LONG_OPTS \
-	INPUT_LONG_OPTS, \
-	{ "json", no_argument, NULL, OPT_JSON }, \
-	{ "csv", no_argument, NULL, OPT_CSV }, \
-	{ "hz", required_argument, NULL, OPT_HZ }, \
-	{ "tick", required_argument, NULL, OPT_TICK }, \
-	{ "episode-ticks", required_argument, NULL, OPT_EPISODE_TICKS }, \
-	{ "hog-episodes", required_argument, NULL, OPT_HOG_EPISODES }, \
-	{ "hog-pending-ticks", required_argument, NULL, OPT_HOG_PENDING_TICKS }
+#define ANALYSIS_LONG_OPTS RUN_LONG_OPTS
 
 /* compare names its two inputs as arguments: it has no -i. */
-#define ANALYSIS_USAGE \
-"  -i, --input FILE   trace.dat or kernel text trace ('-' for stdin; default trace.dat)\n" \
-ANALYSIS_USAGE_NO_INPUT
+#define ANALYSIS_USAGE RUN_USAGE
 
 #define ANALYSIS_USAGE_NO_INPUT \
-"  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n" \
+"  -B NAME            trace.dat instance buffer\n" \
 "  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n" \
+"  --cpu LIST, --from T, --to T  cut both traces alike\n" \
 "  --json, --csv      machine-readable output (docs/json.md)\n" \
-"  --hz N             the kernel's tick rate, for a trace without tick events\n" \
-"                     (else the HZ its setup line records, else unknown:\n" \
-"                     no hogs are named then)\n" \
-"  --tick T           force the tick length (e.g. 4ms) instead of the trace's\n" \
-"  --episode-ticks X  a lazy request pending X ticks at a tick is a hog\n" \
-"                     episode (default 0.5)\n" \
-"  --hog-episodes N   episodes that make a hog (default 3)\n" \
-"  --hog-pending-ticks X  one lazy request pending longer than X ticks makes\n" \
-"                     a hog (default 2)\n"
+"  --hz N, --tick T   the tick when a trace has no tick events\n" \
+"  --episode-ticks X, --hog-episodes N, --hog-pending-ticks X\n" \
+"                     the hog rules (docs/model.md §7)\n"
 
 void analysis_cli_init(struct analysis_cli *o);
 
@@ -72,16 +57,32 @@ int analysis_parse(struct analysis_cli *o, int argc, char **argv,
 /* 1 if @c was one of ANALYSIS_LONG_OPTS (and stored); exits on a bad value. */
 int analysis_opt(struct analysis_cli *o, int c, const char *arg);
 
-/*
- * Open o->in, analyse every event with @cb, finish. Returns the analysis
- * and sets *status to EXIT_OK, or EXIT_BAD after printing the reader's
- * error (the analysis is still returned, finished, for what it saw).
- * Exits 2 if the input cannot be opened.
- */
-struct lt_analysis *analysis_run(struct analysis_cli *o, const char *file,
-				 lt_transition_fn cb, void *data, int *status);
+/* A bare argument left after the options is the input, as -i FILE. */
+void analysis_args(struct analysis_cli *o, int argc, char **argv);
 
-/* The abi, its reason and the lazy-preemption note, from the last run. */
+/*
+ * Open the input (@file, else o's), analyse it within the cut, finish.
+ * Returns the run (lt_run_analysis() gives the analysis) and sets *status
+ * to EXIT_OK, or EXIT_BAD after printing the reader's error (the analysis
+ * still holds what it saw). Exits 2 if the input cannot be opened.
+ */
+struct lt_run *analysis_run(struct analysis_cli *o, const char *file,
+			    int *status);
+
+/*
+ * The tasks of a run's table ("tasks" or "hogs"), in its order and
+ * through its filters, as the analysis's records; NULL-terminated, to
+ * free(). Exits 2 if out of memory.
+ */
+const struct lt_task_stats **analysis_table_tasks(struct lt_run *run,
+						  const char *table,
+						  size_t *nr);
+
+/* A machine-readable format that is one table: CSV or NDJSON. */
+int analysis_write_table(struct analysis_cli *o, struct lt_run *run,
+			 const char *table);
+
+/* The ABI's reason, from the last run. */
 const char *analysis_abi_reason(void);
 
 /* "kernel ran without lazy preemption" note on @fp, if it applies. */

@@ -77,11 +77,46 @@ int run_opt(struct run_cli *rc, int c, const char *arg)
 			 run_options[i].name);
 		if (c == 'i')
 			rc->input = arg;
-		if (lt_run_set(rc->run, run_options[i].name, arg))
-			die_usage("%s", lt_run_error(rc->run));
+		run_set(rc, run_options[i].name, arg);
 		return 1;
 	}
 	return 0;
+}
+
+void run_set(struct run_cli *rc, const char *name, const char *value)
+{
+	if (lt_run_set(rc->run, name, value))
+		die_usage("%s", lt_run_error(rc->run));
+	if (rc->nr_opts == RUN_CLI_MAX_OPTS)
+		die_usage("too many options");
+	rc->opt_name[rc->nr_opts] = name;
+	rc->opt_value[rc->nr_opts++] = value;
+}
+
+static void open_or_die(struct lt_run *run, const char *input)
+{
+	if (lt_run_open(run)) {
+		if (lt_run_status(run) == LT_RUN_USAGE)
+			die_usage("%s", lt_run_error(run));
+		die("%s", lt_run_error(run));
+	}
+	if (lt_run_truncated(run))
+		input_note_truncated(input, lt_run_truncated(run));
+}
+
+struct lt_run *run_cli_rerun(struct run_cli *rc, const char *input)
+{
+	struct lt_run *run = lt_run_new();
+	int i;
+
+	if (!run)
+		die("out of memory");
+	for (i = 0; i < rc->nr_opts; i++)
+		lt_run_set(run, rc->opt_name[i], rc->opt_value[i]);
+	if (lt_run_set(run, "input", input))
+		die_usage("%s", lt_run_error(run));
+	open_or_die(run, input);
+	return run;
 }
 
 void run_cli_open(struct run_cli *rc, int argc, char **argv)
@@ -95,13 +130,7 @@ void run_cli_open(struct run_cli *rc, int argc, char **argv)
 			die_usage("unexpected argument '%s'", argv[optind + 1]);
 		run_opt(rc, 'i', argv[optind]);
 	}
-	if (lt_run_open(rc->run)) {
-		if (lt_run_status(rc->run) == LT_RUN_USAGE)
-			die_usage("%s", lt_run_error(rc->run));
-		die("%s", lt_run_error(rc->run));
-	}
-	if (lt_run_truncated(rc->run))
-		input_note_truncated(rc->input, lt_run_truncated(rc->run));
+	open_or_die(rc->run, rc->input);
 }
 
 struct lt_table *run_table(struct run_cli *rc, const char *name)

@@ -223,7 +223,7 @@ static int summary_next(struct lt_table *t)
 /* ---- events ---- */
 
 static const struct lt_col events_cols[] = {
-	COL("ts", TIMESTAMP, "ns", "the event's time"),
+	COL("ts_ns", TIMESTAMP, "ns", "the event's time"),
 	COL("cpu", INT, "", "the CPU that wrote it"),
 	COL("pid", INT, "", "the task current on it"),
 	COL("comm", STRING, "", "that task's name"),
@@ -290,7 +290,7 @@ static int events_next(struct lt_table *t)
 /* ---- switches ---- */
 
 static const struct lt_col switches_cols[] = {
-	COL("ts", TIMESTAMP, "ns", "the sched_switch's time"),
+	COL("ts_ns", TIMESTAMP, "ns", "the sched_switch's time"),
 	COL("cpu", INT, "", "the CPU"),
 	COL("prev_pid", INT, "", "the task that left the CPU"),
 	COL("prev_comm", STRING, "", "its name"),
@@ -346,7 +346,7 @@ static int switches_next(struct lt_table *t)
 /* ---- transitions and requests: rows the analysis callback makes ---- */
 
 static const struct lt_col transitions_cols[] = {
-	COL("ts", TIMESTAMP, "ns", "the event that first showed it"),
+	COL("ts_ns", TIMESTAMP, "ns", "the event that first showed it"),
 	COL("after_ns", TIMESTAMP, "ns", "the previous event on the CPU: it happened after this"),
 	COL("cpu", INT, "", "the CPU"),
 	COL("pid", INT, "", "the task"),

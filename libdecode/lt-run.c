@@ -412,6 +412,14 @@ int lt_run_finish(struct lt_run *run)
 	return ret;
 }
 
+const struct lt_analysis *lt_run_analysis(struct lt_run *run)
+{
+	if (!run->opened || !run->an)
+		return NULL;
+	lt_run_finish(run);
+	return run->an;
+}
+
 static struct lt_table *table_new(struct lt_run *run,
 				  const struct lt_table_def *def)
 {

@@ -1562,6 +1562,20 @@ uint64_t lt_run_truncated(const struct lt_run *run);
 struct lt_reader *lt_run_reader(struct lt_run *run);
 
 /**
+ * lt_run_analysis - the run's analysis, finished
+ * @run: an open run
+ *
+ * Reads what is left of the input (within the cut) and finishes the
+ * analysis, for a caller that presents lt_analysis_summary() and the
+ * tasks itself; the tables' row filters do not apply to it. If the input
+ * stopped on an error, lt_run_error() says so and the analysis holds
+ * what came before.
+ *
+ * Return: the analysis, owned by @run, or NULL before lt_run_open().
+ */
+const struct lt_analysis *lt_run_analysis(struct lt_run *run);
+
+/**
  * lt_run_free - free a run, its reader, its analysis and its tables
  * @run: the run, may be NULL
  */
