@@ -263,9 +263,9 @@ static inline void progress_tick(struct progress *p)
 #define RUN_SHORT_OPTS "i:B:t"
 
 #define RUN_USAGE \
-"  [FILE], -i FILE    trace.dat or kernel text ('-': standard input; default\n" \
-"                     trace.dat)\n" \
-"  -B NAME            trace.dat instance buffer\n" \
+"  -i, --input FILE   trace.dat or kernel text ('-': standard input; default\n" \
+"                     trace.dat); a bare FILE argument is the same\n" \
+"  -B, --buffer NAME  trace.dat instance buffer\n" \
 "  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n" \
 "  --cpu LIST         only these CPUs (the trace is cut: as if recorded so)\n" \
 "  --from T, --to T   only this window (cut the same way; T: 7.25, 7250ms;\n" \

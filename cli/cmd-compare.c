@@ -209,9 +209,9 @@ int cmd_compare(int argc, char **argv)
 	if (c >= 0)
 		return c;
 	if (o.in.file_given)
-		die_usage("compare: name the two traces as A and B, without -i");
+		die_usage("name the two traces as A and B, without -i");
 	if (argc - optind != 2)
-		die_usage("compare: need two traces, A and B");
+		die_usage("need two traces, A and B");
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		die("out of memory");

@@ -509,8 +509,8 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		die_usage("export: unexpected argument '%s'", argv[optind]);
+		die_usage("unexpected argument '%s'", argv[optind]);
 	if (!out)
-		die_usage("export: --perfetto FILE is required");
+		die_usage("--perfetto FILE is required");
 	return export(&in, out, &tick, no_addresses, world_readable);
 }

@@ -134,9 +134,9 @@ int cmd_flags(int argc, char **argv)
 		}
 	}
 	if (optind == argc)
-		die_usage("flags: missing VALUE, the common_flags byte");
+		die_usage("missing VALUE, the common_flags byte");
 	if (argc - optind > 1)
-		die_usage("flags: one VALUE at a time, not %d ('%s' is extra)",
+		die_usage("one VALUE at a time, not %d ('%s' is extra)",
 			  argc - optind, argv[optind + 1]);
 	val = parse_byte(argv[optind], "flag value");
 	if (as_json) {

@@ -215,7 +215,7 @@ static unsigned int parse_sites(const char *arg)
 	unsigned long v = strtoul(arg, &end, 10);
 
 	if (end == arg || *end || !v || v > 100000)
-		die_usage("hogs: bad --sites '%s'", arg);
+		die_usage("bad --sites '%s'", arg);
 	return v;
 }
 
@@ -255,7 +255,7 @@ int cmd_hogs(int argc, char **argv)
 			else if (!strcmp(optarg, "pending"))
 				hc.weight = FOLDED_PENDING;
 			else
-				die_usage("hogs: --folded takes episodes or pending, not '%s'",
+				die_usage("--folded takes episodes or pending, not '%s'",
 					  optarg);
 			break;
 		case OPT_SITES:
@@ -269,7 +269,7 @@ int cmd_hogs(int argc, char **argv)
 		}
 	}
 	if (hc.folded && (o.format != OUT_TEXT || hc.stacks))
-		die_usage("hogs: --folded goes alone, without --json, --csv or --stacks");
+		die_usage("--folded goes alone, without --json, --csv or --stacks");
 	analysis_args(&o, argc, argv);
 	run = analysis_run(&o, NULL, &status);
 	if (status != EXIT_OK) {

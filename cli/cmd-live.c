@@ -122,7 +122,7 @@ static struct lt_analysis_summary with_setup(const struct live_state *st,
 
 static void note(const char *msg)
 {
-	fprintf(stderr, "lazytrace: live: %s\n", msg);
+	fprintf(stderr, "lazytrace live: %s\n", msg);
 }
 
 #define POLL_EVENTS 16384
@@ -550,12 +550,12 @@ static int live(const struct live_opts *o)
 	catch_stop_signals();
 	r = lt_live_begin(&to, &oo, &s, msg, sizeof(msg));
 	if (!r) {
-		fprintf(stderr, "lazytrace: live: %s\n", msg);
+		fprintf(stderr, "lazytrace live: %s\n", msg);
 		free(st);
 		return EXIT_BAD;
 	}
 	if (o->save && save_as(r, o)) {
-		fprintf(stderr, "lazytrace: live: cannot save into %s\n", o->save);
+		fprintf(stderr, "lazytrace live: cannot save into %s\n", o->save);
 		goto out;
 	}
 	start = now_ns();
@@ -565,14 +565,14 @@ static int live(const struct live_opts *o)
 		if (end && next > end)
 			next = end;
 		if (wait_until(r, next)) {
-			fprintf(stderr, "lazytrace: live: %s\n", lt_reader_error(r));
+			fprintf(stderr, "lazytrace live: %s\n", lt_reader_error(r));
 			goto out;
 		}
 		last = stop_signal || (end && now_ns() >= end);
 		if (last)
 			lt_tracefs_stop(s);	/* the final interval ends here */
 		if (one_interval(st, r)) {
-			fprintf(stderr, "lazytrace: live: %s\n",
+			fprintf(stderr, "lazytrace live: %s\n",
 				lt_reader_error(r) ? lt_reader_error(r) :
 				"out of memory");
 			goto out;
@@ -617,12 +617,12 @@ int cmd_live(int argc, char **argv)
 		case 'd':
 			o.duration = parse_time_ns(optarg);
 			if (o.duration <= 0)
-				die_usage("live: bad duration '%s'", optarg);
+				die_usage("bad duration '%s'", optarg);
 			break;
 		case OPT_INTERVAL:
 			o.interval_ms = strtoul(optarg, &end, 10);
 			if (*end || o.interval_ms < 10 || o.interval_ms > 3600000)
-				die_usage("live: bad interval '%s' (milliseconds, 10 or more)",
+				die_usage("bad interval '%s' (milliseconds, 10 or more)",
 					  optarg);
 			break;
 		case OPT_JSON:
@@ -646,11 +646,11 @@ int cmd_live(int argc, char **argv)
 		case OPT_ROWS:
 			o.rows = strtol(optarg, &end, 10);
 			if (*end || o.rows <= 0)
-				die_usage("live: bad row count '%s'", optarg);
+				die_usage("bad row count '%s'", optarg);
 			break;
 		case OPT_SAVE:
 			if (stat(optarg, &st) || !S_ISDIR(st.st_mode))
-				die_usage("live: --save: %s is not a directory",
+				die_usage("--save: %s is not a directory",
 					  optarg);
 			o.save = optarg;
 			break;
@@ -665,9 +665,9 @@ int cmd_live(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		die_usage("live: unexpected argument '%s'", argv[optind]);
+		die_usage("unexpected argument '%s'", argv[optind]);
 	if (o.world_readable && !o.save)
-		die_usage("live: --world-readable is for the files of --save DIR");
+		die_usage("--world-readable is for the files of --save DIR");
 	ret = live(&o);
 	int_set_free(&o.cpus);
 	return ret;

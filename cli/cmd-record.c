@@ -93,7 +93,7 @@ struct spool {
 
 static void note(const char *msg)
 {
-	fprintf(stderr, "lazytrace: record: %s\n", msg);
+	fprintf(stderr, "lazytrace record: %s\n", msg);
 }
 
 static int spool_page(void *ctx, int cpu, const void *page, int size)
@@ -147,7 +147,7 @@ static int spool_open(struct spool *sp, int nr_cpus)
 		if (sp->fd[cpu] >= 0)
 			unlink(tmpl);
 		else
-			fprintf(stderr, "lazytrace: record: %s: %s\n", tmpl,
+			fprintf(stderr, "lazytrace record: %s: %s\n", tmpl,
 				strerror(errno));
 		free(tmpl);
 		if (sp->fd[cpu] < 0)
@@ -293,7 +293,7 @@ static void end_command(pid_t pid, int sig)
 			return;
 		nap();
 	}
-	fprintf(stderr, "lazytrace: record: command %d still running after signal %d; leaving it\n",
+	fprintf(stderr, "lazytrace record: command %d still running after signal %d; leaving it\n",
 		pid, sig);
 }
 
@@ -335,7 +335,7 @@ static int write_output(struct lt_tracefs *s, struct spool *sp,
 
 	fd = private_create(output, o->world_readable, &tmp);
 	if (fd < 0) {
-		fprintf(stderr, "lazytrace: record: %s: %s\n", output,
+		fprintf(stderr, "lazytrace record: %s: %s\n", output,
 			strerror(errno));
 		return -1;
 	}
@@ -352,7 +352,7 @@ static int write_output(struct lt_tracefs *s, struct spool *sp,
 		ret = -1;
 	}
 	if (ret)
-		fprintf(stderr, "lazytrace: record: %s: %s\n", output, err);
+		fprintf(stderr, "lazytrace record: %s: %s\n", output, err);
 	return ret;
 }
 
@@ -372,7 +372,7 @@ static void summary(const struct spool *sp, const char *output)
 	 */
 	if (stat(output, &st))
 		st.st_size = 0;
-	fprintf(stderr, "lazytrace: record: wrote %s: %llu bytes, from %llu KiB of ring buffer on %d CPU%s%s%s\n",
+	fprintf(stderr, "lazytrace record: wrote %s: %llu bytes, from %llu KiB of ring buffer on %d CPU%s%s%s\n",
 		output, (unsigned long long)st.st_size,
 		(unsigned long long)total / 1024, used,
 		used == 1 ? "" : "s",
@@ -398,12 +398,12 @@ static int record(struct record_opts *o)
 
 	/* Not root says more than an unwritable output: told first. */
 	if (lt_tracefs_ready(msg, sizeof(msg))) {
-		fprintf(stderr, "lazytrace: record: %s\n", msg);
+		fprintf(stderr, "lazytrace record: %s\n", msg);
 		return EXIT_BAD;
 	}
 	/* Before any tracing: an output that cannot be written ends here. */
 	if (output_dir_writable(o->output)) {
-		fprintf(stderr, "lazytrace: record: cannot write next to %s: %s\n",
+		fprintf(stderr, "lazytrace record: cannot write next to %s: %s\n",
 			o->output, strerror(errno));
 		return EXIT_BAD;
 	}
@@ -414,26 +414,26 @@ static int record(struct record_opts *o)
 	catch_stop_signals();
 	s = lt_tracefs_begin(&to, msg, sizeof(msg));
 	if (!s) {
-		fprintf(stderr, "lazytrace: record: %s\n", msg);
+		fprintf(stderr, "lazytrace record: %s\n", msg);
 		spool_close(&sp);
 		return EXIT_BAD;
 	}
 	if (o->command) {
 		child = spawn(o->command, &o->run_as, &go, &status);
 		if (child < 0) {
-			fprintf(stderr, "lazytrace: record: cannot start %s: %s\n",
+			fprintf(stderr, "lazytrace record: cannot start %s: %s\n",
 				o->command[0], strerror(errno));
 			goto out;
 		}
 	}
 	lt_tracefs_snapshot_comms(s, false);
 	if (lt_tracefs_start(s)) {
-		fprintf(stderr, "lazytrace: record: cannot turn tracing on in %s: %s\n",
+		fprintf(stderr, "lazytrace record: cannot turn tracing on in %s: %s\n",
 			lt_tracefs_name(s), strerror(errno));
 		goto out;
 	}
 	if (lt_tracefs_mark_setup(s))
-		fprintf(stderr, "lazytrace: record: cannot write the setup line into %s: %s\n",
+		fprintf(stderr, "lazytrace record: cannot write the setup line into %s: %s\n",
 			lt_tracefs_name(s), strerror(errno));
 	if (child > 0) {
 		close(go);
@@ -441,14 +441,14 @@ static int record(struct record_opts *o)
 		err = exec_result(status);
 		status = -1;
 		if (err < 0) {
-			fprintf(stderr, "lazytrace: record: cannot run %s as %s: %s\n",
+			fprintf(stderr, "lazytrace record: cannot run %s as %s: %s\n",
 				o->command[0], o->run_as.name, strerror(-err));
 			waitpid(child, NULL, 0);
 			child = -1;
 			goto out;
 		}
 		if (err) {
-			fprintf(stderr, "lazytrace: record: cannot run %s: %s\n",
+			fprintf(stderr, "lazytrace record: cannot run %s: %s\n",
 				o->command[0], strerror(err));
 			waitpid(child, NULL, 0);
 			child = -1;
@@ -456,15 +456,15 @@ static int record(struct record_opts *o)
 		}
 	}
 	if (!o->command && o->duration < 0)
-		fprintf(stderr, "lazytrace: record: recording into %s until Ctrl-C\n",
+		fprintf(stderr, "lazytrace record: recording into %s until Ctrl-C\n",
 			o->output);
 	if (record_loop(s, &sp, o, child, &child_done))
-		fprintf(stderr, "lazytrace: record: reading the ring buffer failed: %s; keeping what was read\n",
+		fprintf(stderr, "lazytrace record: reading the ring buffer failed: %s; keeping what was read\n",
 			strerror(sp.error ? sp.error : errno));
 	lt_tracefs_stop(s);
 	lt_tracefs_snapshot_comms(s, false);
 	if (lt_tracefs_drain(s, spool_page, &sp) < 0)
-		fprintf(stderr, "lazytrace: record: reading the ring buffer failed: %s\n",
+		fprintf(stderr, "lazytrace record: reading the ring buffer failed: %s\n",
 			strerror(sp.error ? sp.error : errno));
 	if (child > 0 && !child_done)
 		end_command(child, stop_signal ? stop_signal : SIGTERM);
@@ -524,7 +524,7 @@ int cmd_record(int argc, char **argv)
 		case 'd':
 			o.duration = parse_time_ns(optarg);
 			if (o.duration <= 0)
-				die_usage("record: bad duration '%s'", optarg);
+				die_usage("bad duration '%s'", optarg);
 			break;
 		case OPT_CPU:
 			if (int_set_parse(&o.cpus, optarg))
@@ -537,7 +537,7 @@ int cmd_record(int argc, char **argv)
 		case OPT_BUFFER_SIZE:
 			o.buffer_kb = strtoul(optarg, &end, 10);
 			if (*end || o.buffer_kb < 4 || o.buffer_kb > 4 << 20)
-				die_usage("record: bad buffer size '%s' (KB per CPU)",
+				die_usage("bad buffer size '%s' (KB per CPU)",
 					  optarg);
 			break;
 		case OPT_NO_FUNCTIONS:
@@ -565,9 +565,9 @@ int cmd_record(int argc, char **argv)
 	if (optind < argc)
 		o.command = argv + optind;
 	if (!*o.output)
-		die_usage("record: empty output file name");
+		die_usage("empty output file name");
 	if (o.user && !o.command)
-		die_usage("record: -u USER is the user of the command: give one after --");
+		die_usage("-u USER is the user of the command: give one after --");
 	if (o.command && run_as_lookup(&o.run_as, o.user, "record"))
 		return EXIT_BAD;
 	ret = record(&o);

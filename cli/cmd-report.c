@@ -405,10 +405,10 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		die_usage("report: unexpected argument '%s'", argv[optind]);
+		die_usage("unexpected argument '%s'", argv[optind]);
 	check_window(o.from, o.to);
 	if (color_parse(color, stdout, &o.color))
-		die_usage("report: --color takes auto, always or never, not '%s'",
+		die_usage("--color takes auto, always or never, not '%s'",
 			  color);
 	ret = report(&o);
 	int_set_free(&o.cpus);

@@ -144,7 +144,7 @@ int cmd_timeline(int argc, char **argv)
 	filtered = o.rc.nr_opts > (int)(o.rc.given & 1);
 	events = s->events;
 	k = run_cli_end(&o.rc);
-	if (!events)
+	if (!events && !filtered)
 		return nothing_found("%s: no events", o.in.file);
 	if (!shown)
 		return nothing_found("%s: no transition%s", o.in.file,

@@ -113,15 +113,15 @@ int cmd_tui(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		die_usage("tui: unexpected argument '%s'", argv[optind]);
+		die_usage("unexpected argument '%s'", argv[optind]);
 	if (!strcmp(in.file, "-"))
-		die_usage("tui: reads its keys from the terminal: give a file, not '-'");
+		die_usage("reads its keys from the terminal: give a file, not '-'");
 	if (live && (in_given || in.buffer))
-		die_usage("tui: --live traces this machine: no -i or -B");
+		die_usage("--live traces this machine: no -i or -B");
 	if (!live)
 		probe_input(&in);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-		die_usage("tui: needs a terminal (use report, timeline or hogs in scripts)");
+		die_usage("needs a terminal (use report, timeline or hogs in scripts)");
 	setlocale(LC_ALL, "");
 	return live ? tui_live_cmd(&in, &lo, stacks) : tui_file_cmd(&in, &lo);
 }

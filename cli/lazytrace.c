@@ -54,6 +54,16 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		die_usage("which command? (report, stats, hogs, ...)");
+	/* "lazytrace help CMD" is "lazytrace CMD --help" */
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		static char help[] = "--help";
+		char *args[] = { argv[2], help, NULL };
+
+		for (i = 0; i < NR_COMMANDS; i++)
+			if (!strcmp(argv[2], commands[i].name))
+				return run(&commands[i], 2, args);
+		die_usage("'%s' is not a lazytrace command", argv[2]);
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);

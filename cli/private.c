@@ -136,10 +136,10 @@ int run_as_lookup(struct run_as *ra, const char *user, const char *who)
 	}
 	if (!pw) {
 		if (from_sudo)
-			fprintf(stderr, "lazytrace: %s: SUDO_UID %u is no user in the password database\n",
+			fprintf(stderr, "lazytrace %s: SUDO_UID %u is no user in the password database\n",
 				who, sudo_uid);
 		else
-			fprintf(stderr, "lazytrace: %s: no such user '%s'\n",
+			fprintf(stderr, "lazytrace %s: no such user '%s'\n",
 				who, user);
 		return -1;
 	}
@@ -149,7 +149,7 @@ int run_as_lookup(struct run_as *ra, const char *user, const char *who)
 	    ra->gid == getegid())
 		return 0;	/* already that user: nothing to drop */
 	if (geteuid() != 0) {
-		fprintf(stderr, "lazytrace: %s: -u %s: only root can run the command as another user\n",
+		fprintf(stderr, "lazytrace %s: -u %s: only root can run the command as another user\n",
 			who, user);
 		return -1;
 	}
@@ -176,13 +176,13 @@ int run_as_lookup(struct run_as *ra, const char *user, const char *who)
 		}
 	}
 	if (!ra->name || !ra->home || !ra->shell || !ra->groups) {
-		fprintf(stderr, "lazytrace: %s: out of memory\n", who);
+		fprintf(stderr, "lazytrace %s: out of memory\n", who);
 		run_as_free(ra);
 		return -1;
 	}
 	ra->active = true;
 	if (from_sudo)
-		fprintf(stderr, "lazytrace: %s: running the command as %s (uid %u, gid %u from SUDO_UID/SUDO_GID); -u root runs it as root\n",
+		fprintf(stderr, "lazytrace %s: running the command as %s (uid %u, gid %u from SUDO_UID/SUDO_GID); -u root runs it as root\n",
 			who, ra->name, (unsigned int)ra->uid,
 			(unsigned int)ra->gid);
 	return 0;

@@ -41,7 +41,7 @@ void run_cli_init(struct run_cli *rc)
 static void once(struct run_cli *rc, unsigned int bit, const char *what)
 {
 	if (rc->given & (1ULL << bit))
-		die_usage("%s given twice", what);
+		die_usage("%s%s given twice", what[0] == '-' ? "" : "--", what);
 	rc->given |= 1ULL << bit;
 }
 
@@ -73,8 +73,10 @@ int run_opt(struct run_cli *rc, int c, const char *arg)
 	for (i = 0; i < ARRAY_SIZE(run_options); i++) {
 		if (run_options[i].c != c)
 			continue;
-		once(rc, i, c == 'i' ? "-i" : c == 'B' ? "-B" :
-			 run_options[i].name);
+		if (c == 'i' || c == 'B')
+			once(rc, i, c == 'i' ? "-i" : "-B");
+		else
+			once(rc, i, run_options[i].name);
 		if (c == 'i')
 			rc->input = arg;
 		run_set(rc, run_options[i].name, arg);

@@ -14,14 +14,23 @@
 
 #include "cli.h"
 
+const char *cli_command;
+
+/* Every message begins the same way: "lazytrace CMD: ". */
+static void prefix(void)
+{
+	if (cli_command)
+		fprintf(stderr, "lazytrace %s: ", cli_command);
+	else
+		fputs("lazytrace: ", stderr);
+}
+
 static void vmessage(const char *fmt, va_list ap)
 {
-	fputs("lazytrace: ", stderr);
+	prefix();
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
-
-const char *cli_command;
 
 void usage_fail(void)
 {
@@ -56,7 +65,8 @@ int nothing_found(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("lazytrace: note: ", stderr);
+	prefix();
+	fputs("note: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -67,8 +77,7 @@ int nothing_found(const char *fmt, ...)
 void check_window(int64_t from, int64_t to)
 {
 	if (from >= 0 && to >= 0 && from > to)
-		die_usage("%s: --from is after --to: the window is empty",
-			  cli_command ? cli_command : "lazytrace");
+		die_usage("--from is after --to: the window is empty");
 }
 
 void warn(const char *fmt, ...)
@@ -164,7 +173,8 @@ void input_note_truncated(const char *file, uint64_t offset)
 {
 	if (input_cut)
 		return;
-	fprintf(stderr, "lazytrace: warning: %s: truncated trace.dat: its CPU data is cut short at offset %llu; read up to there, the rest is lost\n",
+	prefix();
+	fprintf(stderr, "warning: %s: truncated trace.dat: its CPU data is cut short at offset %llu; read up to there, the rest is lost\n",
 		file, (unsigned long long)offset);
 	input_cut = true;
 }
@@ -175,7 +185,8 @@ int input_finish(struct lt_reader *r)
 
 	if (!err)
 		return EXIT_OK;
-	fprintf(stderr, "lazytrace: %s\n", err);
+	prefix();
+	fprintf(stderr, "%s\n", err);
 	return EXIT_BAD;
 }
 

@@ -154,8 +154,8 @@ static int meta_next(struct lt_table *t)
 #define COUNT_COLS(what) \
 	COL("lazy", UINT, "", "lazy requests" what), \
 	COL("eager", UINT, "", "direct eager requests" what), \
-	COL("upgrades", UINT, "", "upgrades outside the tick" what), \
-	COL("tick_upgrades", UINT, "", "upgrades first seen in the tick" what), \
+	COL("upgrades", UINT, "", "upgrades, the tick's included" what), \
+	COL("tick_upgrades", UINT, "", "the part of them first seen in the tick" what), \
 	COL("folds", UINT, "", "requests folded into preempt_count" what), \
 	COL("preempted", UINT, "", "requests served by preemption (R+)" what), \
 	COL("yielded", UINT, "", "requests served by a switch as R" what), \
@@ -186,12 +186,14 @@ static const struct lt_col summary_cols[] = {
 
 DEF(summary, "summary", true, false, summary_next);
 
+/* COUNT_COLS' values: "upgrades" counts the tick's too, as every output */
 static int put_counts(struct lt_table *t, int c, const uint64_t *count)
 {
 	int k;
 
 	for (k = 0; k < LT_TR_KIND_MAX; k++)
-		set_u(t, c++, count[k]);
+		set_u(t, c++, k == LT_TR_UPGRADE ?
+			      count[k] + count[LT_TR_TICK_UPGRADE] : count[k]);
 	return c;
 }
 

@@ -217,15 +217,17 @@ static int set_number(struct lt_run *run, const char *option,
 			run->lo.tick_ns = ns;
 			return 0;
 		}
+		/* kernels offer HZ 100 to 1000; allow what any could have */
 		if (parse_positive(run, option, value,
-				   !strcmp(option, "hz") ? 100000 : 1e6, &v))
+				   !strcmp(option, "hz") ? 10000 : 1e6, &v))
 			return -1;
 	}
 	if (!strcmp(option, "tick")) {
 		run->lo.tick_ns = 0;
 	} else if (!strcmp(option, "hz")) {
 		if (v != (unsigned int)v)
-			return lt_run_fail(run, LT_RUN_USAGE, "bad --hz '%s'",
+			return lt_run_fail(run, LT_RUN_USAGE,
+					   "bad --hz '%s': a tick rate in Hz, 1 to 10000 (e.g. 250)",
 					   value);
 		run->lo.hz = v;
 	} else if (!strcmp(option, "episode-ticks")) {
@@ -305,8 +307,8 @@ static int check_cpus(struct lt_run *run)
 			max = run->cpus.v[i];
 	if (n <= 0 || max < n)
 		return 0;
-	return lt_run_fail(run, LT_RUN_USAGE,
-			   "--cpu %d: %s has CPUs 0-%d", max, run->input, n - 1);
+	return lt_run_fail(run, LT_RUN_USAGE, "--cpu: no CPU %d in %s (CPUs 0-%d)",
+			   max, run->input, n - 1);
 }
 
 int lt_run_open(struct lt_run *run)

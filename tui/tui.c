@@ -152,7 +152,7 @@ static int show(struct summary *s)
 
 	scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
-		fprintf(stderr, "lazytrace: tui: cannot use the terminal (TERM=%s)\n",
+		fprintf(stderr, "lazytrace tui: cannot use the terminal (TERM=%s)\n",
 			getenv("TERM") ? getenv("TERM") : "");
 		return -1;
 	}
@@ -171,12 +171,12 @@ static int show(struct summary *s)
 	free(v.cells);
 	free(v.lanes);
 	if (ret < 0) {
-		fprintf(stderr, "lazytrace: %s: %s\n", s->file,
+		fprintf(stderr, "lazytrace tui: %s: %s\n", s->file,
 			s->error ? s->error : "out of memory");
 		return -1;
 	}
 	if (s->error && s->done) {
-		fprintf(stderr, "lazytrace: %s\n", s->error);
+		fprintf(stderr, "lazytrace tui: %s\n", s->error);
 		return -1;
 	}
 	return 0;
@@ -191,7 +191,7 @@ int tui_file(struct lt_reader *r, const char *file, const char *buffer,
 
 	catch_signals();
 	if (summary_begin(&s, r, file, buffer, lo)) {
-		fprintf(stderr, "lazytrace: %s: out of memory\n", file);
+		fprintf(stderr, "lazytrace tui: %s: out of memory\n", file);
 		ret = -1;
 	} else {
 		ret = show(&s);
@@ -217,11 +217,11 @@ int tui_live(const struct lt_tracefs_opts *to, const struct lt_open_opts *oo,
 	catch_signals();
 	r = lt_live_begin(to, oo, &ts, msg, sizeof(msg));
 	if (!r) {
-		fprintf(stderr, "lazytrace: tui --live: %s\n", msg);
+		fprintf(stderr, "lazytrace tui: --live: %s\n", msg);
 		return -1;
 	}
 	if (summary_begin_live(&s, r, lo)) {
-		fprintf(stderr, "lazytrace: tui --live: out of memory\n");
+		fprintf(stderr, "lazytrace tui: --live: out of memory\n");
 		goto out;
 	}
 	ret = show(&s);

@@ -7,6 +7,12 @@
 . "$(dirname "$0")/lib.sh"
 SCHEMA=$TOP/tests/schema
 
+lt table --list --json > "$TMPDIR/tables.json" || fail "table --list --json"
+tables() {	# version-3 documents: the library's tables, column for column
+	python3 "$SCHEMA/tables.py" "$TMPDIR/tables.json" "$@" ||
+		fail "$* does not match the tables' schema"
+}
+
 valid() {	# schema file
 	python3 "$SCHEMA/validate.py" "$SCHEMA/$1.schema.json" "$2" ||
 		fail "$2 does not match $1.schema.json"
@@ -16,7 +22,16 @@ for rec in lazy612-hogs host618-hogs lazy612-msg-full; do
 	d=$DATA/$rec.dat
 	lt stats -i "$d" --json > "$TMPDIR/stats.json"; valid stats "$TMPDIR/stats.json"
 	lt hogs -i "$d" --json > "$TMPDIR/hogs.json"; valid hogs "$TMPDIR/hogs.json"
-	lt timeline -i "$d" --json > "$TMPDIR/tl.json"; valid timeline "$TMPDIR/tl.json"
+	lt timeline -i "$d" --json > "$TMPDIR/tl.json"; tables "$TMPDIR/tl.json"
+	lt table meta summary tasks hogs sites stacks latency lost "$d" --json \
+		> "$TMPDIR/all.json"; tables "$TMPDIR/all.json"
+	for t in events transitions requests switches; do
+		lt table $t "$d" --json > "$TMPDIR/$t.json"; tables "$TMPDIR/$t.json"
+		lt table $t "$d" --ndjson > "$TMPDIR/$t.nd"
+		tables --ndjson $t "$TMPDIR/$t.nd"
+		[ "$(wc -l < "$TMPDIR/$t.nd")" -gt 100 ] || fail "$rec: few $t"
+	done
+	lt stats "$d" --ndjson > "$TMPDIR/st.nd"; tables --ndjson tasks "$TMPDIR/st.nd"
 	lt export -i "$d" --perfetto "$TMPDIR/p.json" || fail "export $rec"
 	valid perfetto "$TMPDIR/p.json"
 done

@@ -3,7 +3,7 @@
 # Mistakes are errors, empty results are notes, in every command:
 #  - a usage mistake: exit 2, stderr is one line naming it and then
 #    "try 'lazytrace CMD --help'", stdout empty;
-#  - a valid request that selects nothing: exit 1, one "lazytrace: note:"
+#  - a valid request that selects nothing: exit 1, one "lazytrace CMD: note:"
 #    line on stderr;
 #  - zero bytes of input: exit 2, the same message from a file, /dev/null
 #    and stdin.
@@ -38,19 +38,25 @@ usage record --cpu $nproc -o "$TMPDIR/x.dat";	first "\-\-cpu: no CPU $nproc on t
 usage live --cpu $nproc;			first "\-\-cpu: no CPU $nproc on this machine"
 [ ! -e "$TMPDIR/x.dat" ] || fail "record wrote a file after a usage error"
 for cmd in stats hogs timeline; do
-	usage $cmd -i "$dat" --json --csv;	first '\-\-json and \-\-csv'
+	usage $cmd -i "$dat" --json --csv;	first '\-\-json.* \-\-csv'
 	usage $cmd -i "$dat" -i "$dat";		first '\-i given twice'
 	usage $cmd -i "$dat" --abi mainline --abi legacy; first '\-\-abi given twice'
 	usage $cmd --no-such-option;		first 'unrecognized option'
 done
-usage compare --json --csv "$dat" "$dat";	first '\-\-json and \-\-csv'
+usage compare --json --csv "$dat" "$dat";	first '\-\-json.* \-\-csv'
 usage report -i "$dat" -B a -B b;		first '\-B given twice'
 usage export -i "$dat" -i "$dat" --perfetto -;	first '\-i given twice'
 usage flags 1 2;				first "flags: one VALUE at a time.*'2' is extra"
 usage flags;					first 'flags: missing VALUE'
 usage flags 3 --abi legacy --abi mainline;	first '\-\-abi given twice'
 usage live --abi legacy --abi mainline;	first '\-\-abi given twice'
-usage stats -i "$dat" extra;			first "unexpected argument 'extra'"
+usage stats -i "$dat" extra;			first "two inputs: -i .* and 'extra'"
+usage stats "$dat" "$dat";			first "unexpected argument"
+usage timeline -i "$dat" --pid 1 --pid 2;	first '\-\-pid given twice'
+usage stats -i "$dat" --json --ndjson;		first '\-\-json, \-\-csv and \-\-ndjson'
+# a bare file is the input, as trace-cmd takes it
+lt stats "$dat" --json > "$TMPDIR/bare.json" || fail "stats FILE"
+lt stats -i "$dat" --json | cmp -s - "$TMPDIR/bare.json" || fail "stats FILE differs from stats -i FILE"
 usage report --bogus;				first 'unrecognized option'
 
 # compare takes A and B, never -i: its help does not offer -i either.
@@ -80,7 +86,7 @@ nothing() {
 	lt "$@" > "$TMPDIR/out" 2> "$TMPDIR/err" < /dev/null
 	st=$?
 	[ $st = 1 ] || fail "'$*' exited $st, want 1: $(cat "$TMPDIR/err")"
-	[ "$(wc -l < "$TMPDIR/err")" = 1 ] && grep -q '^lazytrace: note: ' "$TMPDIR/err" ||
+	[ "$(wc -l < "$TMPDIR/err")" = 1 ] && grep -q '^lazytrace [a-z]*: note: ' "$TMPDIR/err" ||
 		fail "'$*': not one note: $(cat "$TMPDIR/err")"
 }
 nothing report -i "$dat" --comm nosuch;	first 'no event matches the filters'
@@ -113,7 +119,7 @@ for cmd in report stats hogs timeline tui; do
 		[ $st = 2 ] || fail "$cmd -i $src (empty): exit $st"
 		name=$src
 		[ $src = - ] && name='<stdin>'
-		[ "$(cat "$TMPDIR/err")" = "lazytrace: $name: empty input, not a trace" ] ||
+		[ "$(cat "$TMPDIR/err")" = "lazytrace $cmd: $name: empty input, not a trace" ] ||
 			fail "$cmd -i $src: $(cat "$TMPDIR/err")"
 	done
 done

@@ -59,7 +59,7 @@ for cmd in record live; do
 		as_user 65534 65534 no-live live -d 0.3
 	fi
 	[ $st = 2 ] || fail "$cmd as nobody: exit $st, want 2"
-	grep -qx "lazytrace: $cmd: $T: Permission denied (needs search access: mount tracefs with uid=USER (its files are writable by their owner only) or run as root)" \
+	grep -qx "lazytrace $cmd: $T: Permission denied (needs search access: mount tracefs with uid=USER (its files are writable by their owner only) or run as root)" \
 		"u/no-$cmd.err" || fail "$cmd as nobody: $(cat u/no-$cmd.err)"
 done
 echo "ok: nobody: $(cat u/no-record.err)"
@@ -70,7 +70,7 @@ mount -o remount,gid="$gid" $T || fail "remount gid=$gid"
 chmod 0750 $T && chmod 0770 $T/instances || fail "chmod of tracefs"
 as_user "$uid" "$gid" grp record -d 0.3 -o "$TMPDIR/u/grp.dat"
 [ $st = 2 ] || fail "group only: exit $st, want 2"
-grep -Eq "^lazytrace: record: $T/instances/lazytrace-$pid/events/sched/sched_switch/enable: Permission denied \\(needs write access: mount tracefs with uid=USER" \
+grep -Eq "^lazytrace record: $T/instances/lazytrace-$pid/events/sched/sched_switch/enable: Permission denied \\(needs write access: mount tracefs with uid=USER" \
 	u/grp.err || fail "group only: $(cat u/grp.err)"
 [ -e u/grp.dat ] && fail "group only: a trace was written"
 echo "ok: group only: $(tail -n 1 u/grp.err), instance removed"

@@ -126,7 +126,7 @@ for cmd in report stats hogs; do
 	case $rc in
 	0) ;;
 	1)	# nothing found (no event, no hog): one note
-		grep -q '^lazytrace: note: ' "$f.err" ||
+		grep -q '^lazytrace [a-z]*: note: ' "$f.err" ||
 			echo "$what: exit 1 without a note: $(head -c 300 "$f.err")" ;;
 	2)	[ "$(wc -l < "$f.err")" = 1 ] ||
 			echo "$what: not one line: $(head -c 300 "$f.err")"
