@@ -1659,6 +1659,37 @@ static void print_sys_exit(struct ctx *c, struct ev_print *ep,
 /* ------------------------------------------------------------------ */
 
 /*
+ * A signed conversion of a long (%ld, %li, %zd) in a 32-bit kernel's
+ * format: libtraceevent reads the field zero-extended and prints it as
+ * the host's 64-bit long, -10 as 4294967286 (raw_syscalls' "NR %ld =
+ * %ld"), where the kernel's 32-bit long is negative.
+ */
+static bool signed_long_conv(const struct lt_printer *p, const char *fmt)
+{
+	const char *f = fmt;
+	int l;
+
+	if (p->long_size != 4 || !f)
+		return false;
+	while ((f = strchr(f, '%'))) {
+		f++;
+		if (*f == '%') {
+			f++;
+			continue;
+		}
+		f += strspn(f, "-+ #0123456789.*");
+		l = 0;
+		while (*f == 'l' || *f == 'z' || *f == 't') {
+			l++;
+			f++;
+		}
+		if (l == 1 && (*f == 'd' || *f == 'i'))
+			return true;
+	}
+	return false;
+}
+
+/*
  * A plain %p is hashed by the kernel's text output with a per-boot key we
  * cannot know. Print the raw value as the kernel does with
  * no_hash_pointers, where libtraceevent prints "0x...": note the text
@@ -2006,7 +2037,7 @@ static struct ev_print *ev_print_of(struct lt_printer *p, int type,
 		ep->mode = PM_OWN;
 		return ep;
 	}
-	if (fast)
+	if (fast && !signed_long_conv(p, e->print_fmt.format))
 		find_pointer_keys(ep);
 	else
 		ep->mode = PM_OWN;

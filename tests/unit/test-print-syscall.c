@@ -3,7 +3,8 @@
  * The syscall events of a 32-bit kernel through the event printer, on the
  * formats of old/bullseye510-allevents-i686 (Debian's 5.10, i686) and
  * against what that kernel printed for them: the arguments in hex without
- * 0x before 6.18 (trace_syscalls.c's "%lx"), 0x from 10 on after it.
+ * 0x before 6.18 (trace_syscalls.c's "%lx"), 0x from 10 on after it; a
+ * long's %ld as the kernel's 32-bit long, negative.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,6 +38,12 @@ static const char exit_openat[] =
 "	field:long ret;	offset:12;	size:4;	signed:1;\n\n"
 "print fmt: \"0x%lx\", REC->ret\n";
 
+static const char raw_exit[] =
+"name: sys_exit\nID: 362\nformat:\n" COMMON
+"	field:long id;	offset:8;	size:4;	signed:1;\n"
+"	field:long ret;	offset:12;	size:4;	signed:1;\n\n"
+"print fmt: \"NR %ld = %ld\", REC->id, REC->ret\n";
+
 static struct tep_handle *tep;
 static struct lt_printer *p;
 static struct trace_seq s;
@@ -54,7 +61,9 @@ static int setup(void **state)
 	if (tep_parse_format(tep, &ev, enter_openat, strlen(enter_openat),
 			     "syscalls") ||
 	    tep_parse_format(tep, &ev, exit_openat, strlen(exit_openat),
-			     "syscalls"))
+			     "syscalls") ||
+	    tep_parse_format(tep, &ev, raw_exit, strlen(raw_exit),
+			     "raw_syscalls"))
 		return -1;
 	p = lt_printer_new(tep);
 	trace_seq_init(&s);
@@ -134,11 +143,43 @@ static void test_exit(void **state)
 			    "sys_openat -> 0xfffffffe");
 }
 
+/*
+ * raw_syscalls:sys_exit, an event the analysis reads (printed on the fast
+ * path): "sys_exit: NR 114 = -10" and "sys_exit: NR -1 = 0".
+ */
+static const char *raw(unsigned char *d, int size)
+{
+	struct tep_record rec = { .data = d, .size = size };
+
+	trace_seq_reset(&s);
+	lt_print_info(p, &rec, true, &s);
+	trace_seq_terminate(&s);
+	return s.buffer;
+}
+
+static void test_raw_exit(void **state)
+{
+	unsigned char d[16] = { 0 };
+
+	(void)state;
+	put16(d, 0, 362);
+	put32(d, 8, 114);
+	put32(d, 12, (uint32_t)-10);
+	assert_string_equal(raw(d, sizeof(d)), "NR 114 = -10");
+	put32(d, 8, (uint32_t)-1);
+	put32(d, 12, 0);
+	assert_string_equal(raw(d, sizeof(d)), "NR -1 = 0");
+	put32(d, 8, 4);
+	put32(d, 12, 0x7fffffff);
+	assert_string_equal(raw(d, sizeof(d)), "NR 4 = 2147483647");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_release),
 		cmocka_unit_test(test_exit),
+		cmocka_unit_test(test_raw_exit),
 	};
 
 	return cmocka_run_group_tests_name("print-syscall", tests, setup,
