@@ -10,9 +10,10 @@
 
 # name, floor in %: the goal is 99.9 everywhere. What still
 # differs: writeback_single_inode's age (jiffies, not in the trace) on
-# host618, 6 lines; the head of an eprobe (the event it is attached to,
-# named nowhere in the file) on stock72-probes-x86, 179 lines: t0121
-# checks everything else there. old/bullseye510-allevents-i686 (Debian
+# host618, 6 lines; the head of an eprobe, "(sched.sched_waking)", on
+# stock72-probes-x86, 179 lines: the kernel prints the event the probe
+# is attached to from its own definition, and the file holds it nowhere
+# (see t0121); t0121 checks everything else there. old/bullseye510-allevents-i686 (Debian
 # bullseye's 5.10, i686, trace.dat v6 of trace-cmd 2.9.1 with an empty
 # TRACECLOCK option) is identical, with the syscall arguments in bare hex
 # as kernels before 6.18 print them (sys_dup2(oldfd: b)) and a 32-bit
