@@ -319,18 +319,23 @@ static void print_table(struct live_state *st, struct lt_analysis *a,
 	int limit = screen_rows(st->o);
 	struct lt_analysis_summary full;
 	const struct total *tot;
-	char pend[32], src[96];
+	char pend[32], src[96], tick[32];
 	size_t i;
 
 	if (isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
 	else if (st->interval > 1)
 		putchar('\n');
-	printf("lazytrace live  interval %lu  %.2f s  events %llu  lost %llu  abi %s  tick %.3f ms\n",
+	/* an interval without tick events and no HZ: no length to show */
+	if (sum->tick_source == LT_TICK_UNKNOWN)
+		snprintf(tick, sizeof(tick), "unknown");
+	else
+		snprintf(tick, sizeof(tick), "%.3f ms", ms(sum->tick_ns));
+	printf("lazytrace live  interval %lu  %.2f s  events %llu  lost %llu  abi %s  tick %s\n",
 	       st->interval, sum->events ? (sum->last_ns - sum->first_ns) / 1e9 : 0,
 	       (unsigned long long)sum->events,
 	       (unsigned long long)sum->lost_events, lt_abi_name(sum->abi),
-	       ms(sum->tick_ns));
+	       tick);
 	printf("switches: preempted %llu  yielded %llu  blocked %llu   requests: lazy %llu  eager %llu  tick-upgrade %llu  pending %d  hogs %zu\n",
 	       (unsigned long long)sum->switches[LT_PREV_PREEMPTED],
 	       (unsigned long long)sum->switches[LT_PREV_YIELDED],

@@ -1633,5 +1633,6 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	if (use_chunks(r, d))
 		return -1;
 	detect_abi(r, d, opts);
+	lt_printer_set_kernel(d->printer, r->kernel);
 	return r->failed ? -1 : 0;
 }

@@ -56,6 +56,7 @@ struct lt_printer {
 	struct tep_event *str_probe;	/* "%s" of a kernel string address */
 	struct lt_module_lookup mod_of;
 	bool str_big_endian;		/* how libtraceevent reads its field */
+	bool bare_syscall_hex;		/* a kernel before 6.18: "fd: b" */
 	struct {
 		int id;
 		char *fmt;
@@ -318,12 +319,20 @@ void lt_print_withheld_pointer(struct trace_seq *s, int long_size)
 	trace_seq_puts(s, long_size == 8 ? "(____ptrval____)" : "(ptrval)");
 }
 
-/* One syscall argument: decimal below 10, hex from there. */
+/*
+ * One syscall argument: decimal below 10, hex from there; @bare_hex (a
+ * kernel before 6.18) in hex without 0x whatever the value.
+ */
 void lt_print_syscall_arg(struct trace_seq *s, const char *name,
-			  unsigned long long v, bool last)
+			  unsigned long long v, bool last, bool bare_hex)
 {
-	trace_seq_printf(s, v < 10 ? "%s: %llu%s" : "%s: 0x%llx%s", name, v,
-			 last ? "" : ", ");
+	const char *fmt = "%s: 0x%llx%s";
+
+	if (bare_hex)
+		fmt = "%s: %llx%s";
+	else if (v < 10)
+		fmt = "%s: %llu%s";
+	trace_seq_printf(s, fmt, name, v, last ? "" : ", ");
 }
 
 /* ------------------------------------------------------------------ */
@@ -1613,7 +1622,8 @@ static void print_sys_enter(struct ctx *c, struct ev_print *ep,
 		    rd(c, (char *)c->rec->data + f->offset, f->size) : 0;
 		val = user_val_field(c, f->name);
 		if (!val) {
-			lt_print_syscall_arg(s, f->name, v, !next);
+			lt_print_syscall_arg(s, f->name, v, !next,
+					     c->p->bare_syscall_hex);
 			continue;
 		}
 		trace_seq_printf(s, v < 10 ? "%s: %llu" : "%s: 0x%llx",
@@ -1647,6 +1657,37 @@ static void print_sys_exit(struct ctx *c, struct ev_print *ep,
 /* ------------------------------------------------------------------ */
 /* libtraceevent's printing, for the analysis' events                  */
 /* ------------------------------------------------------------------ */
+
+/*
+ * A signed conversion of a long (%ld, %li, %zd) in a 32-bit kernel's
+ * format: libtraceevent reads the field zero-extended and prints it as
+ * the host's 64-bit long, -10 as 4294967286 (raw_syscalls' "NR %ld =
+ * %ld"), where the kernel's 32-bit long is negative.
+ */
+static bool signed_long_conv(const struct lt_printer *p, const char *fmt)
+{
+	const char *f = fmt;
+	int l;
+
+	if (p->long_size != 4 || !f)
+		return false;
+	while ((f = strchr(f, '%'))) {
+		f++;
+		if (*f == '%') {
+			f++;
+			continue;
+		}
+		f += strspn(f, "-+ #0123456789.*");
+		l = 0;
+		while (*f == 'l' || *f == 'z' || *f == 't') {
+			l++;
+			f++;
+		}
+		if (l == 1 && (*f == 'd' || *f == 'i'))
+			return true;
+	}
+	return false;
+}
 
 /*
  * A plain %p is hashed by the kernel's text output with a per-boot key we
@@ -1996,7 +2037,7 @@ static struct ev_print *ev_print_of(struct lt_printer *p, int type,
 		ep->mode = PM_OWN;
 		return ep;
 	}
-	if (fast)
+	if (fast && !signed_long_conv(p, e->print_fmt.format))
 		find_pointer_keys(ep);
 	else
 		ep->mode = PM_OWN;
@@ -2095,6 +2136,20 @@ void lt_printer_set_modules(struct lt_printer *p,
 			    const struct lt_module_lookup *mod_of)
 {
 	p->mod_of = *mod_of;
+}
+
+/* Documented in lt-print.h. */
+void lt_printer_set_kernel(struct lt_printer *p, const char *release)
+{
+	unsigned int major, minor;
+
+	/*
+	 * trace_syscalls.c printed each argument as "%lx" until 6.18 gave
+	 * values from 10 on their 0x (and the ones below it in decimal).
+	 */
+	p->bare_syscall_hex = release &&
+			      sscanf(release, "%u.%u", &major, &minor) == 2 &&
+			      (major < 6 || (major == 6 && minor < 18));
 }
 
 void lt_printer_free(struct lt_printer *p)

@@ -31,6 +31,14 @@ void lt_printer_set_modules(struct lt_printer *p,
 			    const struct lt_module_lookup *mod_of);
 
 /*
+ * The kernel release the file was recorded on (uname -r), or NULL when
+ * unknown: what the kernel printed differently before a release follows
+ * it (the syscall arguments' hex before 6.18). Unknown prints as the
+ * newest kernels do.
+ */
+void lt_printer_set_kernel(struct lt_printer *p, const char *release);
+
+/*
  * The print format of event @id as the file gives it (the text after
  * "print fmt:"), for one libtraceevent may fail to parse: the printer
  * then evaluates a copy with each sizeof() named. Returns -1 when out of
@@ -67,6 +75,6 @@ void lt_print_withheld_pointer(struct trace_seq *s, int long_size);
 void lt_print_user_buffer(struct trace_seq *s, const unsigned char *d,
 			  int len, unsigned long long count);
 void lt_print_syscall_arg(struct trace_seq *s, const char *name,
-			  unsigned long long v, bool last);
+			  unsigned long long v, bool last, bool bare_hex);
 
 #endif

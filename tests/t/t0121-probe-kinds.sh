@@ -5,6 +5,22 @@
 # format, every line identical but the eprobe's head, which names the
 # event the eprobe is attached to and is in no part of the file: that
 # head is taken out of the kernel's text, and the rest must match.
+#
+# Why no reader can print that head: trace_eprobe.c's print_eprobe_event()
+# prints "(%s.%s)" of the attached event's system and name, which only the
+# probe's definition holds (dynamic_events: "e:ltprobe/ep_waking
+# sched.sched_waking ..."). The record is the common header and the fetch
+# args alone (struct eprobe_trace_entry_head is a bare struct
+# trace_entry), the format's print fmt starts at the args (" pid=%d
+# prio=0x%x tcpu=%u"), the event's system is the probe's group (ltprobe),
+# and trace-cmd 3.1.6 saves no probe definition: the file's options are
+# HEADERS, FTRACE EVENTS, EVENT FORMATS, KALLSYMS, PRINTK, TRACECLOCK,
+# UNAME, VERSION, TRACEID, CPUSTAT, CMDLINES, CPUCOUNT and BUFFER, the
+# printk section holds only trace_printk() formats, and neither
+# "sched.sched_waking" nor "e:ltprobe" occurs anywhere in `trace-cmd dump
+# --all` of it. Nor do the fetch args tell: pid, prio and target_cpu are
+# fields of sched_waking, sched_wakeup and sched_wakeup_new alike. So
+# lazytrace prints no head ("ep_waking:  pid=..."), never a guessed one.
 . "$(dirname "$0")/lib.sh"
 
 n=stock72-probes-x86

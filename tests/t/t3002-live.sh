@@ -4,7 +4,8 @@
 # CPU-bound loop's pid, and no instance left behind. Then, under strace:
 # the kernel's symbol table is read once per run, not once per interval
 # (that cost seconds per interval under emulation, starved the traced
-# CPU and made every task on it look like a hog).
+# CPU and made every task on it look like a hog). Last, 10 ms intervals:
+# one without tick events says its tick is unknown, text and JSON.
 . "$(dirname "$0")/lib.sh"
 
 need_tracefs
@@ -53,4 +54,45 @@ k=$(grep -c '"/proc/kallsyms"' strace.log)
 # (opened three times per parse: checked, then read by libtracecmd).
 o=$(grep -c '"/proc/self/fd/' strace.log)
 [ "$o" -le 3 ] || fail "$o opens of an interval's trace.dat for $n2 intervals"
+# An interval without tick events (10 ms of a CPU idle between its
+# ticks, or stopped with NOHZ) has an unknown tick: "tick unknown" in the
+# header as on the tick: line, never "tick 0.000 ms", and null in the
+# JSON, as stats prints it. Whether an interval misses its ticks is the
+# host's: up to three tries of 1 s on the last CPU, each checked whole.
+cpu=$(($(nproc) - 1))
+unknown=0
+for try in 1 2 3; do
+	"$LAZYTRACE" live -d 1 --interval 10 --cpu $cpu --rows 1 > tick.txt 2> tick.err ||
+		{ cat tick.err; fail "live --interval 10 failed"; }
+	"$LAZYTRACE" live -d 1 --interval 10 --cpu $cpu --rows 1 --json > tick.json 2> tick.err ||
+		{ cat tick.err; fail "live --interval 10 --json failed"; }
+	python3 - tick.txt tick.json > tick.n <<'PY' || fail "live: an unknown tick printed as a length"
+import json, re, sys
+unknown = 0
+head = None
+for line in open(sys.argv[1]):
+	m = re.match(r"lazytrace live  interval \d+ .* tick (.*)$", line)
+	if m:
+		head = m.group(1)
+		continue
+	if head is None or not line.startswith("tick: "):
+		continue
+	if line.startswith("tick: unknown"):
+		assert head == "unknown", (head, line)
+		unknown += 1
+	else:
+		assert re.fullmatch(r"\d+\.\d{3} ms", head) and head != "0.000 ms", (head, line)
+	head = None
+for line in open(sys.argv[2]):
+	d = json.loads(line)
+	assert (d["tick_source"] == "unknown") == (d["tick_ns"] is None), d["tick_ns"]
+	assert d["tick_ns"] != 0, d["tick_source"]
+	unknown += d["tick_ns"] is None
+print(unknown)
+PY
+	unknown=$((unknown + $(cat tick.n)))
+	[ "$unknown" -gt 0 ] && break
+done
+[ "$unknown" -gt 0 ] ||
+	echo "note: CPU $cpu ticked in every 10 ms interval of 3 s (a busy host): the unknown tick was not seen"
 echo "ok: $n intervals; $n2 intervals of 200 ms read kallsyms $k time(s), opened a trace.dat $o time(s)"

@@ -172,10 +172,17 @@ static void test_withheld_pointer(void **state)
 static void test_syscall_args(void **state)
 {
 	trace_seq_puts(&s, "sys_dup2(");
-	lt_print_syscall_arg(&s, "oldfd", 0xb, false);
-	lt_print_syscall_arg(&s, "newfd", 1, true);
+	lt_print_syscall_arg(&s, "oldfd", 0xb, false, false);
+	lt_print_syscall_arg(&s, "newfd", 1, true, false);
 	trace_seq_putc(&s, ')');
 	assert_string_equal(out(), "sys_dup2(oldfd: 0xb, newfd: 1)");
+	/* before 6.18, old/bullseye510-allevents-i686: "oldfd: b, newfd: 1" */
+	trace_seq_reset(&s);
+	trace_seq_puts(&s, "sys_dup2(");
+	lt_print_syscall_arg(&s, "oldfd", 0xb, false, true);
+	lt_print_syscall_arg(&s, "newfd", 1, true, true);
+	trace_seq_putc(&s, ')');
+	assert_string_equal(out(), "sys_dup2(oldfd: b, newfd: 1)");
 }
 
 /*
