@@ -838,7 +838,11 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
 	if (t && c->baseline)
 		transitions(a, c, t, ev->ts, f, letter, switch_out,
 			    ev->kind);
-	if (t)
+	/*
+	 * A switch ends the task's requests with the letter its last event
+	 * showed (the letter before); the bits it leaves are cleared there.
+	 */
+	if (t && !switch_out)
 		set_bits(c, f, letter);
 	if (switch_out)
 		do_switch(a, c, t, ev, letter);

@@ -690,7 +690,8 @@ const char *lt_upgrade_source_name(enum lt_upgrade_source src);
  * @since_after_ns: after_ns of that request
  * @syscall: for a tick-upgrade: the system call the task was in, or
  *	%LT_SYSCALL_USER, or %LT_SYSCALL_UNKNOWN
- * @letter_before: need-resched letter before (as the kernel prints it)
+ * @letter_before: need-resched letter before: as the kernel printed it on
+ *	the task's last event before @seen_ns
  * @letter_after: need-resched letter at @seen_ns
  * @source: for an upgrade or tick-upgrade: what made it
  * @request_ns: for lazy, eager and upgrade transitions: the exact time the
