@@ -138,8 +138,45 @@ size_t lt_zstream_peek(struct zstream *s, unsigned char *buf, size_t len);
 FILE *lt_zstream_fopen(struct zstream *s);
 void lt_zstream_free(struct zstream *s);
 
-/* ABI detection from what every reader knows. */
-enum lt_abi lt_abi_from_kernel(const char *release);
+/*
+ * What an input tells of the flag ABI of the kernel that wrote it, for
+ * lt_abi_detect(): each reader fills in what it knows, 0 for the rest.
+ */
+struct lt_abi_hints {
+	enum lt_abi given;	/* --abi, or LT_ABI_AUTO */
+	const char *release;	/* the kernel's release (uname -r), or NULL */
+	bool lazy_count_field;	/* events carry common_preempt_lazy_count */
+	bool text;		/* the kernel's text: letters, not bits */
+	bool x_letter;		/* text: an 'X' (irq flags unsupported) seen */
+	bool lazy_letter;	/* text: a lazy need-resched letter seen */
+	/*
+	 * Where bit 0x02 is never legacy's "irq flags unsupported" (x86,
+	 * arm64), its name; NULL elsewhere or when the input does not say.
+	 */
+	const char *lazy_bit_arch;
+	/* Events with bit 0x02 set among the first; called only if needed. */
+	unsigned long (*scan_lazy_bit)(void *ctx);
+	void *scan_ctx;
+};
+
+/* The rule that chose the ABI, strongest first (docs/model.md §2). */
+enum lt_abi_rule {
+	LT_ABI_BY_OPTION = 0,
+	LT_ABI_BY_FIELD,
+	LT_ABI_BY_RELEASE,
+	LT_ABI_BY_LETTERS,
+	LT_ABI_BY_LAZY_BIT,
+	LT_ABI_BY_DEFAULT,
+};
+
+struct lt_abi_choice {
+	enum lt_abi abi;
+	enum lt_abi_rule rule;
+	char reason[160];
+};
+
+/* The one ABI detector (lt-flags.c): every reader and recorder asks it. */
+void lt_abi_detect(const struct lt_abi_hints *h, struct lt_abi_choice *out);
 void lt_abi_set(struct lt_reader *r, enum lt_abi abi, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

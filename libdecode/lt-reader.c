@@ -52,18 +52,6 @@ void lt_abi_set(struct lt_reader *r, enum lt_abi abi, const char *fmt, ...)
 	r->abi_reason = r->abi_reason_buf;
 }
 
-/* 6.13 and later carry lazy preemption with the lazy bit on 0x02. */
-enum lt_abi lt_abi_from_kernel(const char *release)
-{
-	unsigned int major = 0, minor = 0;
-
-	if (!release || sscanf(release, "%u.%u", &major, &minor) != 2)
-		return LT_ABI_AUTO;
-	if (major > 6 || (major == 6 && minor >= 13))
-		return LT_ABI_MAINLINE;
-	return LT_ABI_AUTO;
-}
-
 static const struct {
 	const char *system;
 	const char *name;
