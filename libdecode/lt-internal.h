@@ -55,8 +55,35 @@ struct lt_reader {
 __attribute__((format(printf, 2, 3)))
 void lt_reader_fail(struct lt_reader *r, const char *fmt, ...);
 
+/* Whether and how `record` enables a known event (lt-tracefs.c). */
+enum lt_record_when {
+	LT_REC_REQUIRED = 0,	/* always: nothing to record without it */
+	LT_REC_ALWAYS,		/* always; a kernel without it is told */
+	LT_REC_IF_PRESENT,	/* where the kernel has it, silently */
+	LT_REC_SYSCALLS,	/* with lt_tracefs_opts.syscalls */
+	LT_REC_NO,		/* known, but not worth recording */
+	LT_REC_ELSEWHERE,	/* not an event to enable: the function
+				 * tracer, trace_marker, a trigger, a probe */
+};
+
+/* An event the analysis knows (lt-events.c): the one list. */
+struct lt_known_event {
+	const char *system;	/* NULL: any group (a probe of ours) */
+	const char *name;
+	enum lt_event_kind kind;
+	enum lt_record_when record;
+	const char *why;	/* what the analysis takes from it */
+};
+
+extern const struct lt_known_event lt_known_events[];
+extern const size_t lt_nr_known_events;
+
 enum lt_event_kind lt_event_kind_of(const char *system, const char *name);
 const char *lt_event_system_of(const char *name);
+/* Whether `record` enables @e as a tracefs event. */
+bool lt_event_recorded(const struct lt_known_event *e);
+/* The systems of the events `record` enables, each once: up to @max. */
+size_t lt_record_systems(const char **sys, size_t max);
 enum lt_prev_state lt_prev_state_of(const char *str);
 
 /*
