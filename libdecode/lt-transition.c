@@ -941,6 +941,7 @@ void lt_analysis_free(struct lt_analysis *a)
 		free(a->cpus[i].spacing);
 	lt_stack_free(a);
 	lt_stats_free(a);
+	free(a->cand);
 	free(a->hogs);
 	free(a->cpus);
 	free(a);
