@@ -40,7 +40,6 @@ struct lt_reader {
 	const char *abi_reason;
 	char abi_reason_buf[160];
 	char *kernel;
-	char *preempt_model;
 	int nr_cpus;
 	uint64_t first_ts;
 	uint64_t size;
@@ -212,6 +211,11 @@ unsigned int lt_flags_encode(enum lt_abi abi, const struct lt_flags *f);
 void lt_strlcpy(char *dst, const char *src, size_t size);
 
 /* Session details only the library's tracefs code needs (lt-tracefs*.c). */
+/*
+ * The setup line of this kernel (lt-tracefs-setup.c), without a newline;
+ * fields this kernel does not tell are left out.
+ */
+void lt_tracefs_setup_line(char *buf, size_t len);
 struct tracefs_instance;
 
 struct tracefs_instance *lt_tracefs_instance(struct lt_tracefs *s);

@@ -200,7 +200,6 @@ void lt_reader_close(struct lt_reader *r)
 	if (r->ops && r->ops->close)
 		r->ops->close(r);
 	free(r->kernel);
-	free(r->preempt_model);
 	free(r->path);
 	free(r);
 }
@@ -258,11 +257,6 @@ int lt_reader_nr_cpus(const struct lt_reader *r)
 const char *lt_reader_kernel(const struct lt_reader *r)
 {
 	return r->kernel;
-}
-
-const char *lt_reader_preempt_model(const struct lt_reader *r)
-{
-	return r->preempt_model;
 }
 
 uint64_t lt_reader_first_ts(const struct lt_reader *r)

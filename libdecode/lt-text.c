@@ -489,9 +489,6 @@ static void parse_header(struct lt_reader *r, struct text *t, const char *l)
 	p = p ? strstr(p, " on ") : NULL;
 	if (p && !r->kernel && sscanf(p, " on %127s", buf) == 1)
 		r->kernel = strdup(buf);
-	p = strstr(l, "(M:");
-	if (p && !r->preempt_model && sscanf(p, "(M:%127[^ ]", buf) == 1)
-		r->preempt_model = strdup(buf);
 	if (strstr(l, "cmd     pid"))
 		t->latency = true;
 	/*

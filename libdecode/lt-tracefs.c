@@ -267,8 +267,12 @@ static int destroy_instance(struct tracefs_instance *inst)
 	return -1;
 }
 
-/* Documented in lazytrace.h. */
-int lt_tracefs_remove_stale(const struct lt_tracefs_opts *o)
+/*
+ * Remove the instances of dead lazytrace runs: LT_INSTANCE_PREFIX + a PID
+ * that no longer runs lazytrace was left by a killed run (@o->note hears
+ * which). Other instances are never touched. Returns how many went.
+ */
+static int remove_stale(const struct lt_tracefs_opts *o)
 {
 	const char *top = tracefs_tracing_dir();
 	struct tracefs_instance *inst;
@@ -409,11 +413,6 @@ int lt_tracefs_mark_setup(struct lt_tracefs *s)
 {
 	return tracefs_instance_file_write(s->inst, "trace_marker",
 					   s->setup) > 0 ? 0 : -1;
-}
-
-bool lt_tracefs_probe(const struct lt_tracefs *s)
-{
-	return s->probe_group[0] != '\0';
 }
 
 /* The event system of the session's probe, "" without one. */
@@ -673,9 +672,13 @@ static size_t buffer_kb(const struct lt_tracefs_opts *o)
 	return kb < MIN_BUFFER_KB && !o->buffer_kb ? MIN_BUFFER_KB : kb;
 }
 
-/* Documented in lazytrace.h. */
-struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
-				     char *err, size_t len)
+/*
+ * Make and set up this process's instance (@o->note hears what this
+ * kernel cannot record); tracing stays off. NULL, with @err set, when
+ * nothing can be recorded.
+ */
+static struct lt_tracefs *create(const struct lt_tracefs_opts *o, char *err,
+				 size_t len)
 {
 	struct lt_tracefs *s = calloc(1, sizeof(*s));
 
@@ -828,8 +831,8 @@ struct lt_tracefs *lt_tracefs_begin(const struct lt_tracefs_opts *o,
 {
 	if (lt_tracefs_ready(err, len))
 		return NULL;
-	lt_tracefs_remove_stale(o);
-	return lt_tracefs_create(o, err, len);
+	remove_stale(o);
+	return create(o, err, len);
 }
 
 /* Documented in lazytrace.h. */
