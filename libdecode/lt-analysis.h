@@ -30,6 +30,8 @@ int lt_hist_add(struct lt_hist *h, uint64_t v);
 uint64_t lt_hist_percentile(const struct lt_hist *h, double pct);
 /* Samples >= @v (counted by bucket: a bucket counts if its middle is). */
 uint64_t lt_hist_count_ge(const struct lt_hist *h, uint64_t v);
+/* Whether sample @s of @h is one of those lt_hist_count_ge(@h, @v) counts. */
+bool lt_hist_sample_ge(const struct lt_hist *h, uint64_t s, uint64_t v);
 void lt_hist_latency(const struct lt_hist *h, struct lt_latency *out);
 void lt_hist_free(struct lt_hist *h);
 
@@ -64,6 +66,7 @@ struct lt_req {
 	uint64_t seen;
 	uint64_t after;
 	uint64_t at_tick;	/* lazy: pending time at the last tick seen */
+	uint64_t tick_ts;	/* lazy: the time of that tick */
 	bool upgraded;		/* lazy: the upgrade was seen */
 	uint64_t irq_at_open;	/* the CPU's timer irq time when it opened */
 	uint64_t ticks;		/* lazy: ticks that found it pending */
@@ -128,6 +131,32 @@ struct lt_bits {
 	char letter;
 };
 
+/*
+ * One hog episode (docs/model.md §7), for a consumer inside the library
+ * (the episodes table): a lazy request still pending at the last tick
+ * that saw it, pending by then for at least the episode threshold.
+ */
+struct lt_episode {
+	const struct lt_task_stats *task;	/* its episodes are counted */
+	int cpu;
+	uint64_t tick_time_ns;	/* that last tick: it made the episode */
+	uint64_t since_ns;	/* the request's seen_ns (struct lt_transition) */
+	uint64_t pending_ns;	/* pending at that tick, timer interrupts and
+				 * softirqs at their exit left out */
+	const char *site;	/* call site of its stack at a tick (valid
+				 * while the analysis is), NULL if none */
+};
+
+typedef void (*lt_episode_fn)(const struct lt_episode *ep, void *data);
+
+/* A request a tick saw pending: an episode if the tick says so at the end. */
+struct lt_ep_candidate {
+	struct lt_task *task;
+	int cpu;
+	uint64_t tick_time_ns, since_ns, pending_ns;
+	const struct lt_stk *stack;
+};
+
 struct lt_analysis {
 	struct lt_analysis_opts opts;
 	enum lt_abi abi;
@@ -148,6 +177,17 @@ struct lt_analysis {
 	bool oom;
 	bool hrtimer_ticks;	/* some CPU's tick showed up as an hrtimer */
 	struct lt_stack_table *stacks;	/* lt-stack.c */
+	/*
+	 * Called by lt_analysis_finish() once per hog episode, in the order
+	 * the requests ended, after the tasks' episodes are counted: the
+	 * tick length, and so what is an episode, is known only then. Set
+	 * before the first event; the requests a tick saw pending are kept
+	 * until then (48 bytes each), and only while it is set.
+	 */
+	lt_episode_fn on_episode;
+	void *episode_data;
+	struct lt_ep_candidate *cand;
+	size_t nr_cand, alloc_cand;
 };
 
 /* lt-stats.c */
@@ -178,6 +218,8 @@ void lt_stack_feed(struct lt_analysis *a, struct lt_cpu *c,
 int lt_stack_request_end(struct lt_analysis *a, struct lt_task *t,
 			 const struct lt_req *lazy, uint64_t pending);
 int lt_stack_finish(struct lt_analysis *a, uint64_t ep_ns);
+/* The call site of an interned stack, NULL for none. */
+const char *lt_stack_site(const struct lt_stk *stk);
 void lt_stack_free(struct lt_analysis *a);
 
 #endif /* _LT_ANALYSIS_H */

@@ -1349,15 +1349,22 @@ static bool has_lazy_count_field(struct tep_handle *tep)
 }
 
 /* Look for the lazy bit 0x02 in the first events, then rewind. */
-static unsigned long scan_lazy_bit(struct lt_reader *r, struct dat *d,
-				   unsigned long limit)
+struct lazy_scan {
+	struct lt_reader *r;
+	struct dat *d;
+	unsigned long limit;
+};
+
+static unsigned long scan_lazy_bit(void *ctx)
 {
+	struct lazy_scan *sc = ctx;
+	struct dat *d = sc->d;
 	struct tep_record *rec;
 	unsigned long i, seen = 0;
 	int cpu;
 
-	for (i = 0; i < limit && !seen; i++) {
-		rec = dat_take(r, d, &cpu);
+	for (i = 0; i < sc->limit && !seen; i++) {
+		rec = dat_take(sc->r, d, &cpu);
 		if (!rec)
 			break;
 		if (rec->size >= COMMON_HDR_SIZE &&
@@ -1373,33 +1380,29 @@ static unsigned long scan_lazy_bit(struct lt_reader *r, struct dat *d,
 static void detect_abi(struct lt_reader *r, struct dat *d,
 		       const struct lt_open_opts *opts)
 {
-	unsigned long limit = opts->detect_scan ? opts->detect_scan :
-			      DEFAULT_DETECT_SCAN;
+	struct lazy_scan sc = {
+		.r = r,
+		.d = d,
+		.limit = opts->detect_scan ? opts->detect_scan :
+			 DEFAULT_DETECT_SCAN,
+	};
+	struct lt_abi_hints h = {
+		.given = opts->abi,
+		.scan_lazy_bit = scan_lazy_bit,
+		.scan_ctx = &sc,
+	};
+	struct lt_abi_choice c;
 	char machine[64];
 
 	read_uname(r, d, machine, sizeof(machine));
-	if (opts->abi != LT_ABI_AUTO) {
-		lt_abi_set(r, opts->abi, "given with --abi");
-		return;
+	h.release = r->kernel;
+	if (h.given == LT_ABI_AUTO) {
+		h.lazy_count_field = has_lazy_count_field(d->tep);
+		if (lazy_bit_arch(machine, d->tep))
+			h.lazy_bit_arch = machine[0] ? machine : "x86";
 	}
-	if (has_lazy_count_field(d->tep)) {
-		lt_abi_set(r, LT_ABI_RT_LAZY,
-			   "events carry common_preempt_lazy_count (PREEMPT_RT lazy kernel)");
-		return;
-	}
-	if (lt_abi_from_kernel(r->kernel) == LT_ABI_MAINLINE) {
-		lt_abi_set(r, LT_ABI_MAINLINE, "kernel %s is 6.13 or later",
-			   r->kernel);
-		return;
-	}
-	if (lazy_bit_arch(machine, d->tep) && scan_lazy_bit(r, d, limit)) {
-		lt_abi_set(r, LT_ABI_MAINLINE,
-			   "lazy bit 0x02 set on %s, where irq-flag tracing is always supported",
-			   machine[0] ? machine : "x86");
-		return;
-	}
-	lt_abi_set(r, LT_ABI_LEGACY, "kernel %s, no lazy bit seen",
-		   r->kernel ? r->kernel : "unknown");
+	lt_abi_detect(&h, &c);
+	lt_abi_set(r, c.abi, "%s", c.reason);
 }
 
 #define OPEN_FLAGS (TRACECMD_FL_LOAD_NO_PLUGINS | \

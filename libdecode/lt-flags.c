@@ -2,8 +2,10 @@
 /*
  * The common_flags byte under each ABI (docs/model.md §2), and the
  * latency field exactly as the kernel's trace_print_lat_fmt() prints it
- * (§3).
+ * (§3); and the one detector of the ABI from what an input tells.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lt-internal.h"
@@ -198,4 +200,115 @@ unsigned int lt_flags_encode(enum lt_abi abi, const struct lt_flags *f)
 			flags |= 1u << i;
 	}
 	return flags;
+}
+
+/*
+ * A PREEMPT_RT release: "6.6.15-rt22" (the patch set's EXTRAVERSION),
+ * "6.1.0-18-rt-amd64" (Debian); "-rt" then a number, a separator or the
+ * end.
+ */
+static bool rt_release(const char *release)
+{
+	const char *p;
+
+	for (p = strstr(release, "-rt"); p; p = strstr(p + 1, "-rt")) {
+		char c = p[3];
+
+		if (!c || c == '-' || c == '.' || c == '+' || c == '_' ||
+		    (c >= '0' && c <= '9'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * What the release alone settles: 6.13 and later carry lazy preemption
+ * with the lazy bit on 0x02; the PREEMPT_RT patch sets 5.17-rt to 6.6-rt
+ * their own lazy preemption, lazy on 0x20 (older RT sets used 0x80, which
+ * no ABI here describes; 6.7-rt to 6.12-rt had no lazy preemption until
+ * the backport, which the lazy bit scan finds). LT_ABI_AUTO: not settled.
+ */
+static enum lt_abi abi_of_release(const char *release)
+{
+	unsigned int major = 0, minor = 0;
+
+	if (!release || sscanf(release, "%u.%u", &major, &minor) != 2)
+		return LT_ABI_AUTO;
+	if (major > 6 || (major == 6 && minor >= 13))
+		return LT_ABI_MAINLINE;
+	if (rt_release(release) &&
+	    ((major == 5 && minor >= 17) || (major == 6 && minor <= 6)))
+		return LT_ABI_RT_LAZY;
+	return LT_ABI_AUTO;
+}
+
+__attribute__((format(printf, 4, 5)))
+static void choose(struct lt_abi_choice *out, enum lt_abi abi,
+		   enum lt_abi_rule rule, const char *fmt, ...)
+{
+	va_list ap;
+
+	out->abi = abi;
+	out->rule = rule;
+	va_start(ap, fmt);
+	vsnprintf(out->reason, sizeof(out->reason), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * docs/model.md §2, strongest first: the option; the RT lazy kernels'
+ * common field; the release; for text, the first letter only one layout
+ * can carry; the lazy bit 0x02 where legacy never sets it; else legacy
+ * (bits) or mainline (text: the letters read back under it).
+ */
+void lt_abi_detect(const struct lt_abi_hints *h, struct lt_abi_choice *out)
+{
+	enum lt_abi rel;
+
+	if (h->given != LT_ABI_AUTO) {
+		choose(out, h->given, LT_ABI_BY_OPTION, "given with --abi");
+		return;
+	}
+	if (h->lazy_count_field) {
+		choose(out, LT_ABI_RT_LAZY, LT_ABI_BY_FIELD,
+		       "events carry common_preempt_lazy_count (PREEMPT_RT lazy kernel)");
+		return;
+	}
+	rel = abi_of_release(h->release);
+	if (rel == LT_ABI_MAINLINE) {
+		choose(out, rel, LT_ABI_BY_RELEASE, "kernel %s is 6.13 or later",
+		       h->release);
+		return;
+	}
+	if (rel == LT_ABI_RT_LAZY) {
+		choose(out, rel, LT_ABI_BY_RELEASE,
+		       "kernel %s is PREEMPT_RT 5.17-rt to 6.6-rt, lazy bit 0x20",
+		       h->release);
+		return;
+	}
+	if (h->text && h->x_letter) {
+		choose(out, LT_ABI_LEGACY, LT_ABI_BY_LETTERS,
+		       "text shows 'X' (irq-flag tracing unsupported), a legacy kernel");
+		return;
+	}
+	if (h->text && h->lazy_letter) {
+		choose(out, LT_ABI_MAINLINE, LT_ABI_BY_LETTERS,
+		       "text shows lazy need-resched letters (B L b l)");
+		return;
+	}
+	if (h->text) {
+		choose(out, LT_ABI_MAINLINE, LT_ABI_BY_DEFAULT,
+		       "text: the kernel's letters, read under the mainline layout");
+		return;
+	}
+	if (h->lazy_bit_arch && h->scan_lazy_bit &&
+	    h->scan_lazy_bit(h->scan_ctx)) {
+		choose(out, LT_ABI_MAINLINE, LT_ABI_BY_LAZY_BIT,
+		       "lazy bit 0x02 set on %s, where irq-flag tracing is always supported",
+		       h->lazy_bit_arch);
+		return;
+	}
+	choose(out, LT_ABI_LEGACY, LT_ABI_BY_DEFAULT,
+	       "kernel %s, no lazy bit seen",
+	       h->release ? h->release : "unknown");
 }

@@ -40,8 +40,35 @@ void lt_hogs_tick(struct lt_analysis *a, struct lt_cpu *c, uint64_t ts)
 	if (!c->lazy.open)
 		return;
 	c->lazy.at_tick = task_pending(c, &c->lazy, ts);
+	c->lazy.tick_ts = ts;
 	if (c->lazy.at_tick)
 		c->lazy.ticks++;
+}
+
+/* Keep a request a tick saw pending, for lt_analysis.on_episode. */
+static int keep_candidate(struct lt_analysis *a, const struct lt_cpu *c,
+			  struct lt_task *t, const struct lt_req *lazy)
+{
+	struct lt_ep_candidate *e;
+
+	if (a->nr_cand == a->alloc_cand) {
+		size_t n = a->alloc_cand ? 2 * a->alloc_cand : 256;
+
+		e = realloc(a->cand, n * sizeof(*e));
+		if (!e)
+			return -1;
+		a->cand = e;
+		a->alloc_cand = n;
+	}
+	a->cand[a->nr_cand++] = (struct lt_ep_candidate){
+		.task = t,
+		.cpu = c - a->cpus,
+		.tick_time_ns = lazy->tick_ts,
+		.since_ns = lazy->seen,
+		.pending_ns = lazy->at_tick,
+		.stack = lazy->stack,
+	};
+	return 0;
 }
 
 void lt_hogs_request_end(struct lt_analysis *a, struct lt_cpu *c,
@@ -52,6 +79,9 @@ void lt_hogs_request_end(struct lt_analysis *a, struct lt_cpu *c,
 	uint64_t own = served ? task_pending(c, lazy, end) : lazy->at_tick;
 
 	if (lazy->at_tick && lt_hist_add(&t->at_tick, lazy->at_tick))
+		a->oom = true;
+	/* the same requests as the histogram's: one episode each, at most */
+	if (lazy->at_tick && a->on_episode && keep_candidate(a, c, t, lazy))
 		a->oom = true;
 	/* An unserved request is known to be pending up to its last tick. */
 	if (!served)
@@ -167,6 +197,34 @@ static int by_pending(const void *pa, const void *pb)
 	return x->id < y->id ? -1 : 1;
 }
 
+/*
+ * Each kept request that is an episode, by the rule that counted the
+ * task's (its sample in the task's histogram), so that the calls add up
+ * to the tasks' episodes.
+ */
+static void report_episodes(struct lt_analysis *a, uint64_t ep_ns)
+{
+	size_t i;
+
+	for (i = 0; a->on_episode && i < a->nr_cand; i++) {
+		const struct lt_ep_candidate *k = &a->cand[i];
+		struct lt_episode ep = {
+			.task = &k->task->st,
+			.cpu = k->cpu,
+			.tick_time_ns = k->tick_time_ns,
+			.since_ns = k->since_ns,
+			.pending_ns = k->pending_ns,
+			.site = lt_stack_site(k->stack),
+		};
+
+		if (lt_hist_sample_ge(&k->task->at_tick, k->pending_ns, ep_ns))
+			a->on_episode(&ep, a->episode_data);
+	}
+	free(a->cand);
+	a->cand = NULL;
+	a->nr_cand = a->alloc_cand = 0;
+}
+
 void lt_hogs_finish(struct lt_analysis *a)
 {
 	uint64_t tick = a->opts.tick_ns, ep_ns, max_ns;
@@ -224,4 +282,5 @@ void lt_hogs_finish(struct lt_analysis *a)
 	if (a->nr_hogs)
 		qsort(a->hogs, a->nr_hogs, sizeof(*a->hogs), by_pending);
 	a->sum.nr_hogs = a->nr_hogs;
+	report_episodes(a, ep_ns);
 }

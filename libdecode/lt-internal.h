@@ -40,7 +40,6 @@ struct lt_reader {
 	const char *abi_reason;
 	char abi_reason_buf[160];
 	char *kernel;
-	char *preempt_model;
 	int nr_cpus;
 	uint64_t first_ts;
 	uint64_t size;
@@ -55,8 +54,35 @@ struct lt_reader {
 __attribute__((format(printf, 2, 3)))
 void lt_reader_fail(struct lt_reader *r, const char *fmt, ...);
 
+/* Whether and how `record` enables a known event (lt-tracefs.c). */
+enum lt_record_when {
+	LT_REC_REQUIRED = 0,	/* always: nothing to record without it */
+	LT_REC_ALWAYS,		/* always; a kernel without it is told */
+	LT_REC_IF_PRESENT,	/* where the kernel has it, silently */
+	LT_REC_SYSCALLS,	/* with lt_tracefs_opts.syscalls */
+	LT_REC_NO,		/* known, but not worth recording */
+	LT_REC_ELSEWHERE,	/* not an event to enable: the function
+				 * tracer, trace_marker, a trigger, a probe */
+};
+
+/* An event the analysis knows (lt-events.c): the one list. */
+struct lt_known_event {
+	const char *system;	/* NULL: any group (a probe of ours) */
+	const char *name;
+	enum lt_event_kind kind;
+	enum lt_record_when record;
+	const char *why;	/* what the analysis takes from it */
+};
+
+extern const struct lt_known_event lt_known_events[];
+extern const size_t lt_nr_known_events;
+
 enum lt_event_kind lt_event_kind_of(const char *system, const char *name);
 const char *lt_event_system_of(const char *name);
+/* Whether `record` enables @e as a tracefs event. */
+bool lt_event_recorded(const struct lt_known_event *e);
+/* The systems of the events `record` enables, each once: up to @max. */
+size_t lt_record_systems(const char **sys, size_t max);
 enum lt_prev_state lt_prev_state_of(const char *str);
 
 /*
@@ -138,8 +164,45 @@ size_t lt_zstream_peek(struct zstream *s, unsigned char *buf, size_t len);
 FILE *lt_zstream_fopen(struct zstream *s);
 void lt_zstream_free(struct zstream *s);
 
-/* ABI detection from what every reader knows. */
-enum lt_abi lt_abi_from_kernel(const char *release);
+/*
+ * What an input tells of the flag ABI of the kernel that wrote it, for
+ * lt_abi_detect(): each reader fills in what it knows, 0 for the rest.
+ */
+struct lt_abi_hints {
+	enum lt_abi given;	/* --abi, or LT_ABI_AUTO */
+	const char *release;	/* the kernel's release (uname -r), or NULL */
+	bool lazy_count_field;	/* events carry common_preempt_lazy_count */
+	bool text;		/* the kernel's text: letters, not bits */
+	bool x_letter;		/* text: an 'X' (irq flags unsupported) seen */
+	bool lazy_letter;	/* text: a lazy need-resched letter seen */
+	/*
+	 * Where bit 0x02 is never legacy's "irq flags unsupported" (x86,
+	 * arm64), its name; NULL elsewhere or when the input does not say.
+	 */
+	const char *lazy_bit_arch;
+	/* Events with bit 0x02 set among the first; called only if needed. */
+	unsigned long (*scan_lazy_bit)(void *ctx);
+	void *scan_ctx;
+};
+
+/* The rule that chose the ABI, strongest first (docs/model.md §2). */
+enum lt_abi_rule {
+	LT_ABI_BY_OPTION = 0,
+	LT_ABI_BY_FIELD,
+	LT_ABI_BY_RELEASE,
+	LT_ABI_BY_LETTERS,
+	LT_ABI_BY_LAZY_BIT,
+	LT_ABI_BY_DEFAULT,
+};
+
+struct lt_abi_choice {
+	enum lt_abi abi;
+	enum lt_abi_rule rule;
+	char reason[160];
+};
+
+/* The one ABI detector (lt-flags.c): every reader and recorder asks it. */
+void lt_abi_detect(const struct lt_abi_hints *h, struct lt_abi_choice *out);
 void lt_abi_set(struct lt_reader *r, enum lt_abi abi, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -148,6 +211,11 @@ unsigned int lt_flags_encode(enum lt_abi abi, const struct lt_flags *f);
 void lt_strlcpy(char *dst, const char *src, size_t size);
 
 /* Session details only the library's tracefs code needs (lt-tracefs*.c). */
+/*
+ * The setup line of this kernel (lt-tracefs-setup.c), without a newline;
+ * fields this kernel does not tell are left out.
+ */
+void lt_tracefs_setup_line(char *buf, size_t len);
 struct tracefs_instance;
 
 struct tracefs_instance *lt_tracefs_instance(struct lt_tracefs *s);

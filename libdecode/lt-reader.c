@@ -52,79 +52,6 @@ void lt_abi_set(struct lt_reader *r, enum lt_abi abi, const char *fmt, ...)
 	r->abi_reason = r->abi_reason_buf;
 }
 
-/* 6.13 and later carry lazy preemption with the lazy bit on 0x02. */
-enum lt_abi lt_abi_from_kernel(const char *release)
-{
-	unsigned int major = 0, minor = 0;
-
-	if (!release || sscanf(release, "%u.%u", &major, &minor) != 2)
-		return LT_ABI_AUTO;
-	if (major > 6 || (major == 6 && minor >= 13))
-		return LT_ABI_MAINLINE;
-	return LT_ABI_AUTO;
-}
-
-static const struct {
-	const char *system;
-	const char *name;
-	enum lt_event_kind kind;
-} known_events[] = {
-	{ "sched", "sched_switch", LT_EV_SCHED_SWITCH },
-	{ "sched", "sched_waking", LT_EV_SCHED_WAKING },
-	{ "sched", "sched_wakeup", LT_EV_SCHED_WAKEUP },
-	{ "sched", "sched_wakeup_new", LT_EV_SCHED_WAKEUP_NEW },
-	{ "sched", "sched_process_exit", LT_EV_SCHED_PROCESS_EXIT },
-	{ "sched", "sched_process_fork", LT_EV_SCHED_PROCESS_FORK },
-	{ "sched", "sched_migrate_task", LT_EV_SCHED_MIGRATE_TASK },
-	{ "irq_vectors", "local_timer_entry", LT_EV_LOCAL_TIMER_ENTRY },
-	{ "irq_vectors", "local_timer_exit", LT_EV_LOCAL_TIMER_EXIT },
-	{ "timer", "hrtimer_expire_entry", LT_EV_HRTIMER_EXPIRE_ENTRY },
-	{ "timer", "hrtimer_expire_exit", LT_EV_HRTIMER_EXPIRE_EXIT },
-	{ "irq_vectors", "reschedule_entry", LT_EV_RESCHEDULE_ENTRY },
-	{ "irq_vectors", "reschedule_exit", LT_EV_RESCHEDULE_EXIT },
-	{ "irq", "softirq_entry", LT_EV_SOFTIRQ_ENTRY },
-	{ "irq", "softirq_exit", LT_EV_SOFTIRQ_EXIT },
-	{ "raw_syscalls", "sys_enter", LT_EV_SYS_ENTER },
-	{ "raw_syscalls", "sys_exit", LT_EV_SYS_EXIT },
-	{ "ftrace", "function", LT_EV_FUNCTION },
-	{ "ftrace", "print", LT_EV_PRINT },
-	/* the kernel's text names the print event after its writer */
-	{ "ftrace", "tracing_mark_write", LT_EV_PRINT },
-	/* a probe of ours: its group (system) varies by recording */
-	{ NULL, "sched_set_need_resched", LT_EV_SET_NEED_RESCHED },
-	{ NULL, "set_need_resched", LT_EV_SET_NEED_RESCHED },
-	{ "ftrace", "kernel_stack", LT_EV_KERNEL_STACK },
-};
-
-#define NR_KNOWN ARRAY_SIZE(known_events)
-
-enum lt_event_kind lt_event_kind_of(const char *system, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < NR_KNOWN; i++) {
-		if (strcmp(name, known_events[i].name))
-			continue;
-		if (system && known_events[i].system &&
-		    strcmp(system, known_events[i].system))
-			continue;
-		return known_events[i].kind;
-	}
-	return LT_EV_OTHER;
-}
-
-/* Text output names events without their system; guess it for known ones. */
-const char *lt_event_system_of(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < NR_KNOWN; i++)
-		if (!strcmp(name, known_events[i].name))
-			return known_events[i].system ? known_events[i].system :
-							"";
-	return "";
-}
-
 enum lt_prev_state lt_prev_state_of(const char *str)
 {
 	if (str[0] == 'R' && str[1] == '+')
@@ -273,7 +200,6 @@ void lt_reader_close(struct lt_reader *r)
 	if (r->ops && r->ops->close)
 		r->ops->close(r);
 	free(r->kernel);
-	free(r->preempt_model);
 	free(r->path);
 	free(r);
 }
@@ -331,11 +257,6 @@ int lt_reader_nr_cpus(const struct lt_reader *r)
 const char *lt_reader_kernel(const struct lt_reader *r)
 {
 	return r->kernel;
-}
-
-const char *lt_reader_preempt_model(const struct lt_reader *r)
-{
-	return r->preempt_model;
 }
 
 uint64_t lt_reader_first_ts(const struct lt_reader *r)

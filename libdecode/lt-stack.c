@@ -391,6 +391,11 @@ int lt_stack_request_end(struct lt_analysis *a, struct lt_task *t,
 	return 0;
 }
 
+const char *lt_stack_site(const struct lt_stk *stk)
+{
+	return stk ? stk->site : NULL;
+}
+
 static int by_weight(const void *pa, const void *pb)
 {
 	const struct lt_site *x = pa, *y = pb;

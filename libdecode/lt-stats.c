@@ -107,6 +107,14 @@ uint64_t lt_hist_percentile(const struct lt_hist *h, double pct)
 	return h->max;
 }
 
+bool lt_hist_sample_ge(const struct lt_hist *h, uint64_t s, uint64_t v)
+{
+	int row, idx;
+
+	hist_index(s, &row, &idx);
+	return hist_value(h, row, idx) >= v;
+}
+
 uint64_t lt_hist_count_ge(const struct lt_hist *h, uint64_t v)
 {
 	uint64_t n = 0;

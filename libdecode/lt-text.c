@@ -30,6 +30,7 @@ struct text {
 	bool eof;
 	bool latency;		/* latency format lines */
 	bool abi_fixed;		/* ABI given, or settled by the header */
+	struct lt_abi_hints abi;	/* what the text told of it so far */
 	uint64_t *missed;	/* per CPU: lost events not yet reported */
 	int nr_missed;
 	uint64_t next_missed;
@@ -116,17 +117,19 @@ static bool is_lazy_letter(char c)
 /* Settle the ABI on the first letter that only one layout can carry. */
 static void settle_abi(struct lt_reader *r, struct text *t, const char *fl)
 {
+	struct lt_abi_choice c;
+
 	if (t->abi_fixed)
 		return;
-	if (fl[0] == 'X') {
-		lt_abi_set(r, LT_ABI_LEGACY,
-			   "text shows 'X' (irq-flag tracing unsupported), a legacy kernel");
-		t->abi_fixed = true;
-	} else if (is_lazy_letter(fl[1])) {
-		lt_abi_set(r, LT_ABI_MAINLINE,
-			   "text shows lazy need-resched letters (B L b l)");
-		t->abi_fixed = true;
-	}
+	if (fl[0] == 'X')
+		t->abi.x_letter = true;
+	else if (is_lazy_letter(fl[1]))
+		t->abi.lazy_letter = true;
+	else
+		return;
+	lt_abi_detect(&t->abi, &c);
+	lt_abi_set(r, c.abi, "%s", c.reason);
+	t->abi_fixed = true;
 }
 
 /* ---- parsing one line ---- */
@@ -486,9 +489,6 @@ static void parse_header(struct lt_reader *r, struct text *t, const char *l)
 	p = p ? strstr(p, " on ") : NULL;
 	if (p && !r->kernel && sscanf(p, " on %127s", buf) == 1)
 		r->kernel = strdup(buf);
-	p = strstr(l, "(M:");
-	if (p && !r->preempt_model && sscanf(p, "(M:%127[^ ]", buf) == 1)
-		r->preempt_model = strdup(buf);
 	if (strstr(l, "cmd     pid"))
 		t->latency = true;
 	/*
@@ -876,6 +876,7 @@ static void read_header(struct lt_reader *r, struct text *t)
 int lt_text_open(struct lt_reader *r, FILE *fp, const struct lt_open_opts *opts)
 {
 	struct text *t = calloc(1, sizeof(*t));
+	struct lt_abi_choice c;
 
 	if (!t) {
 		if (fp != stdin)
@@ -892,10 +893,8 @@ int lt_text_open(struct lt_reader *r, FILE *fp, const struct lt_open_opts *opts)
 		lt_reader_fail(r, "out of memory");
 		return -1;
 	}
-	if (opts->abi != LT_ABI_AUTO) {
-		lt_abi_set(r, opts->abi, "given with --abi");
-		t->abi_fixed = true;
-	}
+	t->abi.given = opts->abi;
+	t->abi.text = true;
 	read_header(r, t);
 	if (r->failed)
 		return -1;
@@ -908,15 +907,10 @@ int lt_text_open(struct lt_reader *r, FILE *fp, const struct lt_open_opts *opts)
 		return -1;
 	}
 	r->format = t->latency ? LT_INPUT_TEXT_LATENCY : LT_INPUT_TEXT;
-	if (!t->abi_fixed) {
-		if (lt_abi_from_kernel(r->kernel) == LT_ABI_MAINLINE) {
-			lt_abi_set(r, LT_ABI_MAINLINE,
-				   "kernel %s is 6.13 or later", r->kernel);
-			t->abi_fixed = true;
-		} else {
-			lt_abi_set(r, LT_ABI_MAINLINE,
-				   "text: the kernel's letters, read under the mainline layout");
-		}
-	}
+	t->abi.release = r->kernel;
+	lt_abi_detect(&t->abi, &c);
+	lt_abi_set(r, c.abi, "%s", c.reason);
+	/* Only the default can change: a letter of one layout settles it. */
+	t->abi_fixed = c.rule != LT_ABI_BY_DEFAULT;
 	return 0;
 }

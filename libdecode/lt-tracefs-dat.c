@@ -30,10 +30,6 @@ enum {
 	OPT_CPUCOUNT = 8,
 };
 
-/* The event systems whose formats a recording carries. */
-static const char *const systems[] = {
-	"sched", "irq_vectors", "timer", "irq", "raw_syscalls",
-};
 
 struct buf {
 	char *p;
@@ -190,21 +186,23 @@ static void put_formats(struct buf *b, const char *dir, char **names, int nr)
 	}
 }
 
+/* More than the systems of the events a recording enables. */
+#define MAX_SYSTEMS 16
+
 /*
- * The fixed systems, then the session's probe group: without its format
- * no reader can decode the probe's events (nor step over them).
+ * The systems of the events record enables (lt-events.c), then the
+ * session's probe group: without its format no reader can decode the
+ * probe's events (nor step over them).
  */
 static void put_event_systems(struct buf *b, const char *top,
 			      const char *probe_group)
 {
-	enum { NR_FIXED = sizeof(systems) / sizeof(systems[0]) };
-	const char *sys[NR_FIXED + 1];
-	char dir[4096], **names[NR_FIXED + 1];
-	int nr[NR_FIXED + 1];
-	int i, nr_sys = 0, count = 0;
+	const char *sys[MAX_SYSTEMS + 1];
+	char dir[4096], **names[MAX_SYSTEMS + 1];
+	int nr[MAX_SYSTEMS + 1];
+	int i, nr_sys, count = 0;
 
-	for (i = 0; i < NR_FIXED; i++)
-		sys[nr_sys++] = systems[i];
+	nr_sys = lt_record_systems(sys, MAX_SYSTEMS);
 	if (probe_group && probe_group[0])
 		sys[nr_sys++] = probe_group;
 	for (i = 0; i < nr_sys; i++) {

@@ -519,11 +519,14 @@ int lt_live_wait(struct lt_reader *r, int ms)
 /* The flag ABI is given, or follows from the running kernel's release. */
 static bool known_abi(const struct lt_open_opts *opts)
 {
+	struct lt_abi_hints h = { .given = opts ? opts->abi : LT_ABI_AUTO };
+	struct lt_abi_choice c;
 	struct utsname u;
 
-	if (opts && opts->abi != LT_ABI_AUTO)
-		return true;
-	return !uname(&u) && lt_abi_from_kernel(u.release) == LT_ABI_MAINLINE;
+	if (h.given == LT_ABI_AUTO && !uname(&u))
+		h.release = u.release;
+	lt_abi_detect(&h, &c);
+	return c.rule <= LT_ABI_BY_RELEASE;
 }
 
 /* Documented in lazytrace.h. */

@@ -27,23 +27,22 @@ struct lt_stack_trigger {
 	char cmd[64];
 };
 
-/* The lazy bit of common_flags on the running kernel, and its ABI. */
+/*
+ * The lazy bit of common_flags on the running kernel, and its ABI: what
+ * its release settles, else mainline's (a kernel without lazy
+ * preemption never sets it, so the trigger then saves no stack).
+ */
 static unsigned int lazy_bit(enum lt_abi *abi)
 {
 	struct lt_flags f = { .need_resched_lazy = true };
-	unsigned int major = 0, minor = 0;
+	struct lt_abi_hints h = { .given = LT_ABI_AUTO };
+	struct lt_abi_choice c;
 	struct utsname u;
 
-	*abi = LT_ABI_MAINLINE;
-	if (uname(&u) == 0) {
-		if (lt_abi_from_kernel(u.release) == LT_ABI_MAINLINE)
-			*abi = LT_ABI_MAINLINE;
-		/* PREEMPT_RT's own lazy preemption, 5.17-rt .. 6.6-rt */
-		else if (strstr(u.release, "-rt") &&
-			 sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
-			 (major == 5 || (major == 6 && minor <= 6)))
-			*abi = LT_ABI_RT_LAZY;
-	}
+	if (uname(&u) == 0)
+		h.release = u.release;
+	lt_abi_detect(&h, &c);
+	*abi = c.rule == LT_ABI_BY_RELEASE ? c.abi : LT_ABI_MAINLINE;
 	return lt_flags_encode(*abi, &f);
 }
 

@@ -267,8 +267,12 @@ static int destroy_instance(struct tracefs_instance *inst)
 	return -1;
 }
 
-/* Documented in lazytrace.h. */
-int lt_tracefs_remove_stale(const struct lt_tracefs_opts *o)
+/*
+ * Remove the instances of dead lazytrace runs: LT_INSTANCE_PREFIX + a PID
+ * that no longer runs lazytrace was left by a killed run (@o->note hears
+ * which). Other instances are never touched. Returns how many went.
+ */
+static int remove_stale(const struct lt_tracefs_opts *o)
 {
 	const char *top = tracefs_tracing_dir();
 	struct tracefs_instance *inst;
@@ -411,11 +415,6 @@ int lt_tracefs_mark_setup(struct lt_tracefs *s)
 					   s->setup) > 0 ? 0 : -1;
 }
 
-bool lt_tracefs_probe(const struct lt_tracefs *s)
-{
-	return s->probe_group[0] != '\0';
-}
-
 /* The event system of the session's probe, "" without one. */
 const char *lt_tracefs_probe_group(const struct lt_tracefs *s)
 {
@@ -454,67 +453,77 @@ static int remove_stale_probes(const struct lt_tracefs_opts *o)
 	return n;
 }
 
+/* An event nothing can be recorded without: its failure is the error. */
+static int enable_required(struct lt_tracefs *s,
+			   const struct lt_known_event *e, char *err,
+			   size_t len)
+{
+	char file[256];
+	char *path;
+	int errnum;
+
+	if (!event_exists(e->system, e->name)) {
+		snprintf(err, len,
+			 "this kernel has no %s:%s event: nothing to record",
+			 e->system, e->name);
+		return -1;
+	}
+	if (!tracefs_event_enable(s->inst, e->system, e->name))
+		return 0;
+	errnum = errno;
+	snprintf(file, sizeof(file), "events/%s/%s/enable", e->system,
+		 e->name);
+	path = tracefs_instance_get_file(s->inst, file);
+	if (errnum == EACCES || errnum == EPERM)
+		snprintf(err, len, "%s: %s (needs write access: %s)",
+			 path ? path : file, strerror(errnum), NEEDS_OWNER);
+	else
+		snprintf(err, len, "cannot enable %s:%s: %s", e->system,
+			 e->name, strerror(errnum));
+	tracefs_put_tracing_file(path);
+	return -1;
+}
+
+/* The events of lt_known_events[] that a recording enables. */
 static int enable_events(struct lt_tracefs *s, const struct lt_tracefs_opts *o,
 			 char *err, size_t len)
 {
-	static const char *const sched[] = {
-		"sched_waking", "sched_wakeup", "sched_wakeup_new",
-		"sched_process_fork", "sched_process_exit",
-	};
 	size_t i;
 
-	if (!event_exists("sched", "sched_switch")) {
-		snprintf(err, len,
-			 "this kernel has no sched:sched_switch event: nothing to record");
-		return -1;
-	}
-	if (tracefs_event_enable(s->inst, "sched", "sched_switch")) {
-		int e = errno;
-		char *path = tracefs_instance_get_file(s->inst,
-					"events/sched/sched_switch/enable");
+	for (i = 0; i < lt_nr_known_events; i++) {
+		const struct lt_known_event *e = &lt_known_events[i];
 
-		if (e == EACCES || e == EPERM)
-			snprintf(err, len, "%s: %s (needs write access: %s)",
-				 path ? path : "sched_switch/enable",
-				 strerror(e), NEEDS_OWNER);
-		else
-			snprintf(err, len, "cannot enable sched:sched_switch: %s",
-				 strerror(e));
-		tracefs_put_tracing_file(path);
-		return -1;
+		switch (e->record) {
+		case LT_REC_REQUIRED:
+			if (enable_required(s, e, err, len))
+				return -1;
+			break;
+		case LT_REC_ALWAYS:
+			enable(s, o, e->system, e->name);
+			break;
+		case LT_REC_IF_PRESENT:
+			if (event_exists(e->system, e->name))
+				enable(s, o, e->system, e->name);
+			break;
+		case LT_REC_SYSCALLS:
+			if (o->syscalls)
+				enable(s, o, e->system, e->name);
+			break;
+		default:
+			break;
+		}
 	}
-	for (i = 0; i < sizeof(sched) / sizeof(sched[0]); i++)
-		enable(s, o, "sched", sched[i]);
 	/*
 	 * The tick is told by its hrtimer function, not by the local timer
 	 * vector, which the slice timer (hrtick) and every other hrtimer
 	 * share. All hrtimers are kept: which one made an upgrade is part
 	 * of the answer.
 	 */
-	if (event_exists("irq_vectors", "local_timer_entry")) {
-		enable(s, o, "irq_vectors", "local_timer_entry");
-		enable(s, o, "irq_vectors", "local_timer_exit");
-	}
-	if (event_exists("timer", "hrtimer_expire_entry")) {
-		s->tick_hrtimer = true;
-		enable(s, o, "timer", "hrtimer_expire_entry");
-		enable(s, o, "timer", "hrtimer_expire_exit");
-	} else if (!event_exists("irq_vectors", "local_timer_entry")) {
+	s->tick_hrtimer = event_exists("timer", "hrtimer_expire_entry");
+	if (!s->tick_hrtimer && !event_exists("irq_vectors", "local_timer_entry"))
 		say(o, "this kernel has neither irq_vectors:local_timer_* nor timer:hrtimer_expire_*: ticks are not recorded, tick-upgrades cannot be told apart");
-	} else {
+	else if (!s->tick_hrtimer)
 		say(o, "this kernel has no timer:hrtimer_expire_* events: the tick is estimated from the local timer interrupts");
-	}
-	if (event_exists("irq_vectors", "reschedule_entry")) {
-		enable(s, o, "irq_vectors", "reschedule_entry");
-		enable(s, o, "irq_vectors", "reschedule_exit");
-	}
-	enable(s, o, "irq", "softirq_entry");
-	enable(s, o, "irq", "softirq_exit");
-	enable(s, o, "irq", "softirq_raise");
-	if (o->syscalls) {
-		enable(s, o, "raw_syscalls", "sys_enter");
-		enable(s, o, "raw_syscalls", "sys_exit");
-	}
 	/*
 	 * Function tracing of resched_curr* names the tick's resched_curr
 	 * exactly, but costs an event per request (on 7.x most of them the
@@ -663,9 +672,13 @@ static size_t buffer_kb(const struct lt_tracefs_opts *o)
 	return kb < MIN_BUFFER_KB && !o->buffer_kb ? MIN_BUFFER_KB : kb;
 }
 
-/* Documented in lazytrace.h. */
-struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
-				     char *err, size_t len)
+/*
+ * Make and set up this process's instance (@o->note hears what this
+ * kernel cannot record); tracing stays off. NULL, with @err set, when
+ * nothing can be recorded.
+ */
+static struct lt_tracefs *create(const struct lt_tracefs_opts *o, char *err,
+				 size_t len)
 {
 	struct lt_tracefs *s = calloc(1, sizeof(*s));
 
@@ -818,8 +831,8 @@ struct lt_tracefs *lt_tracefs_begin(const struct lt_tracefs_opts *o,
 {
 	if (lt_tracefs_ready(err, len))
 		return NULL;
-	lt_tracefs_remove_stale(o);
-	return lt_tracefs_create(o, err, len);
+	remove_stale(o);
+	return create(o, err, len);
 }
 
 /* Documented in lazytrace.h. */

@@ -838,7 +838,11 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
 	if (t && c->baseline)
 		transitions(a, c, t, ev->ts, f, letter, switch_out,
 			    ev->kind);
-	if (t)
+	/*
+	 * A switch ends the task's requests with the letter its last event
+	 * showed (the letter before); the bits it leaves are cleared there.
+	 */
+	if (t && !switch_out)
 		set_bits(c, f, letter);
 	if (switch_out)
 		do_switch(a, c, t, ev, letter);
@@ -937,6 +941,7 @@ void lt_analysis_free(struct lt_analysis *a)
 		free(a->cpus[i].spacing);
 	lt_stack_free(a);
 	lt_stats_free(a);
+	free(a->cand);
 	free(a->hogs);
 	free(a->cpus);
 	free(a);

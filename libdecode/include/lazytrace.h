@@ -452,15 +452,6 @@ int lt_reader_nr_cpus(const struct lt_reader *r);
 const char *lt_reader_kernel(const struct lt_reader *r);
 
 /**
- * lt_reader_preempt_model - the preemption model the text header names
- * @r: the reader
- *
- * Return: e.g. "preempt" or "PREEMPT(lazy)" from a latency header, or
- * NULL.
- */
-const char *lt_reader_preempt_model(const struct lt_reader *r);
-
-/**
  * lt_reader_first_ts - timestamp of the first event in the buffer
  * @r: the reader
  *
@@ -690,7 +681,8 @@ const char *lt_upgrade_source_name(enum lt_upgrade_source src);
  * @since_after_ns: after_ns of that request
  * @syscall: for a tick-upgrade: the system call the task was in, or
  *	%LT_SYSCALL_USER, or %LT_SYSCALL_UNKNOWN
- * @letter_before: need-resched letter before (as the kernel prints it)
+ * @letter_before: need-resched letter before: as the kernel printed it on
+ *	the task's last event before @seen_ns
  * @letter_after: need-resched letter at @seen_ns
  * @source: for an upgrade or tick-upgrade: what made it
  * @request_ns: for lazy, eager and upgrade transitions: the exact time the
@@ -1199,37 +1191,16 @@ typedef int (*lt_page_sink)(void *ctx, int cpu, const void *page, int size);
 int lt_tracefs_ready(char *err, size_t len);
 
 /**
- * lt_tracefs_remove_stale - remove the instances of dead lazytrace runs
- * @o: where to report what was removed (@o->note)
- *
- * An instance %LT_INSTANCE_PREFIX + PID whose PID no longer runs lazytrace
- * was left by a killed run. Other instances are never touched.
- *
- * Return: the number of instances removed.
- */
-int lt_tracefs_remove_stale(const struct lt_tracefs_opts *o);
-
-/**
- * lt_tracefs_create - make and set up this process's instance
- * @o: what to record; @o->note hears what this kernel cannot record
- * @err: receives a one-line message on failure
- * @len: size of @err
- *
- * Tracing stays off until lt_tracefs_start().
- *
- * Return: the session, or NULL (nothing can be recorded) with @err set.
- */
-struct lt_tracefs *lt_tracefs_create(const struct lt_tracefs_opts *o,
-				     char *err, size_t len);
-
-/**
  * lt_tracefs_begin - check, clean up and make this process's instance
- * @o: what to record
+ * @o: what to record; @o->note hears what was cleaned up and what this
+ *	kernel cannot record
  * @err: receives a one-line message on failure
  * @len: size of @err
  *
- * lt_tracefs_ready(), lt_tracefs_remove_stale() and lt_tracefs_create()
- * in one: what every recorder does first. Tracing stays off until
+ * What every recorder does first: lt_tracefs_ready(); then removes the
+ * instances left by killed runs (%LT_INSTANCE_PREFIX + a PID that no
+ * longer runs lazytrace; other instances are never touched); then makes
+ * and sets up this process's instance. Tracing stays off until
  * lt_tracefs_start().
  *
  * Return: the session, or NULL with @err set.
@@ -1289,24 +1260,6 @@ const char *lt_tracefs_name(const struct lt_tracefs *s);
  * Return: 1 if a buffer has data to drain, 0 on timeout or a signal.
  */
 int lt_tracefs_wait(struct lt_tracefs *s, int ms);
-
-/**
- * lt_tracefs_probe - whether the session records a sched_set_need_resched
- *	probe (exact request times)
- * @s: the session
- *
- * Return: true if the kernel took the probe.
- */
-bool lt_tracefs_probe(const struct lt_tracefs *s);
-
-/**
- * lt_tracefs_setup_line - compose the setup line of this kernel
- * @buf: receives the line, without a newline
- * @len: size of @buf
- *
- * Fields this kernel does not tell are left out.
- */
-void lt_tracefs_setup_line(char *buf, size_t len);
 
 /**
  * lt_tracefs_mark_setup - write the setup line into the session's trace

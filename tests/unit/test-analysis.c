@@ -3,7 +3,9 @@
  * The transition state machine (docs/model.md §4, §5) and the hog rules
  * (§7) on hand-written event sequences: every transition kind, the three tick
  * sources, the four ways of being served, lost events, pid reuse, the
- * global switch table, hog episodes and the percentile structure.
+ * global switch table, hog episodes and the percentile structure; and
+ * the letters before of every transition and the episode hook on real
+ * recordings.
  *
  * Flags are written as the kernel's need-resched letter and turned into
  * the mainline ABI's bits here (E 0x04, L 0x02, P 0x20), from
@@ -18,6 +20,8 @@
 #include <cmocka.h>
 
 #include "lazytrace.h"
+#include "../../libdecode/lt-analysis.h"
+#include "test-data.h"
 
 #define E 0x04
 #define L 0x02
@@ -651,6 +655,165 @@ static void test_no_lazy(void **state)
 	fix_free(f);
 }
 
+/* What the letter test saw of a real recording. */
+struct letters {
+	enum lt_abi abi;
+	char last[64];		/* per CPU: the letter of its last event */
+	uint64_t served, served_dot, wrong, total;
+};
+
+static void check_letter(const struct lt_transition *t, void *data)
+{
+	struct letters *l = data;
+
+	assert_in_range(t->cpu, 0, 63);
+	l->total++;
+	if (t->letter_before != l->last[t->cpu])
+		l->wrong++;
+	if (lt_transition_is_served(t->kind)) {
+		l->served++;
+		l->served_dot += t->letter_before == '.';
+	}
+}
+
+/*
+ * On the kernel's own text and the trace.dat of the same buffer: a
+ * transition's letter before is the letter the event before it on its
+ * CPU printed (that event is the task's: the current task changes only
+ * at a switch, which ends its requests). A request still open at its
+ * switch showed its bits on the task's last event, so no served row
+ * reads '.' before.
+ */
+static void test_letters_real(void **state)
+{
+	static const char *const names[] = {
+		"lazy612-hogs.txt.xz", "lazy612-hogs.dat",
+		"lazy612-msg-lazy.dat", "host618-hogs.dat",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct letters l = { 0 };
+		struct lt_analysis_opts o = { .on_transition = check_letter,
+					      .data = &l };
+		const struct lt_event *e;
+		struct lt_analysis *a;
+		struct lt_reader *r;
+		char err[512];
+
+		r = lt_reader_open(data(names[i]), NULL, err, sizeof(err));
+		if (!r)
+			fail_msg("%s", err);
+		l.abi = o.abi = lt_reader_abi(r, NULL);
+		memset(l.last, '.', sizeof(l.last));
+		a = lt_analysis_new(&o);
+		assert_non_null(a);
+		while ((e = lt_reader_next(r))) {
+			assert_int_equal(lt_analysis_feed(a, e), 0);
+			assert_in_range(e->cpu, 0, 63);
+			l.last[e->cpu] = lt_flags_resched_letter(l.abi,
+								 e->flags);
+		}
+		assert_null(lt_reader_error(r));
+		lt_analysis_finish(a);
+		print_message("%s: %lu transitions, %lu served, %lu served "
+			      "from '.', %lu letters wrong\n", names[i],
+			      (unsigned long)l.total, (unsigned long)l.served,
+			      (unsigned long)l.served_dot,
+			      (unsigned long)l.wrong);
+		assert_true(l.served > 100);
+		assert_int_equal(l.served_dot, 0);
+		assert_int_equal(l.wrong, 0);
+		lt_analysis_free(a);
+		lt_reader_close(r);
+	}
+}
+
+/* What the episode hook was told. */
+struct episodes {
+	uint64_t calls, with_site;
+	uint64_t *per_task;	/* by task id */
+	size_t nr;
+	uint64_t last_since;
+};
+
+static void on_episode(const struct lt_episode *ep, void *data)
+{
+	struct episodes *e = data;
+
+	e->calls++;
+	assert_non_null(ep->task);
+	assert_true(ep->task->id >= 1 && ep->task->id < e->nr);
+	e->per_task[ep->task->id]++;
+	assert_in_range(ep->cpu, 0, 8191);
+	/* made at or before the tick, pending no longer than since then */
+	assert_true(ep->since_ns <= ep->tick_time_ns);
+	assert_true(ep->pending_ns > 0);
+	assert_true(ep->pending_ns <= ep->tick_time_ns - ep->since_ns);
+	if (ep->site) {
+		assert_true(ep->site[0] != '\0');
+		e->with_site++;
+	}
+}
+
+/*
+ * The episode hook on real recordings (hogs without and with kernel
+ * stacks): one call per episode, the calls per task equal to the task's
+ * episodes; with stacks, the sites named.
+ */
+static void test_episode_hook_real(void **state)
+{
+	static const char *const names[] = {
+		"lazy612-hogs.dat",
+		"stock/stock72-lazy-nohrtick-stacks.dat",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct episodes e = { .nr = 1 << 16 };
+		const struct lt_analysis_summary *s;
+		struct lt_analysis_opts o = { 0 };
+		struct lt_analysis *a;
+		struct lt_reader *r;
+		uint64_t sum = 0;
+		char err[512];
+		size_t t;
+
+		e.per_task = calloc(e.nr, sizeof(*e.per_task));
+		assert_non_null(e.per_task);
+		r = lt_reader_open(data(names[i]), NULL, err, sizeof(err));
+		if (!r)
+			fail_msg("%s", err);
+		a = lt_analysis_new(&o);
+		assert_non_null(a);
+		a->on_episode = on_episode;
+		a->episode_data = &e;
+		assert_int_equal(lt_analysis_run(a, r), 0);
+		s = lt_analysis_summary(a);
+		for (t = 0; t < s->nr_tasks; t++) {
+			const struct lt_task_stats *st = lt_analysis_task(a, t);
+
+			assert_true(st->id < e.nr);
+			assert_int_equal(e.per_task[st->id], st->episodes);
+			sum += st->episodes;
+		}
+		print_message("%s: %lu episodes, %lu calls, %lu with a site\n",
+			      names[i], (unsigned long)sum,
+			      (unsigned long)e.calls,
+			      (unsigned long)e.with_site);
+		assert_true(sum > 100);
+		assert_int_equal(e.calls, sum);
+		/* a trace with stacks names most episodes' sites */
+		if (i == 1)
+			assert_true(e.with_site * 2 > e.calls);
+		else
+			assert_int_equal(e.with_site, 0);
+		lt_analysis_free(a);
+		lt_reader_close(r);
+		free(e.per_task);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -666,6 +829,8 @@ int main(void)
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_hrtimer_only_and_syscalls),
 		cmocka_unit_test(test_no_lazy),
+		cmocka_unit_test(test_letters_real),
+		cmocka_unit_test(test_episode_hook_real),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,8 @@
  * Every flag byte under every ABI, with representative preempt counts,
  * against the letters docs/model.md §2 and §3 give. The expected side is
  * written from its tables and rules, bit masks spelled out here, not from
- * the code under test.
+ * the code under test. The ABI detector on real kernel releases and the
+ * order of its rules (docs/model.md §2).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "lazytrace.h"
+#include "../../libdecode/lt-internal.h"
 
 struct layout {
 	enum lt_abi abi;
@@ -167,6 +169,137 @@ static void test_abi_names(void **state)
 	assert_int_equal(lt_abi_parse("preempt-rt", &abi), -1);
 }
 
+static unsigned long scans;
+
+/* A scan that finds the lazy bit @ctx times. */
+static unsigned long scan(void *ctx)
+{
+	scans++;
+	return (unsigned long)(uintptr_t)ctx;
+}
+
+static enum lt_abi detect(const char *release, enum lt_abi_rule *rule)
+{
+	struct lt_abi_hints h = { .release = release };
+	struct lt_abi_choice c;
+
+	lt_abi_detect(&h, &c);
+	*rule = c.rule;
+	return c.abi;
+}
+
+/*
+ * Releases of real kernels: what the release alone settles. 6.13 and
+ * later are mainline; PREEMPT_RT patch sets 5.17-rt to 6.6-rt are rt-lazy;
+ * the rest is left to the events (RT sets before 5.17 put lazy on 0x80,
+ * 6.7-rt to 6.12-rt had none until the lazy backport).
+ */
+static void test_abi_release(void **state)
+{
+	static const struct {
+		const char *release;
+		enum lt_abi abi;	/* LT_ABI_AUTO: not settled */
+	} rel[] = {
+		{ "6.18.44-fc-v1045", LT_ABI_MAINLINE },	/* host618 */
+		{ "7.2.13+deb14-amd64", LT_ABI_MAINLINE },	/* stock72 */
+		{ "6.13.0", LT_ABI_MAINLINE },
+		{ "6.12.118-lazy", LT_ABI_AUTO },		/* lazy612 */
+		{ "6.12.118+", LT_ABI_AUTO },			/* lazyvm */
+		{ "5.10.0-32-686", LT_ABI_AUTO },		/* bullseye */
+		{ "6.1.0-18-rt-amd64", LT_ABI_RT_LAZY },	/* Debian 12 RT */
+		{ "6.6.15-rt22", LT_ABI_RT_LAZY },
+		{ "5.17.1-rt17", LT_ABI_RT_LAZY },
+		{ "5.15.148-rt74", LT_ABI_AUTO },
+		{ "5.10.0-28-rt-amd64", LT_ABI_AUTO },		/* Debian 11 RT */
+		{ "6.8.2-rt11", LT_ABI_AUTO },
+		{ "6.12.38+deb13-rt-amd64", LT_ABI_AUTO },	/* Debian 13 RT */
+		{ "5.15.0-1032-realtime", LT_ABI_AUTO },	/* Ubuntu */
+		{ "6.1.0-18-rtl-amd64", LT_ABI_AUTO },		/* not "-rt" */
+		{ "unknown", LT_ABI_AUTO },
+	};
+	enum lt_abi_rule rule;
+	enum lt_abi abi;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		abi = detect(rel[i].release, &rule);
+		print_message("%-24s %s\n", rel[i].release, lt_abi_name(abi));
+		if (rel[i].abi == LT_ABI_AUTO) {
+			/* bits, no scan: legacy by default */
+			assert_int_equal(rule, LT_ABI_BY_DEFAULT);
+			assert_int_equal(abi, LT_ABI_LEGACY);
+		} else {
+			assert_int_equal(rule, LT_ABI_BY_RELEASE);
+			assert_int_equal(abi, rel[i].abi);
+		}
+	}
+}
+
+/* Detect from @h; check the ABI and the rule; the reason in @c. */
+static void expect(const struct lt_abi_hints *h, struct lt_abi_choice *c,
+		   enum lt_abi abi, enum lt_abi_rule rule)
+{
+	lt_abi_detect(h, c);
+	assert_string_equal(lt_abi_name(c->abi), lt_abi_name(abi));
+	assert_int_equal(c->rule, rule);
+}
+
+/* The rules in their order, and the scan run only when it decides. */
+static void test_abi_rules(void **state)
+{
+	struct lt_abi_hints h = {
+		.release = "6.12.118-lazy",
+		.lazy_bit_arch = "x86_64",
+		.scan_lazy_bit = scan,
+		.scan_ctx = (void *)(uintptr_t)3,
+	};
+	struct lt_abi_choice c;
+
+	(void)state;
+	scans = 0;
+	expect(&h, &c, LT_ABI_MAINLINE, LT_ABI_BY_LAZY_BIT);
+	assert_non_null(strstr(c.reason, "x86_64"));
+	assert_int_equal(scans, 1);
+
+	/* no lazy bit seen: legacy, naming the kernel */
+	h.scan_ctx = NULL;
+	expect(&h, &c, LT_ABI_LEGACY, LT_ABI_BY_DEFAULT);
+	assert_non_null(strstr(c.reason, "6.12.118-lazy"));
+
+	/* 0x02 means "irq flags unsupported" elsewhere: no scan */
+	h.scan_ctx = (void *)(uintptr_t)3;
+	h.lazy_bit_arch = NULL;
+	scans = 0;
+	expect(&h, &c, LT_ABI_LEGACY, LT_ABI_BY_DEFAULT);
+
+	/* the release before the scan, the field before the release */
+	h.lazy_bit_arch = "aarch64";
+	h.release = "6.1.0-18-rt-amd64";
+	expect(&h, &c, LT_ABI_RT_LAZY, LT_ABI_BY_RELEASE);
+	h.release = "7.2.13+deb14-arm64";
+	h.lazy_count_field = true;
+	expect(&h, &c, LT_ABI_RT_LAZY, LT_ABI_BY_FIELD);
+	h.given = LT_ABI_POC2023;
+	expect(&h, &c, LT_ABI_POC2023, LT_ABI_BY_OPTION);
+	assert_int_equal(scans, 0);
+
+	/* text: letters, read under mainline until one settles the layout */
+	memset(&h, 0, sizeof(h));
+	h.text = true;
+	h.release = "5.10.0-32-686";
+	expect(&h, &c, LT_ABI_MAINLINE, LT_ABI_BY_DEFAULT);
+	h.x_letter = true;
+	expect(&h, &c, LT_ABI_LEGACY, LT_ABI_BY_LETTERS);
+	h.x_letter = false;
+	h.lazy_letter = true;
+	expect(&h, &c, LT_ABI_MAINLINE, LT_ABI_BY_LETTERS);
+	/* a release that settles it outranks the letters */
+	h.x_letter = true;
+	h.release = "6.6.15-rt22";
+	expect(&h, &c, LT_ABI_RT_LAZY, LT_ABI_BY_RELEASE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -174,6 +307,8 @@ int main(void)
 		cmocka_unit_test(test_legacy_letters),
 		cmocka_unit_test(test_decode_names),
 		cmocka_unit_test(test_abi_names),
+		cmocka_unit_test(test_abi_release),
+		cmocka_unit_test(test_abi_rules),
 	};
 
 	return cmocka_run_group_tests_name("flags", tests, NULL, NULL);
