@@ -182,6 +182,7 @@ struct files_sink {
 	const char *dir;
 	enum lt_format format;
 	bool world_readable;
+	bool made_dir;		/* removed again if nothing is written */
 	struct table_file f[MAX_TABLES];
 	size_t nr;
 };
@@ -203,8 +204,10 @@ static int files_begin(struct export_sink *s, struct lt_table *const *schema,
 	size_t i;
 	int fd;
 
-	if (mkdir(fs->dir, 0777) && (errno != EEXIST || stat(fs->dir, &st) ||
-				     !S_ISDIR(st.st_mode))) {
+	if (!mkdir(fs->dir, 0777)) {
+		fs->made_dir = true;
+	} else if (errno != EEXIST || stat(fs->dir, &st) ||
+		   !S_ISDIR(st.st_mode)) {
 		warn("cannot make the directory '%s': %s", fs->dir,
 		     errno == EEXIST ? "not a directory" : strerror(errno));
 		return -1;
@@ -322,6 +325,8 @@ static int files_end(struct export_sink *s, bool commit)
 		}
 		free(f->path);
 	}
+	if (!commit && fs->made_dir)
+		rmdir(fs->dir);
 	free(fs);
 	return commit ? ret : -1;
 }

@@ -227,6 +227,8 @@ lt export --sqlite none.db junk.txt 2> /dev/null
 [ $? = 2 ] || fail "only a bad trace: not exit 2"
 [ ! -e none.db ] || fail "only a bad trace: a database was made"
 ls | grep -q 'none.db.' && fail "a temporary file was left: $(ls)"
+lt export --ndjson none junk.txt 2> /dev/null
+[ $? = 2 ] && [ ! -e none ] || fail "only a bad trace: --ndjson made none/"
 
 # The run options apply to every trace: rows of pid 142 in its window.
 lt export --sqlite f.db --pid 142,143 --from 8 --to 10 \
