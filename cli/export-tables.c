@@ -349,8 +349,19 @@ static struct export_sink *files_sink(const char *dir, enum lt_format format,
 	return &fs->s;
 }
 
+static bool is_planned(const char *name, const char *const *order, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(order[i], name))
+			return true;
+	return false;
+}
+
 int export_tables(const struct export_request *req)
 {
+	const char *const *names = lt_run_table_names();
 	struct lt_table *schema[MAX_TABLES];
 	const char *order[MAX_TABLES];
 	struct export_sink *s;
@@ -359,14 +370,17 @@ int export_tables(const struct export_request *req)
 	size_t k, nr;
 
 	nr = plan(req, order);
-	/* a run not opened: its tables are the schema */
+	/* a run not opened: its tables are the schema, in the library's order */
 	run = lt_run_new();
 	if (!run)
 		die("out of memory");
-	for (k = 0; k < nr; k++) {
-		schema[k] = lt_run_table(run, order[k]);
+	for (k = 0, i = 0; names[i]; i++) {
+		if (!is_planned(names[i], order, nr))
+			continue;
+		schema[k] = lt_run_table(run, names[i]);
 		if (!schema[k])
 			die("%s", lt_run_error(run));
+		k++;
 	}
 	if (req->mode == EXPORT_SQLITE)
 		s = export_sqlite_sink(req->out, req->world_readable);

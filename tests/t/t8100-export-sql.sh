@@ -257,6 +257,40 @@ for tid in 1 2; do
 		fail "events of small$tid: $got rows, table $want, meta $m"
 done
 
+# docs/sql.md: its tables section names every table and column of a
+# database with --events, with its SQL type, and no other; every name
+# works unquoted; its example queries run.
+python3 - ev.db "$TOP/docs/sql.md" <<'PY' || fail "docs/sql.md"
+import re, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+doc = open(sys.argv[2]).read()
+sec = doc[doc.index("<!-- schema:begin -->"):doc.index("<!-- schema:end -->")]
+listed, table = [], None
+for line in sec.splitlines():
+    m = re.match(r"### (\w+)$", line)
+    if m:
+        table = m.group(1)
+    m = re.match(r"\| `(\w+)` \| (\w+) \|", line)
+    if m:
+        listed.append((table, m.group(1), m.group(2)))
+have = []
+for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                       "AND name != 'columns' ORDER BY rowid"):
+    for r in db.execute(f"PRAGMA table_info({t})"):
+        have.append((t, r[1], r[2]))
+        db.execute(f"SELECT {r[1]} FROM {t} LIMIT 0")
+missing = sorted(set(have) - set(listed))
+stale = sorted(set(listed) - set(have))
+assert not missing and not stale, \
+    f"run tests/tools/sql-doc.py DB docs/sql.md: missing {missing}, stale {stale}"
+ex = doc[doc.index("## Questions, answered"):doc.index("## The tables")]
+queries = re.findall(r"\n((?:    .*\n)+)", ex)
+assert len(queries) == 3, queries
+for q in queries:
+    db.execute(q).fetchall()
+print(f"docs/sql.md: {len(have)} columns, {len(queries)} queries")
+PY
+
 # NDJSON and CSV: the table command's rows, each led by its trace; the
 # rows of a bad trace are cut off again.
 set -- "$DATA/lazy612-hogs.dat" small1.txt small2.txt small3.txt
