@@ -230,6 +230,39 @@ ls | grep -q 'none.db.' && fail "a temporary file was left: $(ls)"
 lt export --ndjson none junk.txt 2> /dev/null
 [ $? = 2 ] && [ ! -e none ] || fail "only a bad trace: --ndjson made none/"
 
+# A trace with no event is written (its traces row) with a note; with
+# no event in any trace, the exit status is 1.
+grep '^#' "$k" > header.txt
+lt export --sqlite e.db header.txt 2> err
+[ $? = 1 ] && [ "$(cat err)" = "lazytrace: note: header.txt: no events" ] ||
+	fail "a trace of no event: $(cat err)"
+[ "$(sqlite3 e.db 'SELECT path, events FROM traces')" = "header.txt|0" ] ||
+	fail "e.db: $(sqlite3 e.db 'SELECT * FROM traces')"
+lt export --sqlite e.db header.txt small1.txt 2> err || fail "header.txt and small1.txt"
+
+# trace.dat files cut short: read up to the cut, one warning each, exit
+# 3; their rows are those of the file of their whole pages (cut-dat.py).
+trace-cmd convert -i "$DATA/lazy612-hogs.dat" --file-version 6 -o v6.dat \
+	> /dev/null 2>&1 || fail "trace-cmd convert"
+set -- $(python3 -c '
+import sys; sys.path.insert(0, sys.argv[1])
+cut = __import__("cut-dat")
+d = open(sys.argv[2], "rb").read()
+print(" ".join("%d %d" % c for c in cut.cpu_table(d)[1]))' "$TOOLS" v6.dat)
+python3 "$TOOLS/cut-dat.py" v6.dat cut1.dat ref1.dat $(($1 + $2 - 4096)) > /dev/null &&
+python3 "$TOOLS/cut-dat.py" v6.dat cut2.dat ref2.dat $(($3 + 4096)) > /dev/null ||
+	fail "cut-dat.py"
+lt export --sqlite cut.db cut1.dat small1.txt cut2.dat 2> err
+[ $? = 3 ] || fail "cut traces: not exit 3: $(cat err)"
+[ "$(grep -c 'truncated trace.dat' err)" = 2 ] && grep -q cut1.dat err &&
+	grep -q cut2.dat err && [ "$(wc -l < err)" = 2 ] || fail "cut traces: $(cat err)"
+lt export --sqlite ref.db ref1.dat small1.txt ref2.dat || fail "ref traces"
+for t in transitions requests switches tasks latency; do
+	a=$(sqlite3 ref.db "SELECT trace_id, count(*) FROM $t GROUP BY 1")
+	b=$(sqlite3 cut.db "SELECT trace_id, count(*) FROM $t GROUP BY 1")
+	[ "$a" = "$b" ] || fail "$t: cut '$b', whole pages '$a'"
+done
+
 # The run options apply to every trace: rows of pid 142 in its window.
 lt export --sqlite f.db --pid 142,143 --from 8 --to 10 \
 	"$DATA/lazy612-hogs.dat" "$(kernel_text lazy612-hogs.txt.xz)" ||
