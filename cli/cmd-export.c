@@ -562,9 +562,9 @@ static int perfetto(const char *out, const struct export_opt *opts, int nr,
 			tick.tick_ns = ns;
 			break;
 		case OPT_EVENTS:
-			die_usage("export: --events is for --sqlite, --ndjson and --csv");
+			die_usage("--events is for --sqlite, --ndjson and --csv");
 		default:
-			die_usage("export: --%s is not for --perfetto",
+			die_usage("--%s is not for --perfetto",
 				  option_name(opts[i].c));
 		}
 	}
@@ -579,22 +579,21 @@ static int perfetto(const char *out, const struct export_opt *opts, int nr,
 static int tables(struct export_request *req, const struct export_opt *opts,
 		  int nr, bool no_addresses, int argc, char **argv)
 {
-	struct export_opt *run_opts = calloc(nr + 1, sizeof(*run_opts));
 	const char **files = calloc(nr + argc + 1, sizeof(*files));
-	struct run_cli check;
-	int i, nr_run = 0, nr_files = 0, ret;
+	struct run_cli rc;
+	int i, nr_files = 0, ret;
 
-	if (!run_opts || !files)
+	if (!files)
 		die("out of memory");
 	if (no_addresses)
-		die_usage("export: --no-addresses is for --perfetto");
+		die_usage("--no-addresses is for --perfetto");
 	if (!strcmp(req->out, "-"))
-		die_usage("export: --%s writes %s, not standard output",
+		die_usage("--%s writes %s, not standard output",
 			  req->mode == EXPORT_SQLITE ? "sqlite" :
 			  req->mode == EXPORT_CSV ? "csv" : "ndjson",
 			  req->mode == EXPORT_SQLITE ? "a file" :
 			  "a directory");
-	run_cli_init(&check);
+	run_cli_init(&rc);
 	for (i = 0; i < nr; i++) {
 		if (opts[i].c == 'i') {
 			files[nr_files++] = opts[i].arg;
@@ -605,25 +604,22 @@ static int tables(struct export_request *req, const struct export_opt *opts,
 			continue;
 		}
 		/* exits on a bad value or an option given twice */
-		if (!run_opt(&check, opts[i].c, opts[i].arg))
-			die_usage("export: --%s is not for the tables",
+		if (!run_opt(&rc, opts[i].c, opts[i].arg))
+			die_usage("--%s is not for the tables",
 				  option_name(opts[i].c));
-		run_opts[nr_run++] = opts[i];
 	}
-	lt_run_free(check.run);
 	for (i = optind; i < argc; i++)
 		files[nr_files++] = argv[i];
 	if (!nr_files)
 		files[nr_files++] = "trace.dat";
 	for (i = 0; i < nr_files; i++)
 		if (!strcmp(files[i], "-"))
-			die_usage("export: standard input is read once, the tables need a pass each: save it to a file");
+			die_usage("standard input is read once, the tables need a pass each: save it to a file");
 	req->files = files;
 	req->nr_files = nr_files;
-	req->opts = run_opts;
-	req->nr_opts = nr_run;
+	req->rc = &rc;
 	ret = export_tables(req);
-	free(run_opts);
+	lt_run_free(rc.run);
 	free(files);
 	return ret;
 }
@@ -653,7 +649,7 @@ int cmd_export(int argc, char **argv)
 		switch (c) {
 		case OPT_PERFETTO:
 			if (table_mode)
-				die_usage("export: %s and --perfetto: one output at a time",
+				die_usage("%s and --perfetto: one output at a time",
 					  mode_names[req.mode]);
 			out = optarg;
 			continue;
@@ -684,9 +680,9 @@ int cmd_export(int argc, char **argv)
 			continue;
 		}
 		if (table_mode && req.mode == mode)
-			die_usage("export: %s given twice", mode_names[mode]);
+			die_usage("%s given twice", mode_names[mode]);
 		if (table_mode || out)
-			die_usage("export: %s and %s: one output at a time",
+			die_usage("%s and %s: one output at a time",
 				  out ? "--perfetto" : mode_names[req.mode],
 				  mode_names[mode]);
 		table_mode = true;

