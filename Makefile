@@ -31,6 +31,8 @@ LIB_CFLAGS	:= -Ilibdecode -fvisibility=hidden
 LIB_MAP		:= libdecode/liblazytrace.map
 TRACE_LIBS	:= $(shell $(PKG_CONFIG) --libs libtracecmd libtraceevent libtracefs 2>/dev/null || echo -ltracecmd -ltraceevent -ltracefs)
 CURSES_LIBS	:= $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
+# export --sqlite: the command links SQLite, the library does not.
+SQLITE_LIBS	:= $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 LDLIBS		:= $(TRACE_LIBS) -lzstd -lz -llzma -lm
 
 B		?= build
@@ -70,6 +72,7 @@ KSHARK_DEB_PKGS	:= kernelshark libkshark-dev libjson-c-dev libgl-dev \
 DEB_PKGS	:= build-essential pkg-config libtraceevent-dev libtracefs-dev \
 		   libtracecmd-dev trace-cmd libncurses-dev libcmocka-dev \
 		   libzstd-dev zlib1g-dev liblzma-dev xz-utils zstd tmux python3 man-db git strace \
+		   libsqlite3-dev sqlite3 \
 		   $(KSHARK_DEB_PKGS)
 
 # What the stock-kernel VM test needs on top (qemu, the guest's tools).
@@ -120,7 +123,7 @@ $(SHARED_LIB): $(LIB_PIC) $(LIB_MAP)
 
 $(BIN): $(CLI_OBJ) $(STATIC_LIB)
 	$(say) LD $@
-	$(Q)$(CC) $(CFLAGS) $(SAN) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(LDLIBS) $(CURSES_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(SAN) -o $@ $(CLI_OBJ) $(STATIC_LIB) $(LDLIBS) $(CURSES_LIBS) $(SQLITE_LIBS)
 
 $(B)/kshark/%.o: kshark/%.c kshark/lazytrace-kshark.h libdecode/include/lazytrace.h
 	@mkdir -p $(dir $@)

@@ -7,6 +7,9 @@
  * upgrades (with their source) and folds; a tick-upgrade carries the
  * kernel stack the tick took, where the trace has one. Written as the
  * trace is read.
+ *
+ * export --sqlite, --ndjson and --csv (the library's tables of many
+ * traces) are export-tables.c's; their options are parsed here.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -14,12 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export.h"
 #include "output-json.h"
 #include "private.h"
 
 static const char export_usage[] =
 "usage: lazytrace export --perfetto FILE [-i FILE] [--abi NAME] [-B BUFFER]\n"
 "                        [--hz N] [--tick T] [--no-addresses] [--world-readable]\n"
+"       lazytrace export --sqlite FILE [options] [TRACE...]\n"
+"       lazytrace export --ndjson DIR | --csv DIR [options] [TRACE...]\n"
 "\n"
 "Write Chrome trace-event JSON (open it in https://ui.perfetto.dev):\n"
 "a track per CPU with the running tasks, a track per task with its\n"
@@ -42,13 +48,41 @@ static const char export_usage[] =
 "                     follows the umask\n"
 "  --world-readable   FILE 0644 less the umask, not 0600\n"
 "\n"
-"otherData names the tick (tick_ns, null when unknown, and tick_source).\n";
+"otherData names the tick (tick_ns, null when unknown, and tick_source).\n"
+"\n"
+"--sqlite FILE writes the tables of every TRACE (lazytrace table --list)\n"
+"into one SQLite database, made anew: each table with a first column\n"
+"trace_id, and a table traces (trace_id, path and the meta table's\n"
+"columns), indexed on trace_id, pid and comm (docs/sql.md). --ndjson DIR\n"
+"and --csv DIR write DIR/TABLE.ndjson or .csv, each row led by a column\n"
+"trace, the TRACE's path: many traces' files concatenate (DuckDB, Spark).\n"
+"A TRACE that cannot be read is named and left out, whole; the others\n"
+"are written and the exit status is 2. The outputs are private (0600)\n"
+"unless --world-readable: stacks may hold kernel addresses.\n"
+"\n"
+"  TRACE..., -i TRACE the traces (default trace.dat; not '-': each is\n"
+"                     read once per streamed table)\n"
+"  --events           the events table too (every event, with its text:\n"
+"                     by far the largest)\n"
+"  --world-readable   the outputs 0644 less the umask, not 0600\n"
+"  -B NAME            trace.dat instance buffer\n"
+"  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
+"  --cpu LIST         only these CPUs (the traces are cut: as if recorded so)\n"
+"  --from T, --to T   only this window (cut the same way; T: 7.25, 7250ms)\n"
+"  --pid LIST         only rows of these tasks\n"
+"  --comm GLOBS       only rows of tasks whose name matches (e.g. 'kworker*')\n"
+"  --hz N, --tick T   the tick when a trace has no tick events\n"
+"  --episode-ticks X, --hog-episodes N, --hog-pending-ticks X\n"
+"                     the hog rules (docs/model.md §7)\n";
 
 enum {
 	OPT_PERFETTO = OPT_PRIVATE + 0x80,
-	OPT_EXPORT_TICK,
 	OPT_NO_ADDRESSES,
 	OPT_WORLD_READABLE,
+	OPT_SQLITE,
+	OPT_EXPORT_NDJSON,
+	OPT_EXPORT_CSV,
+	OPT_EVENTS,
 };
 
 /* Tracks of the CPUs live in a process of their own, out of pid range. */
@@ -459,58 +493,209 @@ static int export(struct input_opts *in, const char *out,
 	return status;
 }
 
-int cmd_export(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		INPUT_LONG_OPTS,
-		{ "perfetto", required_argument, NULL, OPT_PERFETTO },
-		{ "no-addresses", no_argument, NULL, OPT_NO_ADDRESSES },
-		{ "world-readable", no_argument, NULL, OPT_WORLD_READABLE },
-		{ "hz", required_argument, NULL, OPT_HZ },
-		{ "tick", required_argument, NULL, OPT_EXPORT_TICK },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct input_opts in = INPUT_OPTS_INIT;
-	bool no_addresses = false, world_readable = false;
-	struct lt_analysis_opts tick = { 0 };
-	const char *out = NULL;
-	int64_t ns;
-	int c;
+/* The long options: export's own, then the run's but its formats. */
+static const struct option own_longopts[] = {
+	{ "perfetto", required_argument, NULL, OPT_PERFETTO },
+	{ "sqlite", required_argument, NULL, OPT_SQLITE },
+	{ "ndjson", required_argument, NULL, OPT_EXPORT_NDJSON },
+	{ "csv", required_argument, NULL, OPT_EXPORT_CSV },
+	{ "events", no_argument, NULL, OPT_EVENTS },
+	{ "no-addresses", no_argument, NULL, OPT_NO_ADDRESSES },
+	{ "world-readable", no_argument, NULL, OPT_WORLD_READABLE },
+	{ "help", no_argument, NULL, 'h' },
+};
+static const struct option run_longopts[] = { RUN_LONG_OPTS };
 
-	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "h", longopts,
-				NULL)) != -1) {
-		if (input_opt(&in, c, optarg))
+static struct option longopts[ARRAY_SIZE(own_longopts) +
+			      ARRAY_SIZE(run_longopts) + 1];
+
+static void make_longopts(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(own_longopts); i++)
+		longopts[n++] = own_longopts[i];
+	/* --csv and --ndjson name a directory here; --json has no use */
+	for (i = 0; i < ARRAY_SIZE(run_longopts); i++)
+		if (run_longopts[i].val != OPT_JSON &&
+		    run_longopts[i].val != OPT_CSV &&
+		    run_longopts[i].val != OPT_NDJSON)
+			longopts[n++] = run_longopts[i];
+}
+
+static const char *option_name(int c)
+{
+	size_t i;
+
+	for (i = 0; longopts[i].name; i++)
+		if (longopts[i].val == c)
+			return longopts[i].name;
+	return "?";
+}
+
+/*
+ * --perfetto: its own options, as before the run existed; the run's
+ * filters are not applied to it (yet): refused, not ignored.
+ */
+static int perfetto(const char *out, const struct export_opt *opts, int nr,
+		    bool no_addresses, bool world_readable, int argc,
+		    char **argv)
+{
+	struct input_opts in = INPUT_OPTS_INIT;
+	struct lt_analysis_opts tick = { 0 };
+	int64_t ns;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		const char *arg = opts[i].arg;
+
+		if (input_opt(&in, opts[i].c, arg))
 			continue;
-		switch (c) {
-		case OPT_PERFETTO:
-			out = optarg;
-			break;
-		case OPT_NO_ADDRESSES:
-			no_addresses = true;
-			break;
-		case OPT_WORLD_READABLE:
-			world_readable = true;
-			break;
+		switch (opts[i].c) {
 		case OPT_HZ:
-			tick.hz = parse_hz(optarg);
+			tick.hz = parse_hz(arg);
 			break;
-		case OPT_EXPORT_TICK:
-			ns = parse_time_ns(optarg);
+		case OPT_RUN_TICK:
+			ns = parse_time_ns(arg);
 			if (ns <= 0)
-				die_usage("bad --tick '%s'", optarg);
+				die_usage("bad --tick '%s'", arg);
 			tick.tick_ns = ns;
 			break;
-		case 'h':
-			fputs(export_usage, stdout);
-			return EXIT_OK;
+		case OPT_EVENTS:
+			die_usage("--events is for --sqlite, --ndjson and --csv");
 		default:
-			usage_fail();
+			die_usage("--%s is not for --perfetto",
+				  option_name(opts[i].c));
 		}
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	if (!out)
-		die_usage("--perfetto FILE is required");
+		die_usage("--perfetto FILE, --sqlite FILE, --ndjson DIR or --csv DIR is required");
 	return export(&in, out, &tick, no_addresses, world_readable);
+}
+
+/* The tables: check the run options once, then export every trace. */
+static int tables(struct export_request *req, const struct export_opt *opts,
+		  int nr, bool no_addresses, int argc, char **argv)
+{
+	const char **files = calloc(nr + argc + 1, sizeof(*files));
+	struct run_cli rc;
+	int i, nr_files = 0, ret;
+
+	if (!files)
+		die("out of memory");
+	if (no_addresses)
+		die_usage("--no-addresses is for --perfetto");
+	if (!strcmp(req->out, "-"))
+		die_usage("--%s writes %s, not standard output",
+			  req->mode == EXPORT_SQLITE ? "sqlite" :
+			  req->mode == EXPORT_CSV ? "csv" : "ndjson",
+			  req->mode == EXPORT_SQLITE ? "a file" :
+			  "a directory");
+	run_cli_init(&rc);
+	for (i = 0; i < nr; i++) {
+		if (opts[i].c == 'i') {
+			files[nr_files++] = opts[i].arg;
+			continue;
+		}
+		if (opts[i].c == OPT_EVENTS) {
+			req->events = true;
+			continue;
+		}
+		/* exits on a bad value or an option given twice */
+		if (!run_opt(&rc, opts[i].c, opts[i].arg))
+			die_usage("--%s is not for the tables",
+				  option_name(opts[i].c));
+	}
+	for (i = optind; i < argc; i++)
+		files[nr_files++] = argv[i];
+	if (!nr_files)
+		files[nr_files++] = "trace.dat";
+	for (i = 0; i < nr_files; i++)
+		if (!strcmp(files[i], "-"))
+			die_usage("standard input is read once, the tables need a pass each: save it to a file");
+	req->files = files;
+	req->nr_files = nr_files;
+	req->rc = &rc;
+	ret = export_tables(req);
+	lt_run_free(rc.run);
+	free(files);
+	return ret;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const char *const mode_names[] = {
+		[EXPORT_SQLITE] = "--sqlite",
+		[EXPORT_CSV] = "--csv",
+		[EXPORT_NDJSON] = "--ndjson",
+	};
+	struct export_request req = { 0 };
+	bool no_addresses = false, world_readable = false, table_mode = false;
+	struct export_opt *opts;
+	const char *out = NULL;
+	int c, nr = 0, ret;
+
+	make_longopts();
+	/* the options are kept, in order, until the mode is known */
+	opts = calloc(argc + 1, sizeof(*opts));
+	if (!opts)
+		die("out of memory");
+	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "h", longopts,
+				NULL)) != -1) {
+		enum export_mode mode;
+
+		switch (c) {
+		case OPT_PERFETTO:
+			if (table_mode)
+				die_usage("%s and --perfetto: one output at a time",
+					  mode_names[req.mode]);
+			out = optarg;
+			continue;
+		case OPT_SQLITE:
+			mode = EXPORT_SQLITE;
+			break;
+		case OPT_EXPORT_CSV:
+			mode = EXPORT_CSV;
+			break;
+		case OPT_EXPORT_NDJSON:
+			mode = EXPORT_NDJSON;
+			break;
+		case OPT_NO_ADDRESSES:
+			no_addresses = true;
+			continue;
+		case OPT_WORLD_READABLE:
+			world_readable = true;
+			continue;
+		case 'h':
+			fputs(export_usage, stdout);
+			free(opts);
+			return EXIT_OK;
+		case '?':
+			usage_fail();
+		default:
+			opts[nr].c = c;
+			opts[nr++].arg = optarg;
+			continue;
+		}
+		if (table_mode && req.mode == mode)
+			die_usage("%s given twice", mode_names[mode]);
+		if (table_mode || out)
+			die_usage("%s and %s: one output at a time",
+				  out ? "--perfetto" : mode_names[req.mode],
+				  mode_names[mode]);
+		table_mode = true;
+		req.mode = mode;
+		req.out = optarg;
+	}
+	if (table_mode) {
+		req.world_readable = world_readable;
+		ret = tables(&req, opts, nr, no_addresses, argc, argv);
+	} else {
+		ret = perfetto(out, opts, nr, no_addresses, world_readable,
+			       argc, argv);
+	}
+	free(opts);
+	return ret;
 }

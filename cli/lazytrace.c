@@ -18,7 +18,7 @@ static const struct cmd commands[] = {
 	{ "hogs", cmd_hogs, "tasks that ignore lazy requests until the tick" },
 	{ "timeline", cmd_timeline, "need-resched transitions, one per line" },
 	{ "compare", cmd_compare, "two traces side by side (switches, requests, latencies)" },
-	{ "export", cmd_export, "Perfetto / Chrome trace-event JSON" },
+	{ "export", cmd_export, "Perfetto JSON; many traces' tables as SQLite, CSV, NDJSON" },
 	{ "table", cmd_table, "any of the library's tables, for scripts (--list)" },
 	{ "tui", cmd_tui, "full-screen timeline of need-resched states, ticks and hogs" },
 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * The writers: any table as text, JSON, CSV or NDJSON. A writer knows
- * nothing of a table but its columns' names and types.
+ * nothing of a table but its columns' names and types, and of the input
+ * only what a caller puts in its prefix column (many inputs, one output).
  */
 #include <inttypes.h>
 
@@ -13,6 +14,11 @@ struct lt_writer {
 	unsigned int flags;
 	int tables;
 	bool failed;
+	/* CSV and NDJSON: the one table this output holds */
+	char *table;
+	/* lt_writer_set_prefix(): a constant first column */
+	char *prefix_name;
+	char *prefix_value;	/* NULL: null */
 };
 
 struct lt_writer *lt_writer_new(FILE *fp, enum lt_format format,
@@ -82,11 +88,22 @@ static void json_cell(FILE *fp, const struct lt_table *t, unsigned int col)
 	}
 }
 
-static void json_row(FILE *fp, const struct lt_table *t)
+static void json_row(const struct lt_writer *w, const struct lt_table *t)
 {
 	unsigned int i, n = lt_table_nr_columns(t);
+	FILE *fp = w->fp;
 
 	fputc('{', fp);
+	if (w->prefix_name) {
+		json_string(fp, w->prefix_name);
+		fputc(':', fp);
+		if (w->prefix_value)
+			json_string(fp, w->prefix_value);
+		else
+			fputs("null", fp);
+		if (n)
+			fputc(',', fp);
+	}
 	for (i = 0; i < n; i++) {
 		if (i)
 			fputc(',', fp);
@@ -112,11 +129,21 @@ static void csv_text(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-static void csv_row(FILE *fp, const struct lt_table *t, bool header)
+static void csv_row(const struct lt_writer *w, const struct lt_table *t,
+		    bool header)
 {
 	unsigned int i, n = lt_table_nr_columns(t);
+	FILE *fp = w->fp;
 	char buf[64];
 
+	if (w->prefix_name) {
+		if (header)
+			csv_text(fp, w->prefix_name);
+		else if (w->prefix_value)
+			csv_text(fp, w->prefix_value);
+		if (n)
+			fputc(',', fp);
+	}
 	for (i = 0; i < n; i++) {
 		if (i)
 			fputc(',', fp);
@@ -199,24 +226,43 @@ static void text_cell(const struct lt_writer *w, const struct lt_table *t,
 	}
 }
 
+static void upper(char *dst, size_t len, const char *src)
+{
+	size_t k;
+
+	snprintf(dst, len, "%s", src);
+	for (k = 0; dst[k]; k++)
+		if (dst[k] >= 'a' && dst[k] <= 'z')
+			dst[k] = dst[k] - 'a' + 'A';
+}
+
+/* The prefix column, as wide as its name or 12, like other text. */
+static int prefix_width(const struct lt_writer *w)
+{
+	int n = strlen(w->prefix_name);
+
+	return n > 12 ? n : 12;
+}
+
 static void text_row(struct lt_writer *w, const struct lt_table *t,
 		     bool header)
 {
 	unsigned int i, n = lt_table_nr_columns(t);
-	char buf[1024], name[64];
-	size_t k;
+	char buf[1024];
 
+	if (w->prefix_name) {
+		if (header)
+			upper(buf, sizeof(buf), w->prefix_name);
+		else
+			snprintf(buf, sizeof(buf), "%s",
+				 w->prefix_value ? w->prefix_value : "-");
+		fprintf(w->fp, n ? "%-*s " : "%-*s\n", prefix_width(w), buf);
+	}
 	for (i = 0; i < n; i++) {
-		if (header) {
-			snprintf(name, sizeof(name), "%s",
-				 lt_table_column_name(t, i));
-			for (k = 0; name[k]; k++)
-				name[k] = name[k] >= 'a' && name[k] <= 'z' ?
-					  name[k] - 'a' + 'A' : name[k];
-			snprintf(buf, sizeof(buf), "%s", name);
-		} else {
+		if (header)
+			upper(buf, sizeof(buf), lt_table_column_name(t, i));
+		else
 			text_cell(w, t, i, buf, sizeof(buf));
-		}
 		/* the last column is not padded: it may be long text */
 		if (i + 1 == n)
 			fprintf(w->fp, "%s\n", buf);
@@ -233,9 +279,14 @@ static void text_record(struct lt_writer *w, const struct lt_table *t)
 	int width = 0;
 	char buf[1024];
 
+	if (w->prefix_name)
+		width = strlen(w->prefix_name);
 	for (i = 0; i < n; i++)
 		if ((int)strlen(lt_table_column_name(t, i)) > width)
 			width = strlen(lt_table_column_name(t, i));
+	if (w->prefix_name)
+		fprintf(w->fp, "%-*s  %s\n", width, w->prefix_name,
+			w->prefix_value ? w->prefix_value : "-");
 	for (i = 0; i < n; i++) {
 		text_cell(w, t, i, buf, sizeof(buf));
 		fprintf(w->fp, "%-*s  %s\n", width, lt_table_column_name(t, i),
@@ -243,25 +294,83 @@ static void text_record(struct lt_writer *w, const struct lt_table *t)
 	}
 }
 
+static char *dup_or_null(const char *s, bool *nomem)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		*nomem = true;
+	return d;
+}
+
+int lt_writer_set_prefix(struct lt_writer *w, const char *name,
+			 const char *value)
+{
+	bool nomem = false;
+	char *n, *v;
+
+	/* CSV's header is written once: its columns cannot change */
+	if (w->table && w->format == LT_FORMAT_CSV &&
+	    (!name != !w->prefix_name ||
+	     (name && strcmp(name, w->prefix_name))))
+		return -1;
+	n = dup_or_null(name, &nomem);
+	v = name ? dup_or_null(value, &nomem) : NULL;
+	if (nomem) {
+		free(n);
+		free(v);
+		return -1;
+	}
+	free(w->prefix_name);
+	free(w->prefix_value);
+	w->prefix_name = n;
+	w->prefix_value = v;
+	return 0;
+}
+
+/* CSV and NDJSON: one table per output, written by one run or several. */
+static int one_table(struct lt_writer *w, struct lt_table *t)
+{
+	if (w->format != LT_FORMAT_CSV && w->format != LT_FORMAT_NDJSON)
+		return 0;
+	if (!w->table) {
+		w->table = strdup(lt_table_name(t));
+		if (!w->table)
+			return lt_run_fail(t->run, LT_RUN_NOMEM,
+					   "out of memory");
+		return 0;
+	}
+	if (strcmp(w->table, lt_table_name(t)))
+		return lt_run_fail(t->run, LT_RUN_USAGE,
+				   "%s: CSV and NDJSON hold one table per output (this one holds %s)",
+				   lt_table_name(t), w->table);
+	return 1;
+}
+
 long lt_writer_table(struct lt_writer *w, struct lt_table *t)
 {
 	bool one = lt_table_one_row(t);
 	long rows = 0;
-	int ret;
+	int ret, again;
 
-	if (w->tables && (w->format == LT_FORMAT_CSV ||
-			  w->format == LT_FORMAT_NDJSON)) {
+	again = one_table(w, t);
+	if (again < 0)
+		return -1;
+	if (w->prefix_name && lt_table_column(t, w->prefix_name) >= 0) {
 		lt_run_fail(t->run, LT_RUN_USAGE,
-			    "%s: CSV and NDJSON hold one table per output",
-			    lt_table_name(t));
+			    "%s: the prefix column '%s' is one of its own",
+			    lt_table_name(t), w->prefix_name);
 		return -1;
 	}
 	if (w->format == LT_FORMAT_JSON) {
 		fputc(',', w->fp);
 		json_string(w->fp, lt_table_name(t));
 		fputs(one ? ":" : ":[", w->fp);
-	} else if (w->format == LT_FORMAT_CSV) {
-		csv_row(w->fp, t, true);
+	} else if (w->format == LT_FORMAT_CSV && !again) {
+		csv_row(w, t, true);
 	} else if (w->format == LT_FORMAT_TEXT) {
 		if (w->tables)
 			fputc('\n', w->fp);
@@ -274,14 +383,14 @@ long lt_writer_table(struct lt_writer *w, struct lt_table *t)
 		case LT_FORMAT_JSON:
 			if (rows)
 				fputc(',', w->fp);
-			json_row(w->fp, t);
+			json_row(w, t);
 			break;
 		case LT_FORMAT_NDJSON:
-			json_row(w->fp, t);
+			json_row(w, t);
 			fputc('\n', w->fp);
 			break;
 		case LT_FORMAT_CSV:
-			csv_row(w->fp, t, false);
+			csv_row(w, t, false);
 			break;
 		default:
 			if (one)
@@ -312,6 +421,9 @@ int lt_writer_end(struct lt_writer *w)
 	if (w->format == LT_FORMAT_JSON)
 		fputs("}\n", w->fp);
 	ret = fflush(w->fp) || ferror(w->fp) || w->failed ? -1 : 0;
+	free(w->table);
+	free(w->prefix_name);
+	free(w->prefix_value);
 	free(w);
 	return ret;
 }

@@ -1769,10 +1769,34 @@ struct lt_writer *lt_writer_new(FILE *fp, enum lt_format format,
  * @w: the writer
  * @t: the table
  *
- * Return: the rows written, or -1 on a read error (lt_run_error()), or
- * for a second table to a CSV or NDJSON writer.
+ * A CSV or NDJSON output holds one table, from one run or from several:
+ * the same table again (another run's, another input's) continues it,
+ * its rows after the others' and, in CSV, under the same header. A
+ * table not read yet (from a run not opened) writes the header alone.
+ *
+ * Return: the rows written, or -1 on a read error (lt_run_error()), for
+ * another table to a CSV or NDJSON writer, or for a table with a column
+ * of the prefix's name (lt_writer_set_prefix()).
  */
 long lt_writer_table(struct lt_writer *w, struct lt_table *t);
+
+/**
+ * lt_writer_set_prefix - a constant column before each row's own
+ * @w: the writer
+ * @name: the column's name ("trace"), or NULL for none
+ * @value: its value, text, in every row written from now on; NULL: null
+ *
+ * For many inputs in one output: the rows of each input's table carry
+ * which input they come from, so that the outputs of many traces
+ * concatenate (DuckDB, Spark, pandas). Set @value before each
+ * lt_writer_table(). In CSV the name is in the header: it cannot change
+ * once a table was written.
+ *
+ * Return: 0, or -1 if out of memory or if @name would change a CSV
+ * header already written.
+ */
+int lt_writer_set_prefix(struct lt_writer *w, const char *name,
+			 const char *value);
 
 /**
  * lt_writer_end - finish the document and free the writer
