@@ -270,3 +270,24 @@ def test_version():
     import re
     assert re.search(r"^VERSION\s*:=\s*(\S+)", mk, re.M).group(1) == \
         lazytrace.__version__
+
+
+def test_finds_library(tmp_path):
+    """From the tree: build/'s library, unless LAZYTRACE_LIB names one;
+    a missing one is a clear ImportError."""
+    import subprocess
+    from conftest import PYTHON
+    env = {k: v for k, v in os.environ.items() if k != "LAZYTRACE_LIB"}
+    env["PYTHONPATH"] = os.path.join(TOP, "python")
+    code = "import lazytrace; print(lazytrace._lib.path)"
+    tree = os.path.join(TOP, "build", "liblazytrace.so.0")
+    p = subprocess.run([PYTHON, "-c", code], env=env, cwd=str(tmp_path),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if os.path.exists(tree) and "LD_PRELOAD" not in env:
+        assert p.stdout.decode().strip() == tree
+    env["LAZYTRACE_LIB"] = str(tmp_path / "nowhere.so")
+    p = subprocess.run([PYTHON, "-c", code], env=env, cwd=str(tmp_path),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    err = p.stderr.decode()
+    assert p.returncode != 0 and "ImportError" in err and \
+        "nowhere.so" in err and "LAZYTRACE_LIB" in err
