@@ -101,9 +101,10 @@ _ONE_ROW = ("meta", "summary")
 
 
 class _Schema:
-    """A table's columns, their types, and the code that reads a row."""
+    """A table's columns (all, or those selected), their types, and the
+    code that reads a row."""
 
-    def __init__(self, name):
+    def __init__(self, name, select=None):
         run = lib.lt_run_new()
         if run == ffi.NULL:
             raise OutOfMemoryError("out of memory")
@@ -113,36 +114,54 @@ class _Schema:
                 raise UsageError("no table '%s' (tables: %s)"
                                  % (name, ", ".join(TABLES)))
             n = lib.lt_table_nr_columns(t)
-            self.types = [lib.lt_table_column_type(t, i) for i in range(n)]
-            self.columns = tuple(Column(
+            types = [lib.lt_table_column_type(t, i) for i in range(n)]
+            columns = tuple(Column(
                 _text(lib.lt_table_column_name(t, i)),
-                _text(lib.lt_col_type_name(self.types[i])),
+                _text(lib.lt_col_type_name(types[i])),
                 _text(lib.lt_table_column_unit(t, i)),
                 _text(lib.lt_table_column_doc(t, i))) for i in range(n))
         finally:
             lib.lt_run_free(run)
+        names = [c.name for c in columns]
+        if select is None:
+            self.index = tuple(range(n))
+        else:
+            if isinstance(select, str):
+                select = [select]
+            bad = [c for c in select if c not in names]
+            if bad or not select or len(set(select)) != len(select):
+                raise UsageError("columns %r: table %s has %s" % (
+                    list(select), name, ", ".join(names)))
+            self.index = tuple(names.index(c) for c in select)
         self.name = name
+        self.types = [types[i] for i in self.index]
+        self.columns = tuple(columns[i] for i in self.index)
         self.names = tuple(c.name for c in self.columns)
         base = namedtuple(name.capitalize() + "Row", self.names)
-        self.row = _event_row(base) if name == "events" else base
-        self.fetch = self._make_fetch()
+        # ev["field"] and str(ev) are the whole events row's
+        self.events = name == "events" and select is None
+        self.row = _event_row(base) if self.events else base
+        self.fetch = self._make_fetch(False)
+        self.fetch_any = self._make_fetch(True)
 
-    def _make_fetch(self):
+    def _make_fetch(self, tolerant):
         """A function that reads the current row into a tuple: one
         getter call per cell, straight-line, and a null check only
-        where the getter gave 0 or "" (what it gives for null)."""
+        where the getter gave 0 or "" (what it gives for null). Text
+        is UTF-8; the tolerant one keeps other bytes as \\xNN."""
         get = {_lib.COL_INT: "I", _lib.COL_BOOL: "I", _lib.COL_UINT: "U",
                _lib.COL_TIMESTAMP: "U", _lib.COL_DURATION: "U",
                _lib.COL_DOUBLE: "D", _lib.COL_STRING: "S"}
+        dec = "decode('utf-8', 'backslashreplace')" if tolerant \
+            else "decode()"
         src = ["def fetch(t, _new=tuple.__new__, Row=Row, I=I, U=U, D=D, "
                "S=S, N=N, s=s):"]
         vs = []
-        for i, ty in enumerate(self.types):
+        for ty, i in zip(self.types, self.index):
             v = "v%d" % i
             vs.append(v)
             if ty == _lib.COL_STRING:
-                src.append(" %s = s(S(t, %d)).decode('utf-8', "
-                           "'backslashreplace')" % (v, i))
+                src.append(" %s = s(S(t, %d)).%s" % (v, i, dec))
             elif ty == _lib.COL_BOOL:
                 src.append(" %s = I(t, %d) != 0" % (v, i))
             else:
@@ -160,10 +179,12 @@ class _Schema:
 _schemas = {}
 
 
-def _schema(name):
-    s = _schemas.get(name)
+def _schema(name, select=None):
+    key = (name, None if select is None else tuple(
+        [select] if isinstance(select, str) else select))
+    s = _schemas.get(key)
     if s is None:
-        s = _schemas[name] = _Schema(name)
+        s = _schemas[key] = _Schema(name, select)
     return s
 
 
@@ -366,26 +387,30 @@ class _Run:
         ffi.release(self.ptr)
 
 
-def _rows(run, name):
+def _rows(run, name, select=None):
     """Stream a table of a run: one tuple per row."""
-    sch = _schema(name)
+    sch = _schema(name, select)
     t = run.table(name)
-    fetch = sch.fetch
-    nxt = lib.lt_table_next
-    if name == "events":
-        yield from _event_rows(run, t, fetch)
+    if sch.events:
+        yield from _event_rows(run, t, sch)
         return
+    fetch, fetch_any = sch.fetch, sch.fetch_any
+    nxt = lib.lt_table_next
     while True:
         r = nxt(t)
         if r <= 0:
             break
-        yield fetch(t)
+        try:
+            yield fetch(t)
+        except UnicodeDecodeError:
+            yield fetch_any(t)
     if r < 0:
         raise run.error()
 
 
-def _event_rows(run, t, fetch):
+def _event_rows(run, t, sch):
     nxt = lib.lt_table_next
+    fetch, fetch_any = sch.fetch, sch.fetch_any
     cur = _Cursor()
     cur.t = t
     cur.row = None
@@ -396,7 +421,10 @@ def _event_rows(run, t, fetch):
             r = nxt(t)
             if r <= 0:
                 break
-            row = fetch(t)
+            try:
+                row = fetch(t)
+            except UnicodeDecodeError:
+                row = fetch_any(t)
             row._cur = cur
             cur.row = row
             yield row
@@ -484,7 +512,7 @@ class Trace:
     def _run(self):
         return _Run(self.path, self._opts)
 
-    def _aggregate(self, name):
+    def _aggregate(self, name, select=None):
         """Rows of a table that describes the whole input, from the one
         run every such table shares (read once)."""
         if self._agg_error is not None:
@@ -492,7 +520,7 @@ class Trace:
         if self._agg is None:
             self._agg = self._run()
         try:
-            return list(_rows(self._agg, name))
+            return list(_rows(self._agg, name, select))
         except Error as e:
             self._agg_error = e
             raise
@@ -516,57 +544,58 @@ class Trace:
         return Meta(zip(_schema("summary").names,
                         self._aggregate("summary")[0]))
 
-    def table(self, name):
-        """Any of the library's tables by name (TABLES)."""
-        return Table(self, name)
+    def table(self, name, columns=None):
+        """Any of the library's tables by name (TABLES); columns: only
+        these, in this order (fewer columns read faster)."""
+        return Table(self, name, columns)
 
-    def events(self):
+    def events(self, columns=None):
         """Every event (within cpus, start, end; comms and pids select
         rows): ts, cpu, pid, comm, name, flags, need_resched... ev["field"]
         reads a field of the current event, str(ev) is the kernel's line."""
-        return Table(self, "events")
+        return Table(self, "events", columns)
 
-    def transitions(self):
+    def transitions(self, columns=None):
         """Every change of the need-resched state, with its kind."""
-        return Table(self, "transitions")
+        return Table(self, "transitions", columns)
 
-    def requests(self):
+    def requests(self, columns=None):
         """One row per request: who, when, how long, what upgraded it,
         how it ended."""
-        return Table(self, "requests")
+        return Table(self, "requests", columns)
 
-    def switches(self):
+    def switches(self, columns=None):
         """Every sched_switch."""
-        return Table(self, "switches")
+        return Table(self, "switches", columns)
 
-    def tasks(self):
+    def tasks(self, columns=None):
         """One row per task, busiest first."""
-        return Table(self, "tasks")
+        return Table(self, "tasks", columns)
 
-    def hogs(self):
+    def hogs(self, columns=None):
         """The tasks named hogs, worst first."""
-        return Table(self, "hogs")
+        return Table(self, "hogs", columns)
 
-    def sites(self):
+    def sites(self, columns=None):
         """The hogs' call sites (kernel stacks at ticks)."""
-        return Table(self, "sites")
+        return Table(self, "sites", columns)
 
-    def stacks(self):
+    def stacks(self, columns=None):
         """The hogs' stacks."""
-        return Table(self, "stacks")
+        return Table(self, "stacks", columns)
 
-    def latency(self):
+    def latency(self, columns=None):
         """Every latency distribution, all tasks and each."""
-        return Table(self, "latency")
+        return Table(self, "latency", columns)
 
-    def lost(self):
+    def lost(self, columns=None):
         """Lost events per CPU."""
-        return Table(self, "lost")
+        return Table(self, "lost", columns)
 
-    def _stream(self, name):
+    def _stream(self, name, select=None):
         if name in STREAM_TABLES:
-            return _rows(self._run(), name)
-        return iter(self._aggregate(name))
+            return _rows(self._run(), name, select)
+        return iter(self._aggregate(name, select))
 
 
 def open(path_or_file, abi=None, cpus=None, pids=None, comms=None,
@@ -610,10 +639,11 @@ class Table:
     len() has kept them); each row is a named tuple of the columns.
     """
 
-    def __init__(self, source, name):
+    def __init__(self, source, name, columns=None):
         self.name = name
         self._source = source
-        self._schema = _schema(name)
+        self._select = columns
+        self._schema = _schema(name, columns)
         self._rows = None
 
     @property
@@ -637,7 +667,14 @@ class Table:
     def __iter__(self):
         if self._rows is not None:
             return iter(self._rows)
-        return self._source._stream(self.name)
+        return self._fresh()
+
+    def _fresh(self):
+        # list() asks len() after iter(): the rows len() kept are these
+        if self._rows is not None:
+            yield from self._rows
+        else:
+            yield from self._source._stream(self.name, self._select)
 
     def __len__(self):
         return len(self.rows())
@@ -645,11 +682,14 @@ class Table:
     def rows(self):
         """Every row in a list, read once and kept."""
         if self._rows is None:
-            self._rows = list(self._source._stream(self.name))
+            self._rows = list(self._source._stream(self.name,
+                                                  self._select))
         return self._rows
 
     def _all(self):
-        return self._rows if self._rows is not None else list(self)
+        """Every row, kept only if len() kept them already."""
+        return self._rows if self._rows is not None else \
+            list(self._source._stream(self.name, self._select))
 
     def to_records(self):
         """A list of dicts, one per row."""
@@ -805,43 +845,43 @@ class Fleet:
         summary's."""
         return _MetaTable(self)
 
-    def table(self, name):
-        return _FleetTable(self, name)
+    def table(self, name, columns=None):
+        return _FleetTable(self, name, columns)
 
-    def events(self):
-        return _FleetTable(self, "events")
+    def events(self, columns=None):
+        return _FleetTable(self, "events", columns)
 
-    def transitions(self):
-        return _FleetTable(self, "transitions")
+    def transitions(self, columns=None):
+        return _FleetTable(self, "transitions", columns)
 
-    def requests(self):
-        return _FleetTable(self, "requests")
+    def requests(self, columns=None):
+        return _FleetTable(self, "requests", columns)
 
-    def switches(self):
-        return _FleetTable(self, "switches")
+    def switches(self, columns=None):
+        return _FleetTable(self, "switches", columns)
 
-    def tasks(self):
-        return _FleetTable(self, "tasks")
+    def tasks(self, columns=None):
+        return _FleetTable(self, "tasks", columns)
 
-    def hogs(self):
-        return _FleetTable(self, "hogs")
+    def hogs(self, columns=None):
+        return _FleetTable(self, "hogs", columns)
 
-    def sites(self):
-        return _FleetTable(self, "sites")
+    def sites(self, columns=None):
+        return _FleetTable(self, "sites", columns)
 
-    def stacks(self):
-        return _FleetTable(self, "stacks")
+    def stacks(self, columns=None):
+        return _FleetTable(self, "stacks", columns)
 
-    def latency(self):
-        return _FleetTable(self, "latency")
+    def latency(self, columns=None):
+        return _FleetTable(self, "latency", columns)
 
-    def lost(self):
-        return _FleetTable(self, "lost")
+    def lost(self, columns=None):
+        return _FleetTable(self, "lost", columns)
 
 
 class _FleetSchema:
-    def __init__(self, name, prefix):
-        inner = _schema(name)
+    def __init__(self, name, prefix, select=None):
+        inner = _schema(name, select)
         meta = {c.name: c for c in _schema("meta").columns}
         head = [Column("trace", "string", "", "the trace's path")]
         head += [meta[k] for k in prefix]
@@ -854,17 +894,18 @@ class _FleetTable(Table):
     """A table of every trace of a Fleet, with the trace's path and meta
     columns (kernel, abi, preempt, hz) first."""
 
-    def __init__(self, fleet, name):
+    def __init__(self, fleet, name, columns=None):
         self.name = name
         self._source = fleet
-        self._inner = _schema(name)
-        self._schema = _FleetSchema(name, FLEET_META)
+        self._select = columns
+        self._schema = _FleetSchema(name, FLEET_META, columns)
         self._rows = None
 
-    def __iter__(self):
+    def _fresh(self):
         if self._rows is not None:
-            return iter(self._rows)
-        return self._stream()
+            yield from self._rows
+        else:
+            yield from self._stream()
 
     def rows(self):
         if self._rows is None:
@@ -879,7 +920,7 @@ class _FleetTable(Table):
         for t in self._source.traces:
             m = t.meta
             head = (t.path,) + tuple(m[k] for k in FLEET_META)
-            for r in t._stream(self.name):
+            for r in t._stream(self.name, self._select):
                 yield new(Row, head + r)
 
 

@@ -291,3 +291,32 @@ def test_finds_library(tmp_path):
     err = p.stderr.decode()
     assert p.returncode != 0 and "ImportError" in err and \
         "nowhere.so" in err and "LAZYTRACE_LIB" in err
+
+
+def test_columns_selected(hogs_dat):
+    """columns=: those columns, in that order, the same values."""
+    t = lazytrace.open(hogs_dat)
+    full = t.requests().rows()
+    sel = t.requests(columns=["latency_ns", "comm", "upgrade_source"])
+    assert sel.names == ("latency_ns", "comm", "upgrade_source")
+    assert [c.name for c in sel.columns] == list(sel.names)
+    assert sel.rows() == [(r.latency_ns, r.comm, r.upgrade_source)
+                          for r in full]
+    assert list(t.tasks(columns="pid")) == [(r.pid,) for r in t.tasks()]
+    ev = next(iter(t.events(columns=("ts", "name"))))
+    assert ev._fields == ("ts", "name")
+    for bad in (["nope"], [], ["pid", "pid"]):
+        with pytest.raises(lazytrace.UsageError):
+            t.requests(columns=bad)
+    fleet = lazytrace.open_many([hogs_dat])
+    assert fleet.requests(columns=["kind"]).names[-1] == "kind"
+
+
+def test_list_reads_once(hogs_dat):
+    """list(table) asks len() after iter(): one read of the input."""
+    t = lazytrace.open(hogs_dat)
+    calls = []
+    stream = t._stream
+    t._stream = lambda *a: (calls.append(a), stream(*a))[1]
+    rows = list(t.requests())
+    assert len(calls) == 1 and len(rows) == 1012
