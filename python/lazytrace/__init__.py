@@ -485,9 +485,11 @@ class Trace:
         self._opts = opts
         self._meta = None
         self._agg_error = None
-        # opened now: a missing or corrupt header raises here
+        self._agg = None
+        # opened now, so that a missing or corrupt header raises here;
+        # kept for the first table asked for (one reader at a time)
         try:
-            self._agg = _Run(self.path, opts)
+            self._spare = _Run(self.path, opts)
         except BaseException:
             self.close()
             raise
@@ -504,13 +506,13 @@ class Trace:
     def close(self):
         """Free the aggregate run and any temporary copy of the input.
         Tables already made keep what they need."""
-        if getattr(self, "_agg", None) is not None:
-            self._agg = None
+        self._agg = self._spare = None
         if self._tmp is not None:
             self._tmp()
 
     def _run(self):
-        return _Run(self.path, self._opts)
+        run, self._spare = getattr(self, "_spare", None), None
+        return run if run is not None else _Run(self.path, self._opts)
 
     def _aggregate(self, name, select=None):
         """Rows of a table that describes the whole input, from the one

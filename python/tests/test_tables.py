@@ -320,3 +320,38 @@ def test_list_reads_once(hogs_dat):
     t._stream = lambda *a: (calls.append(a), stream(*a))[1]
     rows = list(t.requests())
     assert len(calls) == 1 and len(rows) == 1012
+
+
+STREAM_PEAK = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import lazytrace
+t = lazytrace.open(sys.argv[2])
+n = sum(1 for r in t.transitions()) + sum(1 for r in t.requests())
+n += sum(1 for r in t.switches())
+hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM")]
+print(n, hwm[0].split()[1])
+"""
+
+
+def test_streams_in_bounded_memory(tmp_path):
+    """A trace four times as long (the same tasks, more events) streams
+    in the same memory: rows are not kept."""
+    import lzma
+    import subprocess
+    from conftest import PYTHON
+    base = lzma.open(os.path.join(DATA, "lazy612-msg-full.txt.xz")).read()
+    out = {}
+    for n in (1, 4):
+        path = tmp_path / ("x%d.txt" % n)
+        with open(path, "wb") as f:
+            subprocess.run([PYTHON, os.path.join(TOP, "bench",
+                                                 "mk-long-text.py"), str(n)],
+                           input=base, stdout=f, check=True)
+        p = subprocess.run([PYTHON, "-c", STREAM_PEAK,
+                            os.path.join(TOP, "python"), str(path)],
+                           stdout=subprocess.PIPE, check=True)
+        rows, kb = map(int, p.stdout.split())
+        out[n] = (rows, kb)
+    assert out[4][0] > 3.9 * out[1][0]
+    assert out[4][1] <= out[1][1] * 1.05 + 1024, out
