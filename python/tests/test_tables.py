@@ -355,3 +355,20 @@ def test_streams_in_bounded_memory(tmp_path):
         out[n] = (rows, kb)
     assert out[4][0] > 3.9 * out[1][0]
     assert out[4][1] <= out[1][1] * 1.05 + 1024, out
+
+
+def test_bytes_not_utf8(tmp_path):
+    """A comm that is not UTF-8 (the kernel keeps bytes) reads as \\xNN
+    escapes, in every table and in str(ev)."""
+    import lzma
+    text = lzma.open(os.path.join(DATA, "lazy612-hogs.txt.xz")).read()
+    path = tmp_path / "latin1.txt"
+    path.write_bytes(text.replace(b"lazyload", b"lazy\xe9load"))
+    t = lazytrace.open(str(path))
+    comms = {r.comm for r in t.requests()}
+    assert "lazy\\xe9load" in comms and "lazyload" not in comms
+    assert {r.comm for r in t.tasks()} >= {"lazy\\xe9load", "sh"}
+    lines = [str(ev) for ev in t.events() if ev.pid == 140]
+    assert lines and all("lazy\\xe9load-140" in l for l in lines)
+    assert len(t.requests()) == len(lazytrace.open(
+        os.path.join(DATA, "lazy612-hogs.txt.xz")).requests())

@@ -32,6 +32,9 @@ if ldd "$lib" | grep -q libasan; then
 	export LD_PRELOAD="${pre# }"
 	# the interpreter's own allocations are not ours to judge
 	export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
+	# ten minutes for every recording there: the plain build reads all
+	export LT_PY_QUICK=1
+	echo "sanitized library: the per-recording tests on a few recordings"
 fi
 
 # Nothing written into the tree: no bytecode, no pytest cache.
