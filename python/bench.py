@@ -17,7 +17,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LT = os.environ.get("LAZYTRACE", os.path.join(TOP, "lazytrace"))

@@ -17,7 +17,6 @@ import math
 import numbers
 import os
 import re
-import shutil
 import sys
 import tempfile
 import weakref
@@ -92,9 +91,14 @@ Column.__doc__ = """A table's column: name, type ("int", "uint", "double",
 "string", "bool", "timestamp", "duration"), unit ("ns", "events",
 "share" or "") and one line on its meaning."""
 
-TABLES = tuple(_text(p) for p in iter(
-    lambda it=iter(range(1 << 10)): lib.lt_run_table_names()[next(it)],
-    ffi.NULL))
+def _table_names():
+    v, out = lib.lt_run_table_names(), []
+    while v[len(out)] != ffi.NULL:
+        out.append(_text(v[len(out)]))
+    return tuple(out)
+
+
+TABLES = _table_names()
 # the tables whose rows are made as the input is read: one per run
 STREAM_TABLES = ("events", "transitions", "requests", "switches")
 _ONE_ROW = ("meta", "summary")

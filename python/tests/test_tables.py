@@ -254,15 +254,15 @@ def test_open_many(tmp_path):
     meta = fleet.meta.rows()
     assert [m.trace for m in meta] == paths
     assert [m.events for m in meta] == [s.meta.events for s in singles]
-    pandas = pytest.importorskip("pandas")
-    df = fleet.tasks().to_pandas()
-    assert set(df["trace"]) == set(paths)
-    assert len(df) == sum(len(s.tasks()) for s in singles)
     conn = sqlite3.connect(str(tmp_path / "fleet.db"))
     assert fleet.requests().to_sql(conn, "requests") == len(rows)
     got = dict(conn.execute("SELECT trace, count(*) FROM requests "
                             "GROUP BY trace"))
     assert got == {p: len(s.requests()) for p, s in zip(paths, singles)}
+    pytest.importorskip("pandas")
+    df = fleet.tasks().to_pandas()
+    assert set(df["trace"]) == set(paths)
+    assert len(df) == sum(len(s.tasks()) for s in singles)
 
 
 def test_version():
@@ -372,3 +372,19 @@ def test_bytes_not_utf8(tmp_path):
     assert lines and all("lazy\\xe9load-140" in l for l in lines)
     assert len(t.requests()) == len(lazytrace.open(
         os.path.join(DATA, "lazy612-hogs.txt.xz")).requests())
+
+
+def test_without_pandas_or_numpy(hogs_dat, monkeypatch):
+    """Where pandas or NumPy is missing, a clear ImportError saying
+    which Debian package to install; the rest works."""
+    import sys
+    t = lazytrace.open(hogs_dat)
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    with pytest.raises(ImportError, match="python3-pandas"):
+        t.requests().to_pandas()
+    with pytest.raises(ImportError, match="python3-numpy"):
+        t.requests().column("latency_ns")
+    with pytest.raises(ImportError, match="python3-numpy"):
+        t.tasks().to_numpy()
+    assert len(t.requests().to_records()) == 1012
