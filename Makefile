@@ -73,7 +73,19 @@ DEB_PKGS	:= build-essential pkg-config libtraceevent-dev libtracefs-dev \
 		   libtracecmd-dev trace-cmd libncurses-dev libcmocka-dev \
 		   libzstd-dev zlib1g-dev liblzma-dev xz-utils zstd tmux python3 man-db git strace \
 		   libsqlite3-dev sqlite3 \
+		   $(PY_DEB_PKGS) \
 		   $(KSHARK_DEB_PKGS)
+
+# The Python module (python/): Debian's python3 and cffi; pytest runs its
+# tests (t8000); NumPy, pandas and matplotlib are optional to the module,
+# used by its tests and examples.
+PY_DEB_PKGS	:= python3-cffi python3-pytest python3-numpy python3-pandas \
+		   python3-matplotlib
+PYTHON		?= /usr/bin/python3
+# Debian's layout: /usr/lib/python3/dist-packages for PREFIX=/usr, else
+# PREFIX/lib/python3.X/dist-packages (/usr/local's is on sys.path).
+PYTHONDIR	?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PYVER)/dist-packages)
+PYVER		= $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 
 # What the stock-kernel VM test needs on top (qemu, the guest's tools).
 VM_DEB_PKGS	:= qemu-system-x86 qemu-system-arm busybox-static rt-tests \
@@ -247,6 +259,11 @@ install: all
 	for c in $(wildcard docs/completion/*); do install -m 644 $$c $(DESTDIR)$(BASHCOMPDIR)/; done
 	$(if $(KSHARK_PLUGIN),install -d $(DESTDIR)$(KSHARK_DIR) && \
 		install -m 644 $(KSHARK_PLUGIN) $(DESTDIR)$(KSHARK_DIR)/)
+	install -d $(DESTDIR)$(PYTHONDIR)/lazytrace
+	install -m 644 python/lazytrace/__init__.py python/lazytrace/_lib.py \
+		$(DESTDIR)$(PYTHONDIR)/lazytrace/
+	printf '# written by make install\nLIBDIR = "%s"\n' '$(LIBDIR)' \
+		> $(DESTDIR)$(PYTHONDIR)/lazytrace/_config.py
 
 patches-check:
 	$(MAKE) -C patches check

@@ -1041,7 +1041,7 @@ DEF(lost, "lost", false, false, lost_next);
 static int lost_next(struct lt_table *t)
 {
 	const struct lt_analysis_summary *s = lt_analysis_summary(t->run->an);
-	uint64_t n;
+	uint64_t n = 0;	/* gcc -O1 cannot see the loop sets it */
 	bool unknown;
 
 	for (; (int)t->pos < s->nr_cpus; t->pos++) {

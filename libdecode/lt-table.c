@@ -162,6 +162,18 @@ size_t lt_table_cell_text(const struct lt_table *t, unsigned int col,
 	return n < 0 ? 0 : n;
 }
 
+int lt_table_event_field(const struct lt_table *t, const char *field,
+			 long long *val)
+{
+	const struct lt_run *run = t->run;
+
+	/* run->ev is the event of the row lt_table_next() last made */
+	if (!field || !val || t->done || !run->ev ||
+	    strcmp(t->def->name, "events"))
+		return -1;
+	return lt_event_field(run->reader, run->ev, field, val);
+}
+
 static bool match_int(const struct lt_table *t, const int *cols,
 		      const struct lt_int_set *set)
 {

@@ -1696,6 +1696,22 @@ double lt_table_double(const struct lt_table *t, unsigned int col);
 const char *lt_table_string(const struct lt_table *t, unsigned int col);
 
 /**
+ * lt_table_event_field - a numeric field of the events table's current
+ *	event, by the name its format gives it (lt_event_field())
+ * @t: an "events" table, on a row
+ * @field: the field's name ("prev_pid", "vector")
+ * @val: receives the value
+ *
+ * The events table shows an event's text in "info"; this reads one of
+ * its fields as a number, for a caller that scripts over events.
+ *
+ * Return: 0, or -1 if @t is not an events table on a row, or its event
+ * has no such numeric field.
+ */
+int lt_table_event_field(const struct lt_table *t, const char *field,
+			 long long *val);
+
+/**
  * lt_table_cell_text - any cell as text, as the CSV writer prints it
  * @t: the table
  * @col: the column
