@@ -66,6 +66,11 @@ BIN		:= lazytrace
 # The KernelShark plugin (kshark/) and its test in a real window (t6000):
 # KernelShark's plugin headers and what they include (json-c, GL), and an
 # X server with a screenshot and a mouse.
+# The Python module (python/): Debian's python3 and cffi; pytest runs its
+# tests (t8000); NumPy, pandas and matplotlib are optional to the module,
+# used by its tests and examples.
+PY_DEB_PKGS	:= python3-cffi python3-pytest python3-numpy python3-pandas \
+		   python3-matplotlib
 KSHARK_DEB_PKGS	:= kernelshark libkshark-dev libjson-c-dev libgl-dev \
 		   libglu1-mesa-dev xvfb x11-apps imagemagick xdotool
 
@@ -76,11 +81,6 @@ DEB_PKGS	:= build-essential pkg-config libtraceevent-dev libtracefs-dev \
 		   $(PY_DEB_PKGS) \
 		   $(KSHARK_DEB_PKGS)
 
-# The Python module (python/): Debian's python3 and cffi; pytest runs its
-# tests (t8000); NumPy, pandas and matplotlib are optional to the module,
-# used by its tests and examples.
-PY_DEB_PKGS	:= python3-cffi python3-pytest python3-numpy python3-pandas \
-		   python3-matplotlib
 PYTHON		?= /usr/bin/python3
 # Debian's layout: /usr/lib/python3/dist-packages for PREFIX=/usr, else
 # PREFIX/lib/python3.X/dist-packages (/usr/local's is on sys.path).

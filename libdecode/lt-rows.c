@@ -565,11 +565,21 @@ static void request_seen(struct lt_open_req *o, const struct lt_transition *tr)
 		o->upgraded = false;
 }
 
+static const enum lt_transition_kind slot_kind[] = {
+	LT_TR_LAZY, LT_TR_EAGER, LT_TR_FOLD,
+};
+
+/*
+ * The row of the request in @slot, ended by @tr. @tr names the oldest
+ * open request; one end serves the others too (a lazy request and an
+ * eager one on top of it), each its own row.
+ */
 static void request_row(struct lt_run *run, struct lt_open_req *o,
-			const struct lt_transition *tr)
+			const struct lt_transition *tr, int slot)
 {
-	int slot = req_slot(tr->request);
 	struct lt_req_seen *s = slot >= 0 ? &o->k[slot] : NULL;
+	enum lt_transition_kind kind = slot >= 0 ? slot_kind[slot] : tr->kind;
+	bool oldest = kind == tr->request;
 	struct lt_row *r;
 	int c = 0;
 
@@ -586,14 +596,14 @@ static void request_row(struct lt_run *run, struct lt_open_req *o,
 	RS(r, c++, r->comm[0]);
 	RU(r, c++, tr->task_id);
 	RI(r, c++, s->cpu);
-	RS(r, c++, lt_transition_name(tr->request));
+	RS(r, c++, lt_transition_name(kind));
 	if (s->request_ns)
 		RU(r, c++, s->request_ns);
 	else
 		RN(r, c++);
 	RU(r, c++, s->after);
 	RU(r, c++, s->seen);
-	if (tr->request == LT_TR_LAZY && o->upgraded) {
+	if (kind == LT_TR_LAZY && o->upgraded) {
 		RU(r, c++, o->upgrade_ns);
 		RS(r, c++, lt_upgrade_source_name(o->source));
 	} else {
@@ -603,8 +613,9 @@ static void request_row(struct lt_run *run, struct lt_open_req *o,
 	RU(r, c++, tr->seen_ns);
 	RS(r, c++, lt_transition_name(tr->kind));
 	if (tr->kind != LT_TR_TRUNCATED) {
-		RU(r, c++, tr->seen_ns - tr->since_ns);
-		RU(r, c++, tr->seen_ns - tr->since_after_ns);
+		RU(r, c++, tr->seen_ns - (oldest ? tr->since_ns : s->seen));
+		RU(r, c++, tr->seen_ns - (oldest ? tr->since_after_ns :
+					  s->after));
 	} else {
 		RN(r, c++);
 		RN(r, c++);
@@ -619,7 +630,7 @@ static void request_row(struct lt_run *run, struct lt_open_req *o,
 	RS(r, c++, letter_str(s->letter_before));
 	RS(r, c++, letter_str(s->letter_after));
 	s->set = false;
-	if (tr->request == LT_TR_LAZY)
+	if (kind == LT_TR_LAZY)
 		o->upgraded = false;
 }
 
@@ -651,7 +662,12 @@ void lt_rows_on_transition(const struct lt_transition *tr, void *data)
 		}
 	} else if (lt_transition_is_served(tr->kind) ||
 		   tr->kind == LT_TR_TRUNCATED) {
-		request_row(run, o, tr);
+		int k, first = req_slot(tr->request);
+
+		request_row(run, o, tr, first);
+		for (k = 0; k < 3; k++)
+			if (k != first && o->k[k].set)
+				request_row(run, o, tr, k);
 	}
 }
 

@@ -217,6 +217,10 @@ static int set_number(struct lt_run *run, const char *option,
 			run->lo.tick_ns = ns;
 			return 0;
 		}
+		if (!strcmp(option, "hz") && value[strspn(value, "0123456789")])
+			return lt_run_fail(run, LT_RUN_USAGE,
+					   "bad --hz '%s': a tick rate in Hz, 1 to 10000 (e.g. 250)",
+					   value);
 		/* kernels offer HZ 100 to 1000; allow what any could have */
 		if (parse_positive(run, option, value,
 				   !strcmp(option, "hz") ? 10000 : 1e6, &v))
@@ -483,7 +487,9 @@ struct lt_table *lt_run_table(struct lt_run *run, const char *name)
 	struct lt_table *t;
 	size_t i;
 
-	run_ok(run);
+	/* an input error stays: it tells what every later table lacks */
+	if (run->status == LT_RUN_USAGE)
+		run_ok(run);
 	for (i = 0; lt_table_defs[i]; i++)
 		if (!strcmp(lt_table_defs[i]->name, name))
 			def = lt_table_defs[i];

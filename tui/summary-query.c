@@ -323,10 +323,10 @@ int summary_events(struct summary *s, uint64_t ts, int cpu, int pid,
 
 /* ---- formatting ---- */
 
+/* As every command prints a time: rounded as the kernel does. */
 const char *fmt_ts(char *buf, size_t len, uint64_t ts)
 {
-	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(ts / 1000000000),
-		 (unsigned long long)(ts / 1000 % 1000000));
+	lt_time_format(ts, false, buf, len);
 	return buf;
 }
 
