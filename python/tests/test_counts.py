@@ -145,25 +145,11 @@ def test_transitions_add_up(rec):
     assert {k: sources[k] for k in SOURCES} == s["upgrades_by_source"]
 
 
-# A lazy request with an eager one on top, both served by one preemption:
-# the analysis counts both latencies, the requests table (lt-rows.c,
-# request_row() ends the slot of the transition's oldest request only)
-# makes the lazy request's row and loses the eager one. Reported to the
-# lead with this reproducer; strict, so that the fix turns it into a
-# failure and the mark is dropped.
-EAGER_ON_LAZY = ("vm/lazyvm-hogs.dat", "vm/lazyvm-hogs.txt.xz",
-                 "vm/lazyvm-hogs.lat.txt.xz")
-
-
 def test_requests_add_up(rec, request):
     """Served requests, row by row, are the latency samples: their count
     and their longest equal stats' (the percentiles come from a
     histogram; the count and max are exact)."""
     path, t, s = rec
-    if rel(path) in EAGER_ON_LAZY:
-        request.node.add_marker(pytest.mark.xfail(
-            strict=True, reason="requests table: an eager request served "
-            "with a lazy one has no row (library)"))
     lat = collections.defaultdict(list)
     upgraded = collections.Counter()
     for r in t.requests():

@@ -15,6 +15,7 @@ so=$BUILD/liblazytrace.so.0
 # name: why it stays exported without a caller yet
 keep="
 lt_latency_name: the latency column names of the run's tables (lt-table.c)
+lt_table_cell_text: any cell as the CSV writer prints it, for writers outside C (lt-write.c uses its rule)
 "
 
 nm -D --defined-only "$so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' |
@@ -24,7 +25,8 @@ nm -D --defined-only "$so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' |
 # Callers: the sources outside libdecode/, but its samples.
 find "$TOP/cli" "$TOP/tui" "$TOP/common" "$TOP/kshark" "$TOP/tests/unit" \
 	"$TOP/tests/fuzz" "$TOP/libdecode/samples" \
-	-name '*.c' -o -name '*.h' -o -name '*.cpp' 2>/dev/null |
+	"$TOP/python/lazytrace" \
+	-name '*.c' -o -name '*.h' -o -name '*.cpp' -o -name '*.py' 2>/dev/null |
 	xargs cat > "$TMPDIR/callers"
 
 unused=
