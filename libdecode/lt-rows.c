@@ -665,9 +665,11 @@ void lt_rows_on_transition(const struct lt_transition *tr, void *data)
 		int k, first = req_slot(tr->request);
 
 		request_row(run, o, tr, first);
-		for (k = 0; k < 3; k++)
+		/* a fold is a request of its own only with none before it */
+		for (k = 0; k < 2; k++)
 			if (k != first && o->k[k].set)
 				request_row(run, o, tr, k);
+		o->k[2].set = false;
 	}
 }
 
