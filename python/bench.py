@@ -37,7 +37,7 @@ SCRIPTS = [
     ("transitions(columns=4 of 19)",
      "n = 0\n"
      "for tr in lazytrace.open(sys.argv[1]).transitions(\n"
-     "        columns=('ts', 'pid', 'kind', 'latency_ns')): n += 1"),
+     "        columns=('ts_ns', 'pid', 'kind', 'latency_ns')): n += 1"),
     ("requests().to_pandas()",
      "df = lazytrace.open(sys.argv[1]).requests().to_pandas()"),
 ]

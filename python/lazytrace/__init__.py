@@ -264,7 +264,7 @@ def _event_row(base):
         cur = self.__dict__.get("_cur")
         flags = self.flags[:4] if cur is not None and cur.four \
             else self.flags
-        us = (self.ts + 500) // 1000	# the kernel rounds: ns2usecs()
+        us = (self.ts_ns + 500) // 1000	# the kernel rounds: ns2usecs()
         line = "%16s-%-7d [%03d] %s %5d.%06d: " % (
             self.comm or "<...>", self.pid, self.cpu, flags,
             us // 1000000, us % 1000000)

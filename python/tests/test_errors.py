@@ -87,7 +87,7 @@ def test_corrupt_corpus(tmp_path):
         if kind == "input":
             refused += 1
             offset, _, msg = rest.partition(" ")
-            assert rc == 2 and err.strip() == "lazytrace: " + msg, \
+            assert rc == 2 and err.strip() == "lazytrace stats: " + msg, \
                 "%s: module %r, CLI %d %r" % (path, msg, rc, err)
             assert path in msg
             # every refusal says where, but of an empty file

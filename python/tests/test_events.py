@@ -64,13 +64,13 @@ def test_fields_and_bits(hogs_dat):
     """ev["prev_pid"] of each sched_switch is the switches table's
     prev_pid; the booleans follow the kernel's letters."""
     t = lazytrace.open(hogs_dat)
-    switches = [(s.ts, s.cpu, s.prev_pid, s.next_pid)
+    switches = [(s.ts_ns, s.cpu, s.prev_pid, s.next_pid)
                 for s in t.switches()]
     seen = []
     letters = set()
     for ev in t.events():
         if ev.name == "sched_switch":
-            seen.append((ev.ts, ev.cpu, ev["prev_pid"], ev["next_pid"]))
+            seen.append((ev.ts_ns, ev.cpu, ev["prev_pid"], ev["next_pid"]))
             assert ev.get("no_such_field") is None
             with pytest.raises(KeyError):
                 ev["no_such_field"]
@@ -80,7 +80,7 @@ def test_fields_and_bits(hogs_dat):
         assert (ev.need_resched, ev.need_resched_lazy,
                 ev.preempt_resched) == BITS[letter], letter
         assert ev.letter == letter
-        assert ev[0] == ev.ts and ev[-1] == ev.info
+        assert ev[0] == ev.ts_ns and ev[-1] == ev.info
     assert seen == switches
     assert {"l", "b", "B", "N", "n", "."} <= letters
     with pytest.raises(lazytrace.Error):

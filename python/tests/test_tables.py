@@ -303,8 +303,8 @@ def test_columns_selected(hogs_dat):
     assert sel.rows() == [(r.latency_ns, r.comm, r.upgrade_source)
                           for r in full]
     assert list(t.tasks(columns="pid")) == [(r.pid,) for r in t.tasks()]
-    ev = next(iter(t.events(columns=("ts", "name"))))
-    assert ev._fields == ("ts", "name")
+    ev = next(iter(t.events(columns=("ts_ns", "name"))))
+    assert ev._fields == ("ts_ns", "name")
     for bad in (["nope"], [], ["pid", "pid"]):
         with pytest.raises(lazytrace.UsageError):
             t.requests(columns=bad)
