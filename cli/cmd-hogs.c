@@ -263,6 +263,7 @@ int cmd_hogs(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(hogs_usage, stdout);
+			lt_run_free(o.rc.run);
 			return EXIT_OK;
 		default:
 			usage_fail();

@@ -98,6 +98,7 @@ int cmd_timeline(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(timeline_usage, stdout);
+			lt_run_free(o.rc.run);
 			return EXIT_OK;
 		default:
 			usage_fail();

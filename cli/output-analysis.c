@@ -23,6 +23,8 @@ int analysis_parse(struct analysis_cli *o, int argc, char **argv,
 			continue;
 		if (c == 'h') {
 			fputs(usage, stdout);
+			lt_run_free(o->rc.run);
+			o->rc.run = NULL;
 			return EXIT_OK;
 		}
 		usage_fail();

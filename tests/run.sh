@@ -21,9 +21,9 @@ rm -rf "$LT_TABLES"
 mkdir -p "$LT_TABLES"
 export LT_TABLES
 
-record() {	# name status
+record() {	# name status seconds
 	case $2 in
-	0) pass=$((pass + 1)); echo "ok      $1" ;;
+	0) pass=$((pass + 1)); echo "ok      $1 ($3 s)" ;;
 	77) skip=$((skip + 1)); echo "skip    $1 ($(tail -n 1 "$out/$1.log"))" ;;
 	*) fail=$((fail + 1)); failed="$failed $1"; echo "FAIL    $1 (see tests/out/$1.log)" ;;
 	esac
@@ -31,19 +31,21 @@ record() {	# name status
 
 for t in "$@"; do
 	name=$(basename "$t")
+	t0=$(date +%s)
 	${LAZYTRACE_WRAP:-} "$t" >"$out/$name.log" 2>&1
-	record "$name" $?
+	record "$name" $? $(($(date +%s) - t0))
 done
 
 for t in $top/tests/t/${T:-t*.sh}; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
 	tmp=$(mktemp -d)
+	t0=$(date +%s)
 	TMPDIR=$tmp sh "$t" >"$out/$name.log" 2>&1
 	st=$?
 	# what a test leaves in its own directory is gone with it
 	rm -rf "$tmp"
-	record "$name" $st
+	record "$name" $st $(($(date +%s) - t0))
 done
 
 for f in "$LT_TABLES"/*.table; do
