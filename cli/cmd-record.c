@@ -37,7 +37,9 @@ static const char record_usage[] =
 "pid out of the trace, and removes both at the end; Ctrl-C stops the\n"
 "recording and keeps what was recorded. With a command, records from just\n"
 "before it starts until it exits (with -d, until then at most: the command\n"
-"is then sent SIGTERM). The command runs as USER (-u), or under sudo as\n"
+"is then sent SIGTERM). When the command ends by itself, record exits\n"
+"with its status (128+N if signal N killed it) once the file is written.\n"
+"The command runs as USER (-u), or under sudo as\n"
 "the user who ran sudo, never as root unless asked (-u root). The file\n"
 "holds the kernel's symbol addresses: it is made mode 0600, owned by the\n"
 "user who ran sudo.\n"
@@ -297,10 +299,29 @@ static void end_command(pid_t pid, int sig)
 		pid, sig);
 }
 
+/*
+ * A command that ended by itself gives record its status, as time(1) and
+ * timeout(1) pass it on: a script sees that what was traced failed.
+ */
+static int command_exit(const char *name, int wstatus)
+{
+	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus)) {
+		fprintf(stderr, "lazytrace record: %s exited with status %d\n",
+			name, WEXITSTATUS(wstatus));
+		return WEXITSTATUS(wstatus);
+	}
+	if (WIFSIGNALED(wstatus)) {
+		fprintf(stderr, "lazytrace record: %s was killed by %s\n",
+			name, strsignal(WTERMSIG(wstatus)));
+		return 128 + WTERMSIG(wstatus);
+	}
+	return EXIT_OK;
+}
+
 /* Drain until the duration, the command or a signal ends the recording. */
 static int record_loop(struct lt_tracefs *s, struct spool *sp,
 		       const struct record_opts *o, pid_t child,
-		       bool *child_done)
+		       bool *child_done, int *child_status)
 {
 	uint64_t end = o->duration >= 0 ? now_ns() + o->duration : 0;
 
@@ -310,7 +331,8 @@ static int record_loop(struct lt_tracefs *s, struct spool *sp,
 		pages = lt_tracefs_drain(s, spool_page, sp);
 		if (pages < 0)
 			return -1;
-		if (child > 0 && waitpid(child, NULL, WNOHANG) == child) {
+		if (child > 0 &&
+		    waitpid(child, child_status, WNOHANG) == child) {
 			*child_done = true;
 			break;
 		}
@@ -391,7 +413,7 @@ static int record(struct record_opts *o)
 	};
 	struct spool sp = { 0 };
 	bool child_done = false;
-	int go = -1, status = -1, err, ret = EXIT_BAD;
+	int go = -1, status = -1, err, ret = EXIT_BAD, child_status = 0;
 	struct lt_tracefs *s;
 	pid_t child = -1;
 	char msg[512];
@@ -458,7 +480,7 @@ static int record(struct record_opts *o)
 	if (!o->command && o->duration < 0)
 		fprintf(stderr, "lazytrace record: recording into %s until Ctrl-C\n",
 			o->output);
-	if (record_loop(s, &sp, o, child, &child_done))
+	if (record_loop(s, &sp, o, child, &child_done, &child_status))
 		fprintf(stderr, "lazytrace record: reading the ring buffer failed: %s; keeping what was read\n",
 			strerror(sp.error ? sp.error : errno));
 	lt_tracefs_stop(s);
@@ -471,7 +493,8 @@ static int record(struct record_opts *o)
 	child = -1;
 	if (!write_output(s, &sp, o)) {
 		summary(&sp, o->output);
-		ret = EXIT_OK;
+		ret = child_done ? command_exit(o->command[0], child_status) :
+				   EXIT_OK;
 	}
 out:
 	if (go >= 0 && child > 0) {
