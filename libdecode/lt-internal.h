@@ -213,9 +213,10 @@ void lt_strlcpy(char *dst, const char *src, size_t size);
 /* Session details only the library's tracefs code needs (lt-tracefs*.c). */
 /*
  * The setup line of this kernel (lt-tracefs-setup.c), without a newline;
- * fields this kernel does not tell are left out.
+ * fields this kernel does not tell are left out. @lazy gets one line on
+ * whether the kernel can preempt lazily (active, built in, absent).
  */
-void lt_tracefs_setup_line(char *buf, size_t len);
+void lt_tracefs_setup_line(char *buf, size_t len, char *lazy, size_t lazy_len);
 struct tracefs_instance;
 
 struct tracefs_instance *lt_tracefs_instance(struct lt_tracefs *s);

@@ -681,6 +681,7 @@ static struct lt_tracefs *create(const struct lt_tracefs_opts *o, char *err,
 				 size_t len)
 {
 	struct lt_tracefs *s = calloc(1, sizeof(*s));
+	char lazy[256];
 
 	if (!s) {
 		snprintf(err, len, "out of memory");
@@ -712,7 +713,8 @@ static struct lt_tracefs *create(const struct lt_tracefs_opts *o, char *err,
 		goto fail;
 	quiet_self(s, o);
 	/* before tracing starts: it may run gzip for /proc/config.gz */
-	lt_tracefs_setup_line(s->setup, sizeof(s->setup));
+	lt_tracefs_setup_line(s->setup, sizeof(s->setup), lazy, sizeof(lazy));
+	say(o, "%s", lazy);
 	s->kallsyms_hidden = !kallsyms_visible();
 	if (s->kallsyms_hidden)
 		say(o, "/proc/kallsyms shows this user no addresses (they need CAP_SYSLOG): no kernel symbols in the trace, so the tick is estimated%s",

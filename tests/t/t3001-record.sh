@@ -25,6 +25,19 @@ wait $rec
 st=$?
 [ $st = 0 ] || { cat rec.err; fail "record exited $st"; }
 cat rec.err
+# Said up front: whether this kernel can preempt lazily, as its config says.
+grep -q "^lazytrace record: lazy preemption: " rec.err || fail "record did not say whether the kernel preempts lazily"
+cfg=/boot/config-$(uname -r)
+[ -r "$cfg" ] || cfg=/lib/modules/$(uname -r)/config
+if [ -r "$cfg" ]; then
+	cat "$cfg"
+elif [ -r /proc/config.gz ]; then
+	zcat /proc/config.gz
+fi > kconfig
+if [ -s kconfig ] && ! grep -q '^CONFIG_PREEMPT_LAZY=y' kconfig; then
+	grep -q "lazy preemption: absent from this kernel" rec.err ||
+		fail "CONFIG_PREEMPT_LAZY is not set, record did not say absent"
+fi
 top_state > top.after
 cmp -s top.before top.after || { diff top.before top.after; fail "top-level buffer settings changed"; }
 pid=$(cat loop.pid) || fail "the command did not run"
