@@ -402,6 +402,32 @@ static void summary(const struct spool *sp, const char *output)
 		stop_signal ? strsignal(stop_signal) : "");
 }
 
+/*
+ * Lost events said where they happen, with the fix: a later stats would
+ * find them, but only after the recording is over and cannot be redone.
+ */
+static void report_lost(struct lt_tracefs *s, const struct spool *sp)
+{
+	char list[512];
+	int64_t lost, total = 0;
+	size_t n = 0;
+	int cpu;
+
+	list[0] = '\0';
+	for (cpu = 0; cpu < sp->nr_cpus; cpu++) {
+		lost = lt_tracefs_lost(s, cpu);
+		if (lost <= 0)
+			continue;
+		total += lost;
+		if (n < sizeof(list))
+			n += snprintf(list + n, sizeof(list) - n, "%sCPU %d: %lld",
+				      n ? ", " : "", cpu, (long long)lost);
+	}
+	if (total)
+		fprintf(stderr, "lazytrace record: lost %lld events (%s): the ring buffer filled faster than it was read; record again with a bigger --buffer-size (KB per CPU, default %d)\n",
+			(long long)total, list, LT_TRACEFS_BUFFER_KB);
+}
+
 static int record(struct record_opts *o)
 {
 	struct lt_tracefs_opts to = {
@@ -488,6 +514,7 @@ static int record(struct record_opts *o)
 	if (lt_tracefs_drain(s, spool_page, &sp) < 0)
 		fprintf(stderr, "lazytrace record: reading the ring buffer failed: %s\n",
 			strerror(sp.error ? sp.error : errno));
+	report_lost(s, &sp);
 	if (child > 0 && !child_done)
 		end_command(child, stop_signal ? stop_signal : SIGTERM);
 	child = -1;

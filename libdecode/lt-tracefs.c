@@ -27,7 +27,6 @@
 
 #include "lt-internal.h"
 
-#define DEFAULT_BUFFER_KB	4096
 #define MIN_BUFFER_KB		1024
 #define TOTAL_BUFFER_KB		(256 * 1024)	/* all CPUs together, at most */
 
@@ -665,7 +664,7 @@ out:
 static size_t buffer_kb(const struct lt_tracefs_opts *o)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-	size_t kb = o->buffer_kb ? o->buffer_kb : DEFAULT_BUFFER_KB;
+	size_t kb = o->buffer_kb ? o->buffer_kb : LT_TRACEFS_BUFFER_KB;
 
 	if (!o->buffer_kb && cpus > 0 && kb * cpus > TOTAL_BUFFER_KB)
 		kb = TOTAL_BUFFER_KB / cpus;
@@ -789,6 +788,28 @@ int lt_tracefs_start(struct lt_tracefs *s)
 int lt_tracefs_stop(struct lt_tracefs *s)
 {
 	return tracefs_trace_off(s->inst);
+}
+
+/* Documented in lazytrace.h. */
+int64_t lt_tracefs_lost(struct lt_tracefs *s, int cpu)
+{
+	unsigned long long overrun = 0, dropped = 0;
+	char file[64], *stats, *p;
+	bool told = false;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+	stats = tracefs_instance_file_read(s->inst, file, NULL);
+	if (!stats)
+		return -1;
+	p = strstr(stats, "\noverrun: ");
+	if (p && sscanf(p, "\noverrun: %llu", &overrun) == 1)
+		told = true;
+	/* 4.x and later; older kernels count only overruns */
+	p = strstr(stats, "\ndropped events: ");
+	if (p && sscanf(p, "\ndropped events: %llu", &dropped) == 1)
+		told = true;
+	free(stats);
+	return told ? (int64_t)(overrun + dropped) : -1;
 }
 
 /* Pages per CPU per call, so that one busy CPU cannot starve the others. */

@@ -1142,6 +1142,9 @@ enum lt_stacks {
 	LT_STACKS_TICK,
 };
 
+/* The ring buffer per CPU, in KB, when struct lt_tracefs_opts gives none. */
+#define LT_TRACEFS_BUFFER_KB	4096
+
 /**
  * struct lt_tracefs_opts - what a recording session enables
  * @cpus: trace only these CPUs ...
@@ -1152,7 +1155,7 @@ enum lt_stacks {
  *	tick's timer function then cannot name the tick), or always with
  *	@functions_always
  * @functions_always: function tracing even where hrtimer events exist
- * @buffer_kb: ring buffer per CPU; 0 for a default
+ * @buffer_kb: ring buffer per CPU; 0 for LT_TRACEFS_BUFFER_KB
  * @stacks: kernel stacks at ticks, for the hogs' call sites
  * @note: told what was left out, and why
  */
@@ -1231,6 +1234,20 @@ int lt_tracefs_start(struct lt_tracefs *s);
  * Return: 0, or -1 with errno set.
  */
 int lt_tracefs_stop(struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_lost - events one CPU's ring buffer lost so far
+ * @s: the session
+ * @cpu: the CPU
+ *
+ * Events overwritten before they were read and events dropped when the
+ * buffer was full (the overrun and dropped events of the instance's
+ * per_cpu/cpuN/stats): a buffer too small for the load. Read it before
+ * lt_tracefs_destroy().
+ *
+ * Return: the count, or -1 if the kernel does not tell.
+ */
+int64_t lt_tracefs_lost(struct lt_tracefs *s, int cpu);
 
 /**
  * lt_tracefs_drain - hand every page the buffers hold now to @sink
