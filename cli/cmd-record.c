@@ -25,7 +25,7 @@ static const char record_usage[] =
 "usage: lazytrace record [-o FILE] [-d SECONDS] [--cpu LIST] [--syscalls]\n"
 "                        [--buffer-size KB] [--functions|--no-functions]\n"
 "                        [--stacks WHEN] [-u USER] [--world-readable]\n"
-"                        [--no-kallsyms]\n"
+"                        [--no-kallsyms] [-e EVENT]...\n"
 "                        [-- COMMAND ARGS...]\n"
 "\n"
 "Record sched_switch, the wakeups, the tick and every hrtimer (the tick is\n"
@@ -47,6 +47,8 @@ static const char record_usage[] =
 "  -o, --output FILE     where to write (default trace.dat)\n"
 "  -d, --duration T      stop after T (seconds, or 500ms, ...)\n"
 "  --cpu LIST            only these CPUs (e.g. 0,2-3)\n"
+"  -e, --event EVENT     also record EVENT (SYSTEM:EVENT, SYSTEM or EVENT, as\n"
+"                        in available_events); may be given more than once\n"
 "  --syscalls            also raw_syscalls:sys_enter/sys_exit\n"
 "  --buffer-size KB      ring buffer per CPU (default 4096)\n"
 "  --functions           function-trace resched_curr* even where hrtimer\n"
@@ -83,6 +85,8 @@ struct record_opts {
 	struct run_as run_as;
 	bool world_readable;
 	bool no_kallsyms;
+	const char **events;	/* -e, more events */
+	size_t nr_events;
 };
 
 /* Per-CPU pages, kept in unlinked files until the trace.dat is written. */
@@ -440,6 +444,7 @@ static int record(struct record_opts *o)
 	struct spool sp = { 0 };
 	bool child_done = false;
 	int go = -1, status = -1, err, ret = EXIT_BAD, child_status = 0;
+	size_t i;
 	struct lt_tracefs *s;
 	pid_t child = -1;
 	char msg[512];
@@ -471,6 +476,13 @@ static int record(struct record_opts *o)
 		if (child < 0) {
 			fprintf(stderr, "lazytrace record: cannot start %s: %s\n",
 				o->command[0], strerror(errno));
+			goto out;
+		}
+	}
+	for (i = 0; i < o->nr_events; i++) {
+		if (lt_tracefs_add_event(s, o->events[i], msg, sizeof(msg))) {
+			fprintf(stderr, "lazytrace record: -e %s: %s\n",
+				o->events[i], msg);
 			goto out;
 		}
 	}
@@ -541,12 +553,28 @@ out:
 	return ret;
 }
 
+static int add_event_name(struct record_opts *o, const char *name)
+{
+	const char **ev = realloc(o->events, (o->nr_events + 1) * sizeof(*ev));
+
+	if (!ev) {
+		fprintf(stderr, "lazytrace record: out of memory\n");
+		return -1;
+	}
+	if (!*name)
+		die_usage("empty event name");
+	o->events = ev;
+	o->events[o->nr_events++] = name;
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "event", required_argument, NULL, 'e' },
 		{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 		{ "no-functions", no_argument, NULL, OPT_NO_FUNCTIONS },
@@ -564,7 +592,7 @@ int cmd_record(int argc, char **argv)
 	int c, ret;
 
 	/* "+": options end at the command, whose own options are its own. */
-	while ((c = getopt_long(argc, argv, "+o:d:u:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:d:u:e:h", longopts, NULL)) != -1) {
 		if (stacks_opt(&o.stacks, c, optarg))
 			continue;
 		switch (c) {
@@ -596,6 +624,10 @@ int cmd_record(int argc, char **argv)
 		case OPT_FUNCTIONS:
 			o.functions = o.functions_always = true;
 			break;
+		case 'e':
+			if (add_event_name(&o, optarg))
+				return EXIT_BAD;
+			break;
 		case 'u':
 			o.user = optarg;
 			break;
@@ -623,5 +655,6 @@ int cmd_record(int argc, char **argv)
 	ret = record(&o);
 	run_as_free(&o.run_as);
 	int_set_free(&o.cpus);
+	free(o.events);
 	return ret;
 }

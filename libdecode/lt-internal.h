@@ -224,6 +224,9 @@ int lt_tracefs_nr_cpus(const struct lt_tracefs *s);
 int lt_tracefs_page_size(const struct lt_tracefs *s);
 bool lt_tracefs_functions(const struct lt_tracefs *s);
 const char *lt_tracefs_probe_group(const struct lt_tracefs *s);
+/* The systems of the events lt_tracefs_add_event() enabled. */
+const char *const *lt_tracefs_added_systems(const struct lt_tracefs *s,
+					     int *nr);
 bool lt_tracefs_needs_symbols(const struct lt_tracefs *s);
 /* False where /proc/kallsyms shows this process only zeros. */
 bool lt_tracefs_symbols_visible(const struct lt_tracefs *s);

@@ -50,6 +50,8 @@ struct lt_tracefs {
 	size_t header_len;
 	bool header_symbols;
 	bool kallsyms_hidden;	/* /proc/kallsyms shows us zeros */
+	char **added;		/* systems of lt_tracefs_add_event()'s events */
+	int nr_added;
 };
 
 /* What a user other than root needs, said after the file that refused. */
@@ -307,12 +309,13 @@ static int remove_stale(const struct lt_tracefs_opts *o)
 	return n + remove_stale_probes(o);
 }
 
+/* @event NULL: whether the system exists. */
 static bool event_exists(const char *system, const char *event)
 {
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/events/%s/%s", tracefs_tracing_dir(),
-		 system, event);
+		 system, event ? event : "");
 	return is_dir(path);
 }
 
@@ -415,6 +418,102 @@ int lt_tracefs_mark_setup(struct lt_tracefs *s)
 }
 
 /* The event system of the session's probe, "" without one. */
+/* A system whose formats the trace.dat must carry, kept once. */
+static int keep_system(struct lt_tracefs *s, const char *sys, size_t n)
+{
+	char **added;
+	int i;
+
+	for (i = 0; i < s->nr_added; i++)
+		if (strlen(s->added[i]) == n && !strncmp(s->added[i], sys, n))
+			return 0;
+	added = realloc(s->added, (s->nr_added + 1) * sizeof(*added));
+	if (!added)
+		return -1;
+	s->added = added;
+	s->added[s->nr_added] = strndup(sys, n);
+	if (!s->added[s->nr_added])
+		return -1;
+	s->nr_added++;
+	return 0;
+}
+
+/* The system that holds @name, looked up in events/ as trace-cmd does. */
+static int find_system(const char *name, char *sys, size_t len)
+{
+	const char *top = tracefs_tracing_dir();
+	char path[4096];
+	struct dirent *de;
+	DIR *dir;
+	int ret = -1;
+
+	if (!top)
+		return -1;
+	snprintf(path, sizeof(path), "%s/events", top);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while (ret && (de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s/%s/format", top,
+			 de->d_name, name);
+		if (!access(path, F_OK) && strlen(de->d_name) < len) {
+			strcpy(sys, de->d_name);
+			ret = 0;
+		}
+	}
+	closedir(dir);
+	return ret;
+}
+
+/* Documented in lazytrace.h. */
+int lt_tracefs_add_event(struct lt_tracefs *s, const char *event, char *err,
+			 size_t len)
+{
+	const char *colon = strchr(event, ':');
+	char sys[256], name[256];
+
+	if (colon) {
+		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - event), event);
+		snprintf(name, sizeof(name), "%s", colon + 1);
+	} else if (event_exists(event, NULL)) {
+		snprintf(sys, sizeof(sys), "%s", event);
+		name[0] = '\0';
+	} else {
+		snprintf(name, sizeof(name), "%s", event);
+		if (find_system(name, sys, sizeof(sys))) {
+			snprintf(err, len, "no event '%s' on this kernel (see %s/available_events)",
+				 event, tracefs_tracing_dir());
+			return -1;
+		}
+	}
+	if (!sys[0] || strchr(sys, '/') || strchr(name, '/') ||
+	    !event_exists(sys, name[0] && strcmp(name, "*") ? name : NULL)) {
+		snprintf(err, len, "no event '%s' on this kernel (see %s/available_events)",
+			 event, tracefs_tracing_dir());
+		return -1;
+	}
+	if (tracefs_event_enable(s->inst, sys,
+				 name[0] && strcmp(name, "*") ? name : NULL)) {
+		snprintf(err, len, "cannot enable %s: %s", event,
+			 strerror(errno));
+		return -1;
+	}
+	if (keep_system(s, sys, strlen(sys))) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+const char *const *lt_tracefs_added_systems(const struct lt_tracefs *s,
+					     int *nr)
+{
+	*nr = s->nr_added;
+	return (const char *const *)s->added;
+}
+
 const char *lt_tracefs_probe_group(const struct lt_tracefs *s)
 {
 	return s->probe_group;
@@ -880,6 +979,9 @@ void lt_tracefs_destroy(struct lt_tracefs *s)
 	free(s->page);
 	free(s->comms);
 	free(s->header);
+	while (s->nr_added)
+		free(s->added[--s->nr_added]);
+	free(s->added);
 	free(s);
 }
 

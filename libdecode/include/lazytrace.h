@@ -1218,6 +1218,23 @@ struct lt_tracefs *lt_tracefs_begin(const struct lt_tracefs_opts *o,
 void lt_tracefs_destroy(struct lt_tracefs *s);
 
 /**
+ * lt_tracefs_add_event - record one more event, or a system's events
+ * @s: the session, before lt_tracefs_start()
+ * @event: "SYSTEM:EVENT", "SYSTEM:*", "SYSTEM" or "EVENT" (looked up in
+ *	   the tracefs events directory)
+ * @err: filled with one line on failure
+ * @len: size of @err
+ *
+ * The trace.dat written then carries the formats of the event's whole
+ * system, so that any reader decodes it like the events lazytrace
+ * enables itself.
+ *
+ * Return: 0, or -1 with @err saying why (no such event, no access).
+ */
+int lt_tracefs_add_event(struct lt_tracefs *s, const char *event, char *err,
+			 size_t len);
+
+/**
  * lt_tracefs_start - turn tracing on in the session's instance
  * @s: the session
  *
