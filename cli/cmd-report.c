@@ -246,21 +246,8 @@ static void copy_str(char *dst, const char *src, size_t size)
 	dst[n] = '\0';
 }
 
-/*
- * Kernels before 5.13 print four flag columns: the migrate-disable count
- * came with the RT migrate_disable() work. Unknown releases get five.
- */
-static bool four_columns(const char *release)
-{
-	unsigned int major, minor;
-
-	if (!release || sscanf(release, "%u.%u", &major, &minor) != 2)
-		return false;
-	return major < 5 || (major == 5 && minor < 13);
-}
-
 static int keep_line(struct lt_reader *r, struct line *l,
-		     const struct lt_event *ev, enum lt_abi abi, bool four)
+		     const struct lt_event *ev, enum lt_abi abi)
 {
 	size_t need;
 
@@ -270,7 +257,8 @@ static int keep_line(struct lt_reader *r, struct line *l,
 	l->ev.comm = l->comm;
 	l->ev.name = l->name;
 	lt_flags_latency(abi, ev->flags, ev->preempt_count, l->lat);
-	if (four)
+	/* asked per line: the kernel's text shows it with its first event */
+	if (lt_reader_flag_columns(r) == 4)
 		l->lat[4] = '\0';
 	need = lt_event_payload(r, ev, l->payload, l->cap);
 	if (need >= l->cap) {
@@ -290,7 +278,6 @@ static int report(struct report_opts *o)
 {
 	struct lt_reader *r = input_open(&o->in);
 	enum lt_abi abi = lt_reader_abi(r, NULL);
-	bool four = four_columns(lt_reader_kernel(r));
 	const struct lt_event *ev;
 	struct line cur = { 0 };
 	unsigned long long seen = 0, shown = 0;
@@ -322,7 +309,7 @@ static int report(struct report_opts *o)
 		if (!selected(o, ev))
 			continue;
 		shown++;
-		if (keep_line(r, &cur, ev, abi, four)) {
+		if (keep_line(r, &cur, ev, abi)) {
 			warn("out of memory");
 			break;
 		}

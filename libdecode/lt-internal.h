@@ -40,6 +40,7 @@ struct lt_reader {
 	const char *abi_reason;
 	char abi_reason_buf[160];
 	char *kernel;
+	unsigned int flag_columns;	/* as the text shows them; 0: by release */
 	int nr_cpus;
 	uint64_t first_ts;
 	uint64_t size;

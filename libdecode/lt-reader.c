@@ -259,6 +259,21 @@ const char *lt_reader_kernel(const struct lt_reader *r)
 	return r->kernel;
 }
 
+/*
+ * Kernels before 5.13 print four flag columns: the migrate-disable count
+ * came with the RT migrate_disable() work. Unknown releases get five.
+ */
+unsigned int lt_reader_flag_columns(const struct lt_reader *r)
+{
+	unsigned int major, minor;
+
+	if (r->flag_columns)
+		return r->flag_columns;
+	if (!r->kernel || sscanf(r->kernel, "%u.%u", &major, &minor) != 2)
+		return 5;
+	return major < 5 || (major == 5 && minor < 13) ? 4 : 5;
+}
+
 uint64_t lt_reader_first_ts(const struct lt_reader *r)
 {
 	return r->first_ts;

@@ -653,6 +653,8 @@ static int parse_event(struct lt_reader *r, struct text *t)
 		if (strlen(fl) < 5 || letters_to_flags(fl, &f, &pc))
 			return text_fail(r, t, "malformed flag field");
 		settle_abi(r, t, fl);
+		if (!r->flag_columns)
+			r->flag_columns = fl[4] == ' ' ? 4 : 5;
 		ev->flags = lt_flags_encode(r->abi, &f);
 		ev->preempt_count = pc;
 	}
@@ -720,8 +722,9 @@ static int read_frames(struct lt_reader *r, struct text *t)
  * Whether the next line continues the current event's payload: a format
  * with a newline in it (9p_protocol_dump's "%*ph") prints a hex dump on
  * lines of its own, "32 00 00 76 ...", and the newline at its end a blank
- * line after it (@in_dump). Only that shape: any other line that is not
- * an event stays an error.
+ * line after it (@in_dump); a format that ends in a newline (5.10's
+ * vm_unmapped_area) leaves a blank line after the event. Only those
+ * shapes: any other line that is not an event stays an error.
  */
 static bool dump_follows(struct text *t, bool in_dump)
 {
@@ -738,7 +741,7 @@ static bool dump_follows(struct text *t, bool in_dump)
 	}
 	n = nl ? (size_t)(nl - s) : t->rend - t->rstart;
 	if (!n)
-		return in_dump && nl;
+		return nl != NULL;
 	if (n % 3 != 2)
 		return false;
 	for (i = 0; i < n; i++)

@@ -452,6 +452,18 @@ int lt_reader_nr_cpus(const struct lt_reader *r);
 const char *lt_reader_kernel(const struct lt_reader *r);
 
 /**
+ * lt_reader_flag_columns - how many flag columns the kernel printed
+ * @r: the reader
+ *
+ * Kernels before 5.13 print four (irqs-off, need-resched, hardirq/softirq,
+ * preempt depth), later ones a fifth, the migrate-disable depth. From the
+ * kernel's text as its events show it, else from the release.
+ *
+ * Return: 4 or 5 (5 when the input does not tell).
+ */
+unsigned int lt_reader_flag_columns(const struct lt_reader *r);
+
+/**
  * lt_reader_first_ts - timestamp of the first event in the buffer
  * @r: the reader
  *
