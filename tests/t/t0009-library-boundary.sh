@@ -46,16 +46,17 @@ done < "$TMPDIR/declared"
 # The private headers are the library's own: nothing outside libdecode/
 # includes one by its bare name (the build gives only the library the
 # private include directory). A unit test that needs an internal
-# interface names it by path ("../../libdecode/lt-print.h") and links
+# interface names it by path ("../../libdecode/print/lt-print.h") and links
 # the static library; the CLI, the TUI, the fuzzers and the samples
 # never do.
-for h in "$TOP"/libdecode/*.h; do
+for h in "$TOP"/libdecode/*.h "$TOP"/libdecode/*/*.h; do
+	case $h in */include/*) continue ;; esac
 	n=$(basename "$h")
 	bad=$(grep -l "#include \"$n\"" "$TOP"/cli/*.[ch] "$TOP"/tui/*.[ch] \
 		"$TOP"/tests/unit/*.c "$TOP"/tests/fuzz/*.[ch] \
 		"$TOP"/libdecode/samples/*.c 2>/dev/null)
 	[ -z "$bad" ] || fail "$n included outside libdecode/: $bad"
-	bad=$(grep -l "#include .*libdecode/$n\"" "$TOP"/cli/*.[ch] \
+	bad=$(grep -l "#include .*libdecode/.*$n\"" "$TOP"/cli/*.[ch] \
 		"$TOP"/tui/*.[ch] "$TOP"/tests/fuzz/*.[ch] \
 		"$TOP"/libdecode/samples/*.c 2>/dev/null)
 	[ -z "$bad" ] || fail "$n included by path outside the unit tests: $bad"

@@ -25,7 +25,7 @@
 
 #include <tracefs.h>
 
-#include "lt-internal.h"
+#include "lt-tracefs.h"
 
 #define DEFAULT_BUFFER_KB	4096
 #define MIN_BUFFER_KB		1024
