@@ -7,8 +7,8 @@
 # library's layers (docs/design.md) reach only down, by #include and by
 # symbol; the commands that still work below the run and its tables are
 # a known list that must not grow; the CLI and the TUI share only
-# common/ and the TUI's entry points; the sample, linked against the .so,
-# runs on a recording.
+# common/ and the TUI's entry points; the samples use only the run and
+# table API, linked against the .so, and print what the CLI prints.
 . "$(dirname "$0")/lib.sh"
 
 [ -n "${BUILD:-}" ] || skip "not run from make check (needs BUILD)"
@@ -160,10 +160,30 @@ bad=$(grep '#include ".*tui/' "$TOP"/cli/*.[ch] "$TOP"/common/*.[ch] |
 grep -q '#include "../tui/tui.h"' "$TOP/cli/cmd-tui.c" ||
 	fail "cli/cmd-tui.c does not use tui/tui.h"
 
-# The sample uses only the .so (and so only what it exports).
+# The samples use only the .so (and so only what it exports), and only
+# the run and table API: no struct of the library, no reader or analysis
+# call. Their tables match the CLI's, cell for cell.
+for f in "$TOP"/libdecode/samples/*.c; do
+	{ grep -noE 'struct lt_[a-z_]+' "$f" | grep -vE ':struct lt_(run|table)$'
+	  grep -nE -- '->|\blt_(reader|analysis|event|live|tracefs)_[a-z_]+ *\(' "$f"
+	} > "$TMPDIR/below"
+	[ -s "$TMPDIR/below" ] &&
+		fail "$(basename "$f") goes below the run and its tables: $(cat "$TMPDIR/below")"
+done
 sample=$BUILD/samples/lt-hogs-sample
 ldd "$sample" | grep -q "liblazytrace.so.0 => $BUILD/" ||
 	fail "the sample is not linked against $so"
-"$sample" "$DATA/lazy612-hogs.dat" > "$TMPDIR/sample" || fail "sample failed"
-grep -q '^ *tick-upgrade' "$TMPDIR/sample" || fail "sample output: $(head -5 "$TMPDIR/sample")"
+trace=$DATA/lazy612-hogs.dat
+for t in hogs tasks latency; do
+	"$sample" "$trace" $t > "$TMPDIR/sample" || fail "sample $t failed"
+	"$LAZYTRACE" table $t --csv "$trace" > "$TMPDIR/cli" || fail "table $t failed"
+	grep -v '^#' "$TMPDIR/sample" | diff -u "$TMPDIR/cli" - ||
+		fail "the sample's $t table differs from lazytrace table $t --csv"
+done
+"$LAZYTRACE" table summary --csv "$trace" |
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+		 NR == 2 { printf "# %s lazy requests, %s tick-upgrades\n",
+			   $c["lazy"], $c["tick_upgrades"] }' > "$TMPDIR/cli"
+grep '^#' "$TMPDIR/sample" | diff -u "$TMPDIR/cli" - ||
+	fail "the sample's summary line differs"
 echo "ok: $(wc -l < "$TMPDIR/exported") functions exported, as declared"
