@@ -7,6 +7,7 @@
  * is shown as pending, not carried over); per-task totals over the whole
  * run are kept here.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <sys/stat.h>
@@ -24,7 +25,7 @@
 #include "output-sites.h"
 
 static const char live_usage[] =
-"usage: lazytrace live [-d SECONDS] [--interval MS] [--json] [--cpu LIST]\n"
+"usage: lazytrace live [-d SECONDS] [--interval T] [--json] [--cpu LIST]\n"
 "                      [--syscalls] [--abi NAME] [--rows N] [--stacks WHEN]\n"
 "                      [--save DIR [--world-readable]]\n"
 "\n"
@@ -33,7 +34,8 @@ static const char live_usage[] =
 "requests, tick-upgrades and hogs, like top.\n"
 "\n"
 "  -d, --duration T   stop after T (seconds, or 500ms, ...); default: Ctrl-C\n"
-"  --interval MS      refresh period in milliseconds (default 1000)\n"
+"  --interval T       refresh period, 10ms to 1h (500ms, 2s; a bare number\n"
+"                     is milliseconds; default 1s)\n"
 "  --json             one JSON object per interval, one per line\n"
 "  --cpu LIST         only these CPUs (e.g. 0,2-3)\n"
 "  --syscalls         also raw_syscalls (names the syscall of tick-upgrades)\n"
@@ -513,6 +515,50 @@ static int one_interval(struct live_state *st, struct lt_reader *r)
 	return 0;
 }
 
+/* A bare number is milliseconds, as it always was; else a time with a unit. */
+static unsigned long parse_interval_ms(const char *arg)
+{
+	size_t n = strlen(arg);
+	int64_t ns;
+
+	if (n && isdigit((unsigned char)arg[n - 1]))
+		ns = strspn(arg, "0123456789") == n && n < 10 ?
+			(int64_t)strtoul(arg, NULL, 10) * 1000000 : -1;
+	else
+		ns = parse_time_ns(arg);
+	if (ns < 10 * 1000000LL || ns > 3600 * 1000000000LL)
+		return 0;
+	return ns / 1000000;
+}
+
+/*
+ * --save DIR: made if it does not exist yet (0700, the invoking user's
+ * under sudo, as the files in it will be).
+ */
+static int save_dir(const char *dir)
+{
+	struct stat st;
+	uid_t uid;
+	gid_t gid;
+
+	if (!stat(dir, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return 0;
+		fprintf(stderr, "lazytrace live: --save: %s is not a directory\n",
+			dir);
+		return -1;
+	}
+	if (errno != ENOENT || mkdir(dir, 0700)) {
+		fprintf(stderr, "lazytrace live: --save: cannot make %s: %s\n",
+			dir, strerror(errno));
+		return -1;
+	}
+	if (sudo_user(&uid, &gid) && chown(dir, uid, gid))
+		fprintf(stderr, "lazytrace live: --save: cannot give %s to uid %u: %s\n",
+			dir, (unsigned int)uid, strerror(errno));
+	return 0;
+}
+
 /* Saved intervals hold kernel addresses: the invoking user's alone. */
 static int save_as(struct lt_reader *r, const struct live_opts *o)
 {
@@ -611,7 +657,6 @@ int cmd_live(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct live_opts o = { .duration = -1, .interval_ms = 1000 };
-	struct stat st;
 	char *end;
 	int c, ret;
 
@@ -625,9 +670,9 @@ int cmd_live(int argc, char **argv)
 				die_usage("bad duration '%s'", optarg);
 			break;
 		case OPT_INTERVAL:
-			o.interval_ms = strtoul(optarg, &end, 10);
-			if (*end || o.interval_ms < 10 || o.interval_ms > 3600000)
-				die_usage("bad interval '%s' (milliseconds, 10 or more)",
+			o.interval_ms = parse_interval_ms(optarg);
+			if (!o.interval_ms)
+				die_usage("bad interval '%s' (10ms to 1h, e.g. 500ms or 2s; a bare number is milliseconds)",
 					  optarg);
 			break;
 		case OPT_JSON:
@@ -654,9 +699,8 @@ int cmd_live(int argc, char **argv)
 				die_usage("bad row count '%s'", optarg);
 			break;
 		case OPT_SAVE:
-			if (stat(optarg, &st) || !S_ISDIR(st.st_mode))
-				die_usage("--save: %s is not a directory",
-					  optarg);
+			if (save_dir(optarg))
+				return EXIT_BAD;
 			o.save = optarg;
 			break;
 		case OPT_WORLD_READABLE:

@@ -25,7 +25,7 @@ static const char record_usage[] =
 "usage: lazytrace record [-o FILE] [-d SECONDS] [--cpu LIST] [--syscalls]\n"
 "                        [--buffer-size KB] [--functions|--no-functions]\n"
 "                        [--stacks WHEN] [-u USER] [--world-readable]\n"
-"                        [--no-kallsyms]\n"
+"                        [--no-kallsyms] [-e EVENT]...\n"
 "                        [-- COMMAND ARGS...]\n"
 "\n"
 "Record sched_switch, the wakeups, the tick and every hrtimer (the tick is\n"
@@ -37,7 +37,9 @@ static const char record_usage[] =
 "pid out of the trace, and removes both at the end; Ctrl-C stops the\n"
 "recording and keeps what was recorded. With a command, records from just\n"
 "before it starts until it exits (with -d, until then at most: the command\n"
-"is then sent SIGTERM). The command runs as USER (-u), or under sudo as\n"
+"is then sent SIGTERM). When the command ends by itself, record exits\n"
+"with its status (128+N if signal N killed it) once the file is written.\n"
+"The command runs as USER (-u), or under sudo as\n"
 "the user who ran sudo, never as root unless asked (-u root). The file\n"
 "holds the kernel's symbol addresses: it is made mode 0600, owned by the\n"
 "user who ran sudo.\n"
@@ -45,6 +47,8 @@ static const char record_usage[] =
 "  -o, --output FILE     where to write (default trace.dat)\n"
 "  -d, --duration T      stop after T (seconds, or 500ms, ...)\n"
 "  --cpu LIST            only these CPUs (e.g. 0,2-3)\n"
+"  -e, --event EVENT     also record EVENT (SYSTEM:EVENT, SYSTEM or EVENT, as\n"
+"                        in available_events); may be given more than once\n"
 "  --syscalls            also raw_syscalls:sys_enter/sys_exit\n"
 "  --buffer-size KB      ring buffer per CPU (default 4096)\n"
 "  --functions           function-trace resched_curr* even where hrtimer\n"
@@ -81,6 +85,8 @@ struct record_opts {
 	struct run_as run_as;
 	bool world_readable;
 	bool no_kallsyms;
+	const char **events;	/* -e, more events */
+	size_t nr_events;
 };
 
 /* Per-CPU pages, kept in unlinked files until the trace.dat is written. */
@@ -297,10 +303,29 @@ static void end_command(pid_t pid, int sig)
 		pid, sig);
 }
 
+/*
+ * A command that ended by itself gives record its status, as time(1) and
+ * timeout(1) pass it on: a script sees that what was traced failed.
+ */
+static int command_exit(const char *name, int wstatus)
+{
+	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus)) {
+		fprintf(stderr, "lazytrace record: %s exited with status %d\n",
+			name, WEXITSTATUS(wstatus));
+		return WEXITSTATUS(wstatus);
+	}
+	if (WIFSIGNALED(wstatus)) {
+		fprintf(stderr, "lazytrace record: %s was killed by %s\n",
+			name, strsignal(WTERMSIG(wstatus)));
+		return 128 + WTERMSIG(wstatus);
+	}
+	return EXIT_OK;
+}
+
 /* Drain until the duration, the command or a signal ends the recording. */
 static int record_loop(struct lt_tracefs *s, struct spool *sp,
 		       const struct record_opts *o, pid_t child,
-		       bool *child_done)
+		       bool *child_done, int *child_status)
 {
 	uint64_t end = o->duration >= 0 ? now_ns() + o->duration : 0;
 
@@ -310,7 +335,8 @@ static int record_loop(struct lt_tracefs *s, struct spool *sp,
 		pages = lt_tracefs_drain(s, spool_page, sp);
 		if (pages < 0)
 			return -1;
-		if (child > 0 && waitpid(child, NULL, WNOHANG) == child) {
+		if (child > 0 &&
+		    waitpid(child, child_status, WNOHANG) == child) {
 			*child_done = true;
 			break;
 		}
@@ -380,6 +406,32 @@ static void summary(const struct spool *sp, const char *output)
 		stop_signal ? strsignal(stop_signal) : "");
 }
 
+/*
+ * Lost events said where they happen, with the fix: a later stats would
+ * find them, but only after the recording is over and cannot be redone.
+ */
+static void report_lost(struct lt_tracefs *s, const struct spool *sp)
+{
+	char list[512];
+	int64_t lost, total = 0;
+	size_t n = 0;
+	int cpu;
+
+	list[0] = '\0';
+	for (cpu = 0; cpu < sp->nr_cpus; cpu++) {
+		lost = lt_tracefs_lost(s, cpu);
+		if (lost <= 0)
+			continue;
+		total += lost;
+		if (n < sizeof(list))
+			n += snprintf(list + n, sizeof(list) - n, "%sCPU %d: %lld",
+				      n ? ", " : "", cpu, (long long)lost);
+	}
+	if (total)
+		fprintf(stderr, "lazytrace record: lost %lld events (%s): the ring buffer filled faster than it was read; record again with a bigger --buffer-size (KB per CPU, default %d)\n",
+			(long long)total, list, LT_TRACEFS_BUFFER_KB);
+}
+
 static int record(struct record_opts *o)
 {
 	struct lt_tracefs_opts to = {
@@ -391,7 +443,8 @@ static int record(struct record_opts *o)
 	};
 	struct spool sp = { 0 };
 	bool child_done = false;
-	int go = -1, status = -1, err, ret = EXIT_BAD;
+	int go = -1, status = -1, err, ret = EXIT_BAD, child_status = 0;
+	size_t i;
 	struct lt_tracefs *s;
 	pid_t child = -1;
 	char msg[512];
@@ -423,6 +476,13 @@ static int record(struct record_opts *o)
 		if (child < 0) {
 			fprintf(stderr, "lazytrace record: cannot start %s: %s\n",
 				o->command[0], strerror(errno));
+			goto out;
+		}
+	}
+	for (i = 0; i < o->nr_events; i++) {
+		if (lt_tracefs_add_event(s, o->events[i], msg, sizeof(msg))) {
+			fprintf(stderr, "lazytrace record: -e %s: %s\n",
+				o->events[i], msg);
 			goto out;
 		}
 	}
@@ -458,7 +518,7 @@ static int record(struct record_opts *o)
 	if (!o->command && o->duration < 0)
 		fprintf(stderr, "lazytrace record: recording into %s until Ctrl-C\n",
 			o->output);
-	if (record_loop(s, &sp, o, child, &child_done))
+	if (record_loop(s, &sp, o, child, &child_done, &child_status))
 		fprintf(stderr, "lazytrace record: reading the ring buffer failed: %s; keeping what was read\n",
 			strerror(sp.error ? sp.error : errno));
 	lt_tracefs_stop(s);
@@ -466,12 +526,14 @@ static int record(struct record_opts *o)
 	if (lt_tracefs_drain(s, spool_page, &sp) < 0)
 		fprintf(stderr, "lazytrace record: reading the ring buffer failed: %s\n",
 			strerror(sp.error ? sp.error : errno));
+	report_lost(s, &sp);
 	if (child > 0 && !child_done)
 		end_command(child, stop_signal ? stop_signal : SIGTERM);
 	child = -1;
 	if (!write_output(s, &sp, o)) {
 		summary(&sp, o->output);
-		ret = EXIT_OK;
+		ret = child_done ? command_exit(o->command[0], child_status) :
+				   EXIT_OK;
 	}
 out:
 	if (go >= 0 && child > 0) {
@@ -491,12 +553,28 @@ out:
 	return ret;
 }
 
+static int add_event_name(struct record_opts *o, const char *name)
+{
+	const char **ev = realloc(o->events, (o->nr_events + 1) * sizeof(*ev));
+
+	if (!ev) {
+		fprintf(stderr, "lazytrace record: out of memory\n");
+		return -1;
+	}
+	if (!*name)
+		die_usage("empty event name");
+	o->events = ev;
+	o->events[o->nr_events++] = name;
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "event", required_argument, NULL, 'e' },
 		{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 		{ "no-functions", no_argument, NULL, OPT_NO_FUNCTIONS },
@@ -514,7 +592,7 @@ int cmd_record(int argc, char **argv)
 	int c, ret;
 
 	/* "+": options end at the command, whose own options are its own. */
-	while ((c = getopt_long(argc, argv, "+o:d:u:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:d:u:e:h", longopts, NULL)) != -1) {
 		if (stacks_opt(&o.stacks, c, optarg))
 			continue;
 		switch (c) {
@@ -546,6 +624,10 @@ int cmd_record(int argc, char **argv)
 		case OPT_FUNCTIONS:
 			o.functions = o.functions_always = true;
 			break;
+		case 'e':
+			if (add_event_name(&o, optarg))
+				return EXIT_BAD;
+			break;
 		case 'u':
 			o.user = optarg;
 			break;
@@ -573,5 +655,6 @@ int cmd_record(int argc, char **argv)
 	ret = record(&o);
 	run_as_free(&o.run_as);
 	int_set_free(&o.cpus);
+	free(o.events);
 	return ret;
 }

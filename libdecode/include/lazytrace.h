@@ -1134,6 +1134,9 @@ enum lt_stacks {
 	LT_STACKS_TICK,
 };
 
+/* The ring buffer per CPU, in KB, when struct lt_tracefs_opts gives none. */
+#define LT_TRACEFS_BUFFER_KB	4096
+
 /**
  * struct lt_tracefs_opts - what a recording session enables
  * @cpus: trace only these CPUs ...
@@ -1144,7 +1147,7 @@ enum lt_stacks {
  *	tick's timer function then cannot name the tick), or always with
  *	@functions_always
  * @functions_always: function tracing even where hrtimer events exist
- * @buffer_kb: ring buffer per CPU; 0 for a default
+ * @buffer_kb: ring buffer per CPU; 0 for LT_TRACEFS_BUFFER_KB
  * @stacks: kernel stacks at ticks, for the hogs' call sites
  * @note: told what was left out, and why
  */
@@ -1207,6 +1210,23 @@ struct lt_tracefs *lt_tracefs_begin(const struct lt_tracefs_opts *o,
 void lt_tracefs_destroy(struct lt_tracefs *s);
 
 /**
+ * lt_tracefs_add_event - record one more event, or a system's events
+ * @s: the session, before lt_tracefs_start()
+ * @event: "SYSTEM:EVENT", "SYSTEM:*", "SYSTEM" or "EVENT" (looked up in
+ *	   the tracefs events directory)
+ * @err: filled with one line on failure
+ * @len: size of @err
+ *
+ * The trace.dat written then carries the formats of the event's whole
+ * system, so that any reader decodes it like the events lazytrace
+ * enables itself.
+ *
+ * Return: 0, or -1 with @err saying why (no such event, no access).
+ */
+int lt_tracefs_add_event(struct lt_tracefs *s, const char *event, char *err,
+			 size_t len);
+
+/**
  * lt_tracefs_start - turn tracing on in the session's instance
  * @s: the session
  *
@@ -1223,6 +1243,20 @@ int lt_tracefs_start(struct lt_tracefs *s);
  * Return: 0, or -1 with errno set.
  */
 int lt_tracefs_stop(struct lt_tracefs *s);
+
+/**
+ * lt_tracefs_lost - events one CPU's ring buffer lost so far
+ * @s: the session
+ * @cpu: the CPU
+ *
+ * Events overwritten before they were read and events dropped when the
+ * buffer was full (the overrun and dropped events of the instance's
+ * per_cpu/cpuN/stats): a buffer too small for the load. Read it before
+ * lt_tracefs_destroy().
+ *
+ * Return: the count, or -1 if the kernel does not tell.
+ */
+int64_t lt_tracefs_lost(struct lt_tracefs *s, int cpu);
 
 /**
  * lt_tracefs_drain - hand every page the buffers hold now to @sink

@@ -189,20 +189,45 @@ static void put_formats(struct buf *b, const char *dir, char **names, int nr)
 /* More than the systems of the events a recording enables. */
 #define MAX_SYSTEMS 16
 
-/*
- * The systems of the events record enables (lt-events.c), then the
- * session's probe group: without its format no reader can decode the
- * probe's events (nor step over them).
- */
-static void put_event_systems(struct buf *b, const char *top,
-			      const char *probe_group)
+/* Whether @name is among the first @n of @sys. */
+static bool listed(const char **sys, int n, const char *name)
 {
-	const char *sys[MAX_SYSTEMS + 1];
-	char dir[4096], **names[MAX_SYSTEMS + 1];
-	int nr[MAX_SYSTEMS + 1];
-	int i, nr_sys, count = 0;
+	while (n--)
+		if (!strcmp(sys[n], name))
+			return true;
+	return false;
+}
 
+/*
+ * The systems of the events record enables (lt-events.c), the systems of
+ * the events added to them (lt_tracefs_add_event()), then the session's
+ * probe group: without its format no reader can decode the probe's events
+ * (nor step over them).
+ */
+static int put_event_systems(struct buf *b, const char *top,
+			     struct lt_tracefs *s)
+{
+	const char *probe_group = lt_tracefs_probe_group(s);
+	const char *const *added;
+	int i, nr_sys, nr_added, count = 0, *nr;
+	const char **sys;
+	char dir[4096], ***names;
+
+	added = lt_tracefs_added_systems(s, &nr_added);
+	sys = calloc(MAX_SYSTEMS + nr_added + 1, sizeof(*sys));
+	names = calloc(MAX_SYSTEMS + nr_added + 1, sizeof(*names));
+	nr = calloc(MAX_SYSTEMS + nr_added + 1, sizeof(*nr));
+	if (!sys || !names || !nr) {
+		free(sys);
+		free(names);
+		free(nr);
+		return -1;
+	}
 	nr_sys = lt_record_systems(sys, MAX_SYSTEMS);
+	/* ftrace's formats come before the systems, once */
+	for (i = 0; i < nr_added; i++)
+		if (strcmp(added[i], "ftrace") && !listed(sys, nr_sys, added[i]))
+			sys[nr_sys++] = added[i];
 	if (probe_group && probe_group[0])
 		sys[nr_sys++] = probe_group;
 	for (i = 0; i < nr_sys; i++) {
@@ -220,6 +245,10 @@ static void put_event_systems(struct buf *b, const char *top,
 		}
 		free_list(names[i], nr[i]);
 	}
+	free(sys);
+	free(names);
+	free(nr);
+	return 0;
 }
 
 /*
@@ -258,7 +287,8 @@ static int build_header(struct lt_tracefs *s, bool symbols, struct buf *b)
 	put_formats(b, path, names, nr);
 	free_list(names, nr);
 
-	put_event_systems(b, top, lt_tracefs_probe_group(s));
+	if (put_event_systems(b, top, s))
+		return -1;
 
 	if (symbols && lt_tracefs_symbols_visible(s))
 		put_file(b, "/proc/kallsyms", 4);

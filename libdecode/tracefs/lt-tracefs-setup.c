@@ -86,17 +86,24 @@ static void features(const char *text, char *out, size_t len)
 	free(dup);
 }
 
+/* What the kernel's config says, where lazytrace can find it. */
+struct kconfig {
+	bool found;
+	unsigned int hz;	/* CONFIG_HZ, 0 if not said */
+	bool lazy;		/* CONFIG_PREEMPT_LAZY=y */
+};
+
 /*
- * CONFIG_HZ from /boot/config-RELEASE, /lib/modules/RELEASE/config (where
- * Debian's 7.x packages install it) or /proc/config.gz; 0 if unknown.
+ * The config from /boot/config-RELEASE, /lib/modules/RELEASE/config (where
+ * Debian's 7.x packages install it) or /proc/config.gz.
  */
-static unsigned int config_hz(const char *release)
+static void read_kconfig(const char *release, struct kconfig *kc)
 {
 	char path[300], line[256];
-	unsigned int hz = 0;
 	FILE *fp;
 	bool gz = false;
 
+	memset(kc, 0, sizeof(*kc));
 	snprintf(path, sizeof(path), "/boot/config-%s", release);
 	fp = fopen(path, "re");
 	if (!fp) {
@@ -108,15 +115,47 @@ static unsigned int config_hz(const char *release)
 		gz = fp != NULL;
 	}
 	if (!fp)
-		return 0;
-	while (fgets(line, sizeof(line), fp))
-		if (sscanf(line, "CONFIG_HZ=%u", &hz) == 1)
-			break;
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		kc->found = true;
+		if (!kc->hz && sscanf(line, "CONFIG_HZ=%u", &kc->hz) == 1)
+			continue;
+		if (!strcmp(line, "CONFIG_PREEMPT_LAZY=y\n"))
+			kc->lazy = true;
+	}
 	if (gz)
 		pclose(fp);
 	else
 		fclose(fp);
-	return hz;
+}
+
+/*
+ * Whether this kernel can preempt lazily, said before anything is recorded:
+ * a recording of a kernel without it holds no lazy request at all.
+ * sched/preempt lists the modes built in ("none voluntary (full) lazy");
+ * without it (no PREEMPT_DYNAMIC, or debugfs closed) the config decides.
+ */
+static void lazy_capability(const char *modes, const char *mode,
+			    const struct kconfig *kc, char *out, size_t len)
+{
+	bool listed = modes && strstr(modes, "lazy");
+
+	if (!strcmp(mode, "lazy"))
+		snprintf(out, len, "lazy preemption: active (preempt=lazy)");
+	else if (listed || kc->lazy)
+		snprintf(out, len,
+			 "lazy preemption: built in but not the current mode%s%s%s: no lazy request will be recorded (boot with preempt=lazy, or write lazy to %s/preempt)",
+			 mode[0] ? " (preempt=" : "", mode, mode[0] ? ")" : "",
+			 SCHED_DEBUG);
+	else if (modes || kc->found)
+		snprintf(out, len,
+			 "lazy preemption: absent from this kernel (%s): every request is eager",
+			 modes ? "sched/preempt lists no lazy mode" :
+				 "CONFIG_PREEMPT_LAZY is not set");
+	else
+		snprintf(out, len,
+			 "lazy preemption: unknown (no %s/preempt and no kernel config to read)",
+			 SCHED_DEBUG);
 }
 
 /* debugfs holds sched/preempt and sched/features: mount it for a moment. */
@@ -130,26 +169,30 @@ static bool mount_debugfs(void)
 	return mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) == 0;
 }
 
-void lt_tracefs_setup_line(char *buf, size_t len)
+void lt_tracefs_setup_line(char *buf, size_t len, char *lazy, size_t lazy_len)
 {
 	char mode[16], feat[256];
 	struct utsname u;
 	bool mounted = mount_debugfs();
+	struct kconfig kc = { 0 };
 	char *text;
-	unsigned int hz;
 	size_t n;
 
 	n = snprintf(buf, len, "lazytrace-setup:");
-	if (!uname(&u) && n < len)
-		n += snprintf(buf + n, len - n, " release=%s", u.release);
+	if (!uname(&u)) {
+		if (n < len)
+			n += snprintf(buf + n, len - n, " release=%s",
+				      u.release);
+		read_kconfig(u.release, &kc);
+	}
 	text = slurp(SCHED_DEBUG "/preempt");
 	preempt_mode(text, mode, sizeof(mode));
+	lazy_capability(text, mode, &kc, lazy, lazy_len);
 	free(text);
 	if (mode[0] && n < len)
 		n += snprintf(buf + n, len - n, " preempt=%s", mode);
-	hz = config_hz(u.release);
-	if (hz && n < len)
-		n += snprintf(buf + n, len - n, " hz=%u", hz);
+	if (kc.hz && n < len)
+		n += snprintf(buf + n, len - n, " hz=%u", kc.hz);
 	text = slurp(SCHED_DEBUG "/features");
 	features(text, feat, sizeof(feat));
 	free(text);

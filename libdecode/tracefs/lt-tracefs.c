@@ -27,7 +27,6 @@
 
 #include "lt-tracefs.h"
 
-#define DEFAULT_BUFFER_KB	4096
 #define MIN_BUFFER_KB		1024
 #define TOTAL_BUFFER_KB		(256 * 1024)	/* all CPUs together, at most */
 
@@ -51,6 +50,8 @@ struct lt_tracefs {
 	size_t header_len;
 	bool header_symbols;
 	bool kallsyms_hidden;	/* /proc/kallsyms shows us zeros */
+	char **added;		/* systems of lt_tracefs_add_event()'s events */
+	int nr_added;
 };
 
 /* What a user other than root needs, said after the file that refused. */
@@ -308,12 +309,13 @@ static int remove_stale(const struct lt_tracefs_opts *o)
 	return n + remove_stale_probes(o);
 }
 
+/* @event NULL: whether the system exists. */
 static bool event_exists(const char *system, const char *event)
 {
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/events/%s/%s", tracefs_tracing_dir(),
-		 system, event);
+		 system, event ? event : "");
 	return is_dir(path);
 }
 
@@ -416,6 +418,102 @@ int lt_tracefs_mark_setup(struct lt_tracefs *s)
 }
 
 /* The event system of the session's probe, "" without one. */
+/* A system whose formats the trace.dat must carry, kept once. */
+static int keep_system(struct lt_tracefs *s, const char *sys, size_t n)
+{
+	char **added;
+	int i;
+
+	for (i = 0; i < s->nr_added; i++)
+		if (strlen(s->added[i]) == n && !strncmp(s->added[i], sys, n))
+			return 0;
+	added = realloc(s->added, (s->nr_added + 1) * sizeof(*added));
+	if (!added)
+		return -1;
+	s->added = added;
+	s->added[s->nr_added] = strndup(sys, n);
+	if (!s->added[s->nr_added])
+		return -1;
+	s->nr_added++;
+	return 0;
+}
+
+/* The system that holds @name, looked up in events/ as trace-cmd does. */
+static int find_system(const char *name, char *sys, size_t len)
+{
+	const char *top = tracefs_tracing_dir();
+	char path[4096];
+	struct dirent *de;
+	DIR *dir;
+	int ret = -1;
+
+	if (!top)
+		return -1;
+	snprintf(path, sizeof(path), "%s/events", top);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while (ret && (de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s/%s/format", top,
+			 de->d_name, name);
+		if (!access(path, F_OK) && strlen(de->d_name) < len) {
+			strcpy(sys, de->d_name);
+			ret = 0;
+		}
+	}
+	closedir(dir);
+	return ret;
+}
+
+/* Documented in lazytrace.h. */
+int lt_tracefs_add_event(struct lt_tracefs *s, const char *event, char *err,
+			 size_t len)
+{
+	const char *colon = strchr(event, ':');
+	char sys[256], name[256];
+
+	if (colon) {
+		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - event), event);
+		snprintf(name, sizeof(name), "%s", colon + 1);
+	} else if (event_exists(event, NULL)) {
+		snprintf(sys, sizeof(sys), "%s", event);
+		name[0] = '\0';
+	} else {
+		snprintf(name, sizeof(name), "%s", event);
+		if (find_system(name, sys, sizeof(sys))) {
+			snprintf(err, len, "no event '%s' on this kernel (see %s/available_events)",
+				 event, tracefs_tracing_dir());
+			return -1;
+		}
+	}
+	if (!sys[0] || strchr(sys, '/') || strchr(name, '/') ||
+	    !event_exists(sys, name[0] && strcmp(name, "*") ? name : NULL)) {
+		snprintf(err, len, "no event '%s' on this kernel (see %s/available_events)",
+			 event, tracefs_tracing_dir());
+		return -1;
+	}
+	if (tracefs_event_enable(s->inst, sys,
+				 name[0] && strcmp(name, "*") ? name : NULL)) {
+		snprintf(err, len, "cannot enable %s: %s", event,
+			 strerror(errno));
+		return -1;
+	}
+	if (keep_system(s, sys, strlen(sys))) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+const char *const *lt_tracefs_added_systems(const struct lt_tracefs *s,
+					     int *nr)
+{
+	*nr = s->nr_added;
+	return (const char *const *)s->added;
+}
+
 const char *lt_tracefs_probe_group(const struct lt_tracefs *s)
 {
 	return s->probe_group;
@@ -665,7 +763,7 @@ out:
 static size_t buffer_kb(const struct lt_tracefs_opts *o)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-	size_t kb = o->buffer_kb ? o->buffer_kb : DEFAULT_BUFFER_KB;
+	size_t kb = o->buffer_kb ? o->buffer_kb : LT_TRACEFS_BUFFER_KB;
 
 	if (!o->buffer_kb && cpus > 0 && kb * cpus > TOTAL_BUFFER_KB)
 		kb = TOTAL_BUFFER_KB / cpus;
@@ -681,6 +779,7 @@ static struct lt_tracefs *create(const struct lt_tracefs_opts *o, char *err,
 				 size_t len)
 {
 	struct lt_tracefs *s = calloc(1, sizeof(*s));
+	char lazy[256];
 
 	if (!s) {
 		snprintf(err, len, "out of memory");
@@ -712,7 +811,8 @@ static struct lt_tracefs *create(const struct lt_tracefs_opts *o, char *err,
 		goto fail;
 	quiet_self(s, o);
 	/* before tracing starts: it may run gzip for /proc/config.gz */
-	lt_tracefs_setup_line(s->setup, sizeof(s->setup));
+	lt_tracefs_setup_line(s->setup, sizeof(s->setup), lazy, sizeof(lazy));
+	say(o, "%s", lazy);
 	s->kallsyms_hidden = !kallsyms_visible();
 	if (s->kallsyms_hidden)
 		say(o, "/proc/kallsyms shows this user no addresses (they need CAP_SYSLOG): no kernel symbols in the trace, so the tick is estimated%s",
@@ -789,6 +889,28 @@ int lt_tracefs_stop(struct lt_tracefs *s)
 	return tracefs_trace_off(s->inst);
 }
 
+/* Documented in lazytrace.h. */
+int64_t lt_tracefs_lost(struct lt_tracefs *s, int cpu)
+{
+	unsigned long long overrun = 0, dropped = 0;
+	char file[64], *stats, *p;
+	bool told = false;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+	stats = tracefs_instance_file_read(s->inst, file, NULL);
+	if (!stats)
+		return -1;
+	p = strstr(stats, "\noverrun: ");
+	if (p && sscanf(p, "\noverrun: %llu", &overrun) == 1)
+		told = true;
+	/* 4.x and later; older kernels count only overruns */
+	p = strstr(stats, "\ndropped events: ");
+	if (p && sscanf(p, "\ndropped events: %llu", &dropped) == 1)
+		told = true;
+	free(stats);
+	return told ? (int64_t)(overrun + dropped) : -1;
+}
+
 /* Pages per CPU per call, so that one busy CPU cannot starve the others. */
 #define DRAIN_BATCH 256
 
@@ -857,6 +979,9 @@ void lt_tracefs_destroy(struct lt_tracefs *s)
 	free(s->page);
 	free(s->comms);
 	free(s->header);
+	while (s->nr_added)
+		free(s->added[--s->nr_added]);
+	free(s->added);
 	free(s);
 }
 

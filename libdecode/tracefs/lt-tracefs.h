@@ -14,9 +14,10 @@
 /* Session details the session's other files need (lt-tracefs*.c). */
 /*
  * The setup line of this kernel (lt-tracefs-setup.c), without a newline;
- * fields this kernel does not tell are left out.
+ * fields this kernel does not tell are left out. @lazy gets one line on
+ * whether the kernel can preempt lazily (active, built in, absent).
  */
-void lt_tracefs_setup_line(char *buf, size_t len);
+void lt_tracefs_setup_line(char *buf, size_t len, char *lazy, size_t lazy_len);
 struct tracefs_instance;
 
 struct tracefs_instance *lt_tracefs_instance(struct lt_tracefs *s);
@@ -24,6 +25,9 @@ int lt_tracefs_nr_cpus(const struct lt_tracefs *s);
 int lt_tracefs_page_size(const struct lt_tracefs *s);
 bool lt_tracefs_functions(const struct lt_tracefs *s);
 const char *lt_tracefs_probe_group(const struct lt_tracefs *s);
+/* The systems of the events lt_tracefs_add_event() enabled. */
+const char *const *lt_tracefs_added_systems(const struct lt_tracefs *s,
+					     int *nr);
 bool lt_tracefs_needs_symbols(const struct lt_tracefs *s);
 /* False where /proc/kallsyms shows this process only zeros. */
 bool lt_tracefs_symbols_visible(const struct lt_tracefs *s);

@@ -5,7 +5,8 @@
 # "CPU:N [LOST M EVENTS]" before that CPU's next event, at the places and
 # with the counts trace-cmd report gives ("CPU:N [M EVENTS DROPPED]";
 # unknown counts "CPU:N [EVENTS DROPPED]" in both); per CPU the marks add
-# up to what stats says. The kernel's own text (trace_pipe of an
+# up to what stats says, and record said at its end how many each CPU
+# lost (the kernel's own count) and how to avoid it. The kernel's own text (trace_pipe of an
 # overwritten buffer) carries LOST lines: report prints them back as they
 # were and stats counts them.
 . "$(dirname "$0")/lib.sh"
@@ -45,6 +46,21 @@ lt stats --json -i lost.dat > st.json || fail "stats"
 python3 -c 'import json,sys; d=json.load(open("st.json")); sys.exit(not (d["lost_events"] or d["lost_events_unknown"]))' ||
 	fail "no event lost with an 8 KiB buffer and a stopped reader"
 lt report -i lost.dat > report.txt || fail "report"
+# record said so itself, per CPU, with the fix; the kernel's counts cover
+# at least every loss the file marks with a count.
+python3 - rec.err report.txt <<'PY' || fail "record's lost-events line: $(cat rec.err)"
+import re, sys
+err = open(sys.argv[1]).read()
+m = re.search(r"^lazytrace record: lost (\d+) events \(([^)]*)\): .*--buffer-size", err, re.M)
+assert m, "no lost-events line"
+per = {int(c): int(n) for c, n in re.findall(r"CPU (\d+): (\d+)", m.group(2))}
+assert sum(per.values()) == int(m.group(1)), (per, m.group(1))
+marks = {}
+for c, n in re.findall(r"^CPU:(\d+) \[LOST (\d+) EVENTS\]$", open(sys.argv[2]).read(), re.M):
+    marks[int(c)] = marks.get(int(c), 0) + int(n)
+for c, n in marks.items():
+    assert per.get(c, 0) >= n, f"CPU {c}: record said {per.get(c, 0)}, the file marks {n}"
+PY
 trace-cmd report lost.dat > tc.txt 2> /dev/null || fail "trace-cmd report"
 
 # The same losses, in the same order, as trace-cmd report gives them.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # lazytrace record -d 2 -- <CPU-bound loop>: a trace.dat that trace-cmd and
 # lazytrace both read, with the loop's sched_switch events; its instance is
-# gone afterwards and the top-level buffer's settings are untouched.
+# gone afterwards and the top-level buffer's settings are untouched; a
+# command's exit status is record's.
 . "$(dirname "$0")/lib.sh"
 
 need_tracefs
@@ -24,6 +25,19 @@ wait $rec
 st=$?
 [ $st = 0 ] || { cat rec.err; fail "record exited $st"; }
 cat rec.err
+# Said up front: whether this kernel can preempt lazily, as its config says.
+grep -q "^lazytrace record: lazy preemption: " rec.err || fail "record did not say whether the kernel preempts lazily"
+cfg=/boot/config-$(uname -r)
+[ -r "$cfg" ] || cfg=/lib/modules/$(uname -r)/config
+if [ -r "$cfg" ]; then
+	cat "$cfg"
+elif [ -r /proc/config.gz ]; then
+	zcat /proc/config.gz
+fi > kconfig
+if [ -s kconfig ] && ! grep -q '^CONFIG_PREEMPT_LAZY=y' kconfig; then
+	grep -q "lazy preemption: absent from this kernel" rec.err ||
+		fail "CONFIG_PREEMPT_LAZY is not set, record did not say absent"
+fi
 top_state > top.after
 cmp -s top.before top.after || { diff top.before top.after; fail "top-level buffer settings changed"; }
 pid=$(cat loop.pid) || fail "the command did not run"
@@ -39,6 +53,19 @@ grep -Eq "sched_switch: prev_comm=[^ ]* prev_pid=$pid " lt.txt ||
 	fail "lazytrace report: no sched_switch of loop pid $pid"
 grep -Eq "next_pid=$pid " lt.txt || fail "lazytrace report: loop $pid never switched in"
 grep -q "local_timer_entry\|hrtimer_expire_entry" lt.txt || fail "no tick events"
+
+# A command that ends by itself gives record its exit status (128+N
+# for a signal); the file is written all the same.
+for c in 'exit 3:3:status 3' 'kill -TERM $$:143:killed by Terminated' 'true:0:'; do
+	cmd=${c%%:*} want=${c#*:} msg=${want#*:} want=${want%%:*}
+	lt record -o st.dat -- sh -c "$cmd" 2> st.err
+	st=$?
+	[ $st = "$want" ] || fail "record -- sh -c '$cmd' exited $st, not $want: $(cat st.err)"
+	[ -s st.dat ] || fail "record -- sh -c '$cmd' wrote no file"
+	[ -z "$msg" ] || grep -q "sh .*$msg" st.err ||
+		fail "record -- sh -c '$cmd' did not say '$msg': $(cat st.err)"
+	rm -f st.dat
+done
 
 command -v trace-cmd >/dev/null || skip "trace-cmd not installed; lazytrace part passed"
 trace-cmd report -i rec.dat > tc.txt 2> tc.err || { cat tc.err; fail "trace-cmd report failed"; }

@@ -20,6 +20,7 @@ wait $rec
 st=$?
 kill $loop
 cat live.err
+grep -q "^lazytrace live: lazy preemption: " live.err || fail "live did not say whether the kernel preempts lazily"
 [ $st = 0 ] || fail "live exited $st"
 n=$(grep -c '^{"version":2,"interval":' live.json)
 [ "$n" -ge 1 ] || fail "no interval object: $(head -c 300 live.json)"

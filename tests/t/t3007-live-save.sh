@@ -33,6 +33,24 @@ for line in open(sys.argv[1]):
 		assert d[k] == s[k], (f, k, d[k], s[k])
 	print("ok:", f, d["events"], "events")
 PY
-"$LAZYTRACE" live -d 1 --save nowhere > /dev/null 2> err && fail "--save nowhere accepted"
-grep -q "nowhere is not a directory" err || fail "--save nowhere: $(cat err)"
+# A directory that does not exist yet is made, private; a file or a
+# missing parent is exit 2 with its name.
+"$LAZYTRACE" live -d 1 --interval 500ms --rows 1 --save fresh > /dev/null 2> err ||
+	fail "--save fresh: $(cat err)"
+[ "$(stat -c %a fresh)" = 700 ] || fail "--save made fresh mode $(stat -c %a fresh)"
+[ -n "$(ls fresh)" ] || fail "--save fresh: nothing saved"
+touch afile
+"$LAZYTRACE" live -d 1 --save afile > /dev/null 2> err && fail "--save afile accepted"
+grep -q "afile is not a directory" err || fail "--save afile: $(cat err)"
+"$LAZYTRACE" live -d 1 --save no/such > /dev/null 2> err && fail "--save no/such accepted"
+grep -q "cannot make no/such" err || fail "--save no/such: $(cat err)"
+# Intervals take units; a bare number is milliseconds; 10ms to 1h.
+for i in 500ms 1s 250; do
+	"$LAZYTRACE" live -d 0.3 --interval $i --rows 1 > /dev/null 2> err ||
+		fail "--interval $i refused: $(cat err)"
+done
+for i in 5 99999999 2h 1x; do
+	"$LAZYTRACE" live -d 0.3 --interval $i > /dev/null 2> err && fail "--interval $i accepted"
+	grep -q "bad interval '$i' (10ms to 1h" err || fail "--interval $i: $(cat err)"
+done
 echo "ok: $n intervals saved and read again"
