@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1
 #
 # lazytrace top-level build. Sources are picked up by directory, so a new
-# subcommand (cli/cmd-*.c), library file (libdecode/*.c) or test
-# (tests/unit/test-*.c, tests/t/t*.sh) needs no change here.
+# subcommand (cli/cmd-*.c), library file (libdecode/LAYER/*.c) or test
+# (tests/unit/test-*.c, tests/t/t*.sh) needs no change here; a new
+# library layer (a libdecode/ subdirectory) goes in LIB_LAYERS.
 
 VERSION		:= 0.1.0
 PREFIX		?= /usr/local
@@ -27,7 +28,9 @@ LT_CFLAGS	:= -std=gnu11 -Wall -Wextra $(WERROR) -Wno-unused-parameter \
 # The library's own objects: its private headers, and nothing exported
 # but what lazytrace.h declares (it sets default visibility around its
 # declarations; libdecode/liblazytrace.map versions them).
-LIB_CFLAGS	:= -Ilibdecode -fvisibility=hidden
+# No -Ilibdecode: a private header is included by its path relative to
+# the includer (docs/design.md), so a layer's reach shows in its #includes.
+LIB_CFLAGS	:= -fvisibility=hidden
 LIB_MAP		:= libdecode/liblazytrace.map
 TRACE_LIBS	:= $(shell $(PKG_CONFIG) --libs libtracecmd libtraceevent libtracefs 2>/dev/null || echo -ltracecmd -ltraceevent -ltracefs)
 CURSES_LIBS	:= $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
@@ -45,7 +48,11 @@ else
 Q		:= @
 say		:= @printf '  %-7s %s\n'
 endif
-LIB_SRC		:= $(sort $(wildcard libdecode/*.c))
+# The library's layers, bottom up (docs/design.md).
+LIB_LAYERS	:= print read analysis tracefs run
+LIB_SRC		:= $(sort $(foreach d,$(LIB_LAYERS),$(wildcard libdecode/$(d)/*.c)))
+LIB_HDR		:= $(wildcard libdecode/include/*.h libdecode/*.h \
+			   $(LIB_LAYERS:%=libdecode/%/*.h))
 CLI_SRC		:= $(sort $(wildcard cli/*.c))
 TUI_SRC		:= $(sort $(wildcard tui/*.c))
 COMMON_SRC	:= $(sort $(wildcard common/*.c))
@@ -107,17 +114,17 @@ CXX		?= c++
 
 all: $(BIN) $(SHARED_LIB) $(SAMPLE_BIN) $(KSHARK_PLUGIN)
 
-$(B)/%.o: %.c $(wildcard libdecode/include/*.h libdecode/*.h cli/*.h tui/*.h common/*.h)
+$(B)/%.o: %.c $(LIB_HDR) $(wildcard cli/*.h tui/*.h common/*.h)
 	@mkdir -p $(dir $@)
 	$(say) CC $<
 	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) -c -o $@ $<
 
-$(B)/libdecode/%.o: libdecode/%.c $(wildcard libdecode/include/*.h libdecode/*.h)
+$(B)/libdecode/%.o: libdecode/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(say) CC $<
 	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) $(LIB_CFLAGS) -c -o $@ $<
 
-$(B)/pic/%.o: %.c $(wildcard libdecode/include/*.h libdecode/*.h)
+$(B)/pic/%.o: %.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(say) CC-PIC $<
 	$(Q)$(CC) $(CFLAGS) $(LT_CFLAGS) $(LIB_CFLAGS) -fPIC -c -o $@ $<
@@ -235,7 +242,7 @@ KDOC_FLAGS	?=
 doc-check: $(KERNEL_DOC)
 	$(say) KDOC libdecode
 	$(Q)out=$$(perl $(KERNEL_DOC) -none $(KDOC_FLAGS) \
-		libdecode/include/lazytrace.h libdecode/*.c 2>&1); \
+		libdecode/include/lazytrace.h $(LIB_SRC) 2>&1); \
 		[ -z "$$out" ] || { echo "$$out"; exit 1; }
 
 deps:

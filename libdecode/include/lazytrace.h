@@ -752,14 +752,6 @@ enum lt_latency_kind {
 };
 
 /**
- * lt_latency_name - the name of a latency kind
- * @kind: the kind
- *
- * Return: "lazy_served", "eager_served", "lazy_upgrade" or "fold_served".
- */
-const char *lt_latency_name(enum lt_latency_kind kind);
-
-/**
  * struct lt_latency - a latency distribution, in ns
  * @count: number of samples
  * @p50: median (0 when @count is 0)

@@ -24,12 +24,14 @@ LIBS="$(pkg-config --libs libtracecmd libtraceevent libtracefs) -lzstd -lz -llzm
 
 mkdir -p "$B/obj"
 objs=
-for c in "$top"/libdecode/*.c; do
+for c in "$top"/libdecode/*/*.c; do
+	case $c in */samples/*) continue ;; esac
 	o=$B/obj/$(basename "$c" .c).o
 	if [ ! -f "$o" ] || [ "$c" -nt "$o" ] ||
 	   [ -n "$(find "$top/libdecode" -name '*.h' -newer "$o")" ]; then
-		# the private headers are for the library's own objects
-		$CLANG $CFLAGS -I"$top/libdecode" $SAN -fsanitize=fuzzer-no-link \
+		# the private headers are for the library's own objects,
+		# each included by its path (no -I for them)
+		$CLANG $CFLAGS $SAN -fsanitize=fuzzer-no-link \
 			-c -o "$o" "$c"
 	fi
 	objs="$objs $o"

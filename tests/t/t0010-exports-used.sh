@@ -14,8 +14,6 @@ so=$BUILD/liblazytrace.so.0
 
 # name: why it stays exported without a caller yet
 keep="
-lt_latency_name: the latency column names of the run's tables (lt-table.c)
-lt_table_cell_text: any cell as the CSV writer prints it, for writers outside C (lt-write.c uses its rule)
 "
 
 nm -D --defined-only "$so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' |

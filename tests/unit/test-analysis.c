@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "lazytrace.h"
-#include "../../libdecode/lt-analysis.h"
+#include "../../libdecode/analysis/lt-analysis.h"
 #include "test-data.h"
 
 #define E 0x04

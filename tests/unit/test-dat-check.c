@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The trace.dat check on event formats (libdecode/lt-dat-check.c): the
+ * The trace.dat check on event formats (libdecode/read/lt-dat-check.c): the
  * formats real kernels write are handed to libtraceevent as they are,
  * or, where libtraceevent 1.7.1 cannot parse them or a fuzzer found it
  * crashing, without their print format (or the field line at fault). The
@@ -22,7 +22,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "../../libdecode/lt-dat-check.h"
+#include "../../libdecode/read/lt-dat-check.h"
 
 #define COMMON \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \

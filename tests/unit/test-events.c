@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The one list of the events the analysis knows (libdecode/lt-events.c):
+ * The one list of the events the analysis knows (libdecode/read/lt-events.c):
  * every kind the analysis has is on it, the readers' names map back to
  * it, and a recording session enables exactly the events on it that it
  * says to record, each of them known to the analysis (checked in a real
@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "lazytrace.h"
-#include "../../libdecode/lt-internal.h"
+#include "../../libdecode/read/lt-internal.h"
 
 #define TRACEFS "/sys/kernel/tracing"
 

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "lazytrace.h"
-#include "../../libdecode/lt-internal.h"
+#include "../../libdecode/read/lt-internal.h"
 
 struct layout {
 	enum lt_abi abi;

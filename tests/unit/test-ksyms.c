@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kallsyms index (libdecode/lt-ksyms.c): functions by exact address
+ * The kallsyms index (libdecode/read/lt-ksyms.c): functions by exact address
  * in a text of ascending runs (the kernel's, then each module's), names
  * shared by two symbols left unresolved, data symbols and malformed lines
  * skipped, and a text in no order at all sorted into one run.
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../libdecode/lt-internal.h"
+#include "../../libdecode/read/lt-internal.h"
 
 static struct lt_ksyms *index_of(const char *text)
 {

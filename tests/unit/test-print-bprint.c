@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../libdecode/lt-print.h"
+#include "../../libdecode/print/lt-print.h"
 
 #define FMT_ADDR	0xffffffff82345678ULL
 #define FMT_ADDR32	0xc2345678ULL

@@ -17,7 +17,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "../../libdecode/lt-print-known.h"
+#include "../../libdecode/print/lt-print-known.h"
 
 #define COMMON \
 "	field:unsigned short common_type;	offset:0;	size:2;	signed:0;\n" \

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../libdecode/lt-print.h"
+#include "../../libdecode/print/lt-print.h"
 #include "test-put.h"
 
 #define COMMON \

@@ -16,7 +16,7 @@
  * include directory is the library's own), reached through the static
  * library, where hidden symbols still link.
  */
-#include "../../libdecode/lt-print.h"
+#include "../../libdecode/print/lt-print.h"
 
 static struct trace_seq s;
 

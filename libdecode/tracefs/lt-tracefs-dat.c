@@ -20,7 +20,7 @@
 
 #include <tracefs.h>
 
-#include "lt-internal.h"
+#include "lt-tracefs.h"
 
 /* trace-cmd's option ids (TRACECMD_OPTION_*) */
 enum {

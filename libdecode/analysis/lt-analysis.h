@@ -190,6 +190,13 @@ struct lt_analysis {
 	size_t nr_cand, alloc_cand;
 };
 
+/*
+ * The name of latency kind @kind: "lazy_served", "eager_served",
+ * "lazy_upgrade" or "fold_served" (lt-transition.c). Internal: the run's
+ * tables name their latency rows with it; a caller reads the names there.
+ */
+const char *lt_latency_name(enum lt_latency_kind kind);
+
 /* lt-stats.c */
 struct lt_task *lt_task_lookup(struct lt_analysis *a, int pid, int cpu);
 struct lt_task *lt_task_new(struct lt_analysis *a, int pid, int cpu,

@@ -18,8 +18,8 @@
 
 #include "lt-dat-check.h"
 #include "lt-internal.h"
-#include "lt-print.h"
-#include "lt-print-known.h"
+#include "../print/lt-print.h"
+#include "../print/lt-print-known.h"
 
 /* Exported by libtracecmd but missing from Debian's public header. */
 const char *tracecmd_get_uname(struct tracecmd_input *handle);

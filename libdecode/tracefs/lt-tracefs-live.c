@@ -23,7 +23,7 @@
 
 #include <traceevent/event-parse.h>
 
-#include "lt-internal.h"
+#include "lt-tracefs.h"
 
 struct live {
 	struct lt_tracefs *s;

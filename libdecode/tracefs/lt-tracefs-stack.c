@@ -19,7 +19,7 @@
 
 #include <tracefs.h>
 
-#include "lt-internal.h"
+#include "lt-tracefs.h"
 
 struct lt_stack_trigger {
 	const char *system;

@@ -25,7 +25,7 @@
 
 #include <tracefs.h>
 
-#include "lt-internal.h"
+#include "lt-tracefs.h"
 
 #define MIN_BUFFER_KB		1024
 #define TOTAL_BUFFER_KB		(256 * 1024)	/* all CPUs together, at most */

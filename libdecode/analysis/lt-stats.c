@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "lt-analysis.h"
-#include "lt-internal.h"
+#include "../read/lt-internal.h"
 
 /* ---- histogram ---- */
 

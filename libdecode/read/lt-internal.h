@@ -11,13 +11,12 @@
 #include <string.h>
 
 #include "lazytrace.h"
+#include "../lt-util.h"
 
 #define LT_ERR_LEN 512
 
 /* The one message for zero bytes of input, from a file, a device or a pipe. */
 #define LT_EMPTY_INPUT "empty input, not a trace"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct lt_reader_ops {
 	/* Fill r->ev; 1 on an event, 0 at the end, -1 on error (r->err set). */
@@ -208,67 +207,5 @@ void lt_abi_set(struct lt_reader *r, enum lt_abi abi, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 unsigned int lt_flags_encode(enum lt_abi abi, const struct lt_flags *f);
-
-void lt_strlcpy(char *dst, const char *src, size_t size);
-
-/* Session details only the library's tracefs code needs (lt-tracefs*.c). */
-/*
- * The setup line of this kernel (lt-tracefs-setup.c), without a newline;
- * fields this kernel does not tell are left out. @lazy gets one line on
- * whether the kernel can preempt lazily (active, built in, absent).
- */
-void lt_tracefs_setup_line(char *buf, size_t len, char *lazy, size_t lazy_len);
-struct tracefs_instance;
-
-struct tracefs_instance *lt_tracefs_instance(struct lt_tracefs *s);
-int lt_tracefs_nr_cpus(const struct lt_tracefs *s);
-int lt_tracefs_page_size(const struct lt_tracefs *s);
-bool lt_tracefs_functions(const struct lt_tracefs *s);
-const char *lt_tracefs_probe_group(const struct lt_tracefs *s);
-/* The systems of the events lt_tracefs_add_event() enabled. */
-const char *const *lt_tracefs_added_systems(const struct lt_tracefs *s,
-					     int *nr);
-bool lt_tracefs_needs_symbols(const struct lt_tracefs *s);
-/* False where /proc/kallsyms shows this process only zeros. */
-bool lt_tracefs_symbols_visible(const struct lt_tracefs *s);
-/*
- * The trace.dat header (up to the printk formats) the session made for
- * @symbols, or NULL; lt_tracefs_keep_header() hands one over to it.
- */
-const void *lt_tracefs_header(const struct lt_tracefs *s, bool symbols,
-			      size_t *len);
-void lt_tracefs_keep_header(struct lt_tracefs *s, bool symbols, void *p,
-			    size_t len);
-const char *lt_tracefs_comms(const struct lt_tracefs *s);
-
-/* The stacktrace trigger on the tick (lt-tracefs-stack.c). */
-struct lt_stack_trigger;
-
-struct lt_stack_trigger *lt_tracefs_stacks_on(struct tracefs_instance *inst,
-					      enum lt_stacks mode,
-					      void (*note)(const char *msg));
-int lt_tracefs_stacks_off(struct tracefs_instance *inst,
-			  struct lt_stack_trigger *t);
-
-/*
- * Make room for entry @type in a table indexed by event type, zeroing what
- * is new (64 more, so a trace's types rarely grow it twice). Return: 0, or
- * -1 on allocation failure (the table is unchanged).
- */
-static inline int lt_type_table_grow(void **tab, int *nr, int type,
-				     size_t elem)
-{
-	char *n;
-
-	if (type < *nr)
-		return 0;
-	n = realloc(*tab, (size_t)(type + 64) * elem);
-	if (!n)
-		return -1;
-	memset(n + (size_t)*nr * elem, 0, (size_t)(type + 64 - *nr) * elem);
-	*tab = n;
-	*nr = type + 64;
-	return 0;
-}
 
 #endif /* _LT_INTERNAL_H */

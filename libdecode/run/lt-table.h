@@ -7,8 +7,8 @@
 #ifndef _LT_TABLE_H
 #define _LT_TABLE_H
 
-#include "lt-analysis.h"
-#include "lt-internal.h"
+#include "../analysis/lt-analysis.h"
+#include "../read/lt-internal.h"
 
 struct lt_col {
 	const char *name;

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt-internal.h"
+#include "../lt-util.h"
 #include "lt-print.h"
 
 enum print_mode {

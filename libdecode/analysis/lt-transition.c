@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "lt-analysis.h"
-#include "lt-internal.h"
+#include "../read/lt-internal.h"
 
 /* CPUs beyond this are treated as corrupt input and ignored. */
 #define LT_MAX_CPUS 8192

@@ -17,7 +17,7 @@
 
 #include <tracefs.h>
 
-#include "lt-internal.h"
+#include "lt-tracefs.h"
 
 #define SCHED_DEBUG "/sys/kernel/debug/sched"
 

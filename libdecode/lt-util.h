@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Helpers every layer of liblazytrace may use (docs/design.md): no
+ * reader, analysis or table types here, so print/ can include it too.
+ */
+#ifndef _LT_UTIL_H
+#define _LT_UTIL_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Copy @src into @dst of @size bytes, cut short and always terminated
+ * (defined in read/lt-reader.c: every layer that calls it sits on read/).
+ */
+void lt_strlcpy(char *dst, const char *src, size_t size);
+
+/*
+ * Make room for entry @type in a table indexed by event type, zeroing what
+ * is new (64 more, so a trace's types rarely grow it twice). Return: 0, or
+ * -1 on allocation failure (the table is unchanged).
+ */
+static inline int lt_type_table_grow(void **tab, int *nr, int type,
+				     size_t elem)
+{
+	char *n;
+
+	if (type < *nr)
+		return 0;
+	n = realloc(*tab, (size_t)(type + 64) * elem);
+	if (!n)
+		return -1;
+	memset(n + (size_t)*nr * elem, 0, (size_t)(type + 64 - *nr) * elem);
+	*tab = n;
+	*nr = type + 64;
+	return 0;
+}
+
+#endif /* _LT_UTIL_H */

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Internal interfaces of liblazytrace's tracefs layer: recording and live
+ * reading through a private tracefs instance. Only tracefs/ includes it.
+ */
+#ifndef _LT_TRACEFS_H
+#define _LT_TRACEFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../read/lt-internal.h"
+
+/* Session details the session's other files need (lt-tracefs*.c). */
+/*
+ * The setup line of this kernel (lt-tracefs-setup.c), without a newline;
+ * fields this kernel does not tell are left out. @lazy gets one line on
+ * whether the kernel can preempt lazily (active, built in, absent).
+ */
+void lt_tracefs_setup_line(char *buf, size_t len, char *lazy, size_t lazy_len);
+struct tracefs_instance;
+
+struct tracefs_instance *lt_tracefs_instance(struct lt_tracefs *s);
+int lt_tracefs_nr_cpus(const struct lt_tracefs *s);
+int lt_tracefs_page_size(const struct lt_tracefs *s);
+bool lt_tracefs_functions(const struct lt_tracefs *s);
+const char *lt_tracefs_probe_group(const struct lt_tracefs *s);
+/* The systems of the events lt_tracefs_add_event() enabled. */
+const char *const *lt_tracefs_added_systems(const struct lt_tracefs *s,
+					     int *nr);
+bool lt_tracefs_needs_symbols(const struct lt_tracefs *s);
+/* False where /proc/kallsyms shows this process only zeros. */
+bool lt_tracefs_symbols_visible(const struct lt_tracefs *s);
+/*
+ * The trace.dat header (up to the printk formats) the session made for
+ * @symbols, or NULL; lt_tracefs_keep_header() hands one over to it.
+ */
+const void *lt_tracefs_header(const struct lt_tracefs *s, bool symbols,
+			      size_t *len);
+void lt_tracefs_keep_header(struct lt_tracefs *s, bool symbols, void *p,
+			    size_t len);
+const char *lt_tracefs_comms(const struct lt_tracefs *s);
+
+/* The stacktrace trigger on the tick (lt-tracefs-stack.c). */
+struct lt_stack_trigger;
+
+struct lt_stack_trigger *lt_tracefs_stacks_on(struct tracefs_instance *inst,
+					      enum lt_stacks mode,
+					      void (*note)(const char *msg));
+int lt_tracefs_stacks_off(struct tracefs_instance *inst,
+			  struct lt_stack_trigger *t);
+
+
+#endif /* _LT_TRACEFS_H */
