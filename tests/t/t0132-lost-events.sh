@@ -42,7 +42,7 @@ load
 kill -CONT $rec
 wait $rec || { cat rec.err; fail "record exited $?"; }
 lt stats --json -i lost.dat > st.json || fail "stats"
-python3 -c 'import json,sys; d=json.load(open("st.json")); sys.exit(not (d["lost_events"] or d["lost_events_unknown"]))' ||
+python3 -c 'import json,sys; d=json.load(open("st.json")); sys.exit(not (d["meta"]["lost_events"] or d["meta"]["lost_unknown_times"]))' ||
 	fail "no event lost with an 8 KiB buffer and a stopped reader"
 lt report -i lost.dat > report.txt || fail "report"
 trace-cmd report lost.dat > tc.txt 2> /dev/null || fail "trace-cmd report"
@@ -105,7 +105,7 @@ for l in open(sys.argv[1]):
 	if m:
 		lost[int(m.group(1))] = lost.get(int(m.group(1)), 0) + int(m.group(2))
 d = json.load(open(sys.argv[2]))
-got = {c["cpu"]: c["lost"] for c in d["lost_events_per_cpu"] if c["lost"]}
+got = {c["cpu"]: c["lost_events"] for c in d["lost"] if c["lost_events"]}
 assert got == lost, (got, lost)
 print("kernel text: lost per CPU", lost)
 PY
