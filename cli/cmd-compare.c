@@ -18,7 +18,9 @@ static const char compare_usage[] =
 "switches (every sched_switch, idle included) split into preempted (R+),\n"
 "yielded (R) and blocked; the transition counts (lazy, eager, upgrades,\n"
 "tick_upgrades, folds and how requests ended); latency percentiles. A and B are trace.dat or kernel text files ('-' for\n"
-"text on stdin, for one of them); there is no -i.\n"
+"text on stdin, for one of them); there is no -i. --json (version 3,\n"
+"docs/json.md): {\"version\": 3, \"a\": DOC, \"b\": DOC}, each DOC the tables\n"
+"of stats --json.\n"
 "\n"
 ANALYSIS_USAGE_NO_INPUT;
 

@@ -24,7 +24,8 @@ ANALYSIS_USAGE
 "\n"
 "With --pid or --comm the task rows are those tasks'; the global tables\n"
 "stay the trace's (within --cpu, --from, --to). --csv and --ndjson print\n"
-"the tasks table (lazytrace table --list).\n"
+"the tasks table (lazytrace table --list); --json (version 3, docs/json.md)\n"
+"the meta, summary, tasks, latency and lost tables.\n"
 "Percentiles come from log-linear histograms: within 0.8%; max is exact.\n";
 
 static uint64_t upgrades(const uint64_t *count)

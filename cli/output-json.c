@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The JSON vocabulary of every command: each concept has one key, defined
- * here once, and one function that writes it (docs/json.md).
+ * The keys of the JSON the CLI writes itself (live --json; the other
+ * commands write the library's tables): the columns of those tables,
+ * defined here once (docs/json.md), and perfetto's otherData.
  */
 #include "output-json.h"
 
