@@ -150,7 +150,7 @@ if not (ep > 0 and abs(eb - ep) <= ep * 0.05):
 # The whole trace is in view at first: every episode box was drawn, on
 # the CPU graphs together, and both CPUs got spans.
 print("drawn per cpu (spans, markers, episodes):", drew)
-if sorted(drew) != list(range(st["nr_cpus"])) or \
+if sorted(drew) != list(range(st["meta"]["nr_cpus"])) or \
    sum(d[2] for d in drew.values()) != eb or \
    not all(d[0] > 0 for d in drew.values()) or \
    sum(d[1] for d in drew.values()) == 0:
