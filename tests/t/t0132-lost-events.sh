@@ -71,10 +71,12 @@ for i, l in enumerate(lines):
 	# the next line is an event of that CPU
 	nxt = lines[i + 1]
 	assert re.search(r"\[%03d\] " % cpu, nxt), (l, nxt)
-for c in d["lost_events_per_cpu"]:
-	assert c["lost"] == lost.get(c["cpu"], 0), (c, lost)
-	assert c["unknown"] == (c["cpu"] in unknown), (c, unknown)
-assert d["lost_events"] == sum(lost.values()), (d["lost_events"], lost)
+# the lost table lists the CPUs that lost events, and only those
+assert {c["cpu"] for c in d["lost"]} == {c for c in lost if lost[c]} | unknown, (d["lost"], lost, unknown)
+for c in d["lost"]:
+	assert c["lost_events"] == lost.get(c["cpu"], 0), (c, lost)
+	assert c["lost_unknown"] == (c["cpu"] in unknown), (c, unknown)
+assert d["meta"]["lost_events"] == sum(lost.values()), (d["meta"]["lost_events"], lost)
 print("lost per CPU:", lost, "unknown on:", sorted(unknown))
 PY
 # --cpu keeps that CPU's marks only.
