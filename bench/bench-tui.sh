@@ -86,8 +86,8 @@ printf "%-20s %8s %9s %12s %9s %11s %11s %9s\n" TRACE SIZE EVENTS \
 	FIRST-SCREEN COMPLETE PEAK-RSS PEAK-ANON ANON/SIZE
 for f in "$@"; do
 	size=$(stat -c %s "$f")
-	events=$("$LAZYTRACE" stats --json -i "$f" 2>/dev/null |
-		grep -o '"events": *[0-9]*' | head -1 | grep -o '[0-9]*$')
+	events=$("$LAZYTRACE" table meta --json -i "$f" 2>/dev/null |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["meta"]["events"])')
 	t0=$(now)
 	tmux -S "$sock" -f /dev/null new-session -d -s bench -x 160 -y 50 \
 		"$LAZYTRACE tui -i $f; sleep 600"

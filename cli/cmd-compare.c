@@ -18,7 +18,9 @@ static const char compare_usage[] =
 "switches (every sched_switch, idle included) split into preempted (R+),\n"
 "yielded (R) and blocked; the transition counts (lazy, eager, upgrades,\n"
 "tick_upgrades, folds and how requests ended); latency percentiles. A and B are trace.dat or kernel text files ('-' for\n"
-"text on stdin, for one of them); there is no -i.\n"
+"text on stdin, for one of them); there is no -i. --json (version 3,\n"
+"docs/json.md): {\"version\": 3, \"a\": DOC, \"b\": DOC}, each DOC the tables\n"
+"of stats --json.\n"
 "\n"
 ANALYSIS_USAGE_NO_INPUT;
 
@@ -134,40 +136,22 @@ static void compare_text(const char *fa, const char *fb, const struct table *t,
 	}
 }
 
-static void compare_json(const char *f[2], const struct table *t,
-			 const struct lt_analysis_summary *s[2])
+/* {"version":3,"a":DOC,"b":DOC}: each side as stats --json's body. */
+static int compare_json(struct analysis_cli *o, struct lt_run *run[2])
 {
-	const char *group = NULL;
-	struct json j;
-	int i, side;
+	int side, status = EXIT_OK;
 
-	json_init(&j, stdout, false);
-	json_begin_object(&j, NULL);
-	json_int(&j, "version", LT_JSON_VERSION);
+	printf("{\"version\":%d", LT_JSON_VERSION_3);
 	for (side = 0; side < 2; side++) {
-		json_begin_object(&j, side ? "b" : "a");
-		json_str(&j, "file", f[side]);
-		json_str(&j, "abi", lt_abi_name(s[side]->abi));
-		json_bool(&j, "lazy_preemption", s[side]->lazy_seen);
-		json_uint(&j, "lost_events", s[side]->lost_events);
-		group = NULL;
-		for (i = 0; i < t->nr; i++) {
-			const struct row *r = &t->r[i];
-
-			if (!group || strcmp(group, r->group)) {
-				if (group)
-					json_end_object(&j);
-				group = r->group;
-				json_begin_object(&j, group);
-			}
-			json_uint(&j, r->name, r->v[side]);
-		}
-		if (group)
-			json_end_object(&j);
-		json_end_object(&j);
+		printf(",\"%s\":", side ? "b" : "a");
+		if (analysis_write_tables(o, run[side], stats_json_tables,
+					  LT_WRITE_BODY) != EXIT_OK)
+			status = EXIT_BAD;
 	}
-	json_end_object(&j);
-	json_finish(&j);
+	printf("}\n");
+	if (fflush(stdout) || ferror(stdout))
+		status = EXIT_BAD;
+	return status;
 }
 
 static void compare_csv(const struct table *t)
@@ -225,7 +209,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (status == EXIT_OK) {
 		if (o.format == OUT_JSON)
-			compare_json(f, t, s);
+			status = compare_json(&o, run);
 		else if (o.format == OUT_CSV)
 			compare_csv(t);
 		else

@@ -17,7 +17,8 @@ static const char flags_usage[] =
 "  VALUE                the byte: 0..255, or 0x00..0xff\n"
 "  --abi NAME           legacy, mainline, poc2023 or rt-lazy (default: all)\n"
 "  --preempt-count N    common_preempt_count, for the last two columns\n"
-"  --json               one JSON object: {\"version\", \"flags\", \"decoded\": [...]}\n";
+"  --json               one JSON document: {\"version\": 3, \"flags\": [row per ABI]}\n"
+"                       (docs/json.md)\n";
 
 enum { OPT_PREEMPT_COUNT = OPT_PRIVATE };
 
@@ -77,10 +78,12 @@ static void explain(enum lt_abi abi, unsigned int val, unsigned int pc,
 		return;
 	}
 	json_begin_object(j, NULL);
+	json_uint(j, "value", val);
+	json_uint(j, "preempt_count", pc);
 	json_str(j, "abi", lt_abi_name(abi));
-	json_str(j, "latency", lat);
+	json_str(j, "flags", lat);
 	json_str(j, "request", request_name(&f));
-	json_bool(j, "folded", f.preempt_resched);
+	json_bool(j, "preempt_resched", f.preempt_resched);
 	json_str(j, "bits", bits);
 	json_end_object(j);
 }
@@ -142,9 +145,8 @@ int cmd_flags(int argc, char **argv)
 	if (as_json) {
 		json_init(&j, stdout, false);
 		json_begin_object(&j, NULL);
-		json_int(&j, "version", 1);
-		json_uint(&j, "flags", val);
-		json_begin_array(&j, "decoded");
+		json_int(&j, "version", LT_JSON_VERSION_3);
+		json_begin_array(&j, "flags");
 	} else {
 		printf("common_flags 0x%02x, preempt_count 0x%02x\n", val, pc);
 	}

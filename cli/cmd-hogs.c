@@ -39,7 +39,8 @@ static const char hogs_usage[] =
 "With kernel stacks in the trace (record's stacktrace trigger, trace-cmd\n"
 "record -T), the stack taken at a tick that found a lazy request pending\n"
 "belongs to that request; a call site is the innermost frame that is not\n"
-"interrupt entry or tracing. --json always lists each hog's sites.\n"
+"interrupt entry or tracing. --json (version 3, docs/json.md) prints the\n"
+"meta, hogs and sites tables (with --stacks also stacks).\n"
 "  --stacks           each hog's top call sites with an abbreviated stack\n"
 "  --sites N          how many sites --stacks shows per hog (default 5)\n"
 "  --folded[=W]       folded stacks for flame graphs (flamegraph.pl, inferno,\n"
@@ -65,53 +66,11 @@ static void where(const struct lt_task_stats *t, char *buf, size_t len)
 					      t->upgrades_user));
 }
 
-static void hogs_json(const struct analysis_cli *o, const struct lt_analysis *a,
-		      const struct lt_task_stats *const *h, size_t nr)
-{
-	const struct lt_analysis_summary *s = lt_analysis_summary(a);
-	uint64_t seen, used;
-	struct json j;
-	size_t i;
-
-	json_document_start(&j, o, s);
-	json_tick_setup(&j, s);
-	json_uint(&j, "ticks", s->ticks);
-	json_lost(&j, a);
-	lt_analysis_stack_counts(a, &seen, &used);
-	json_uint(&j, "kernel_stacks", seen);
-	json_uint(&j, "kernel_stacks_at_ticks", used);
-	json_begin_array(&j, "hogs");
-	for (i = 0; i < nr; i++) {
-		const struct lt_task_stats *t = h[i];
-		const struct lt_latency *lz = &t->latency[LT_LAT_LAZY_SERVED];
-
-		json_begin_object(&j, NULL);
-		json_int(&j, "pid", t->pid);
-		json_str(&j, "comm", t->comm);
-		json_str(&j, "cpus", t->cpus);
-		json_uint(&j, "episodes", t->episodes);
-		json_uint(&j, "tick_upgrades", t->count[LT_TR_TICK_UPGRADE]);
-		json_uint(&j, "lazy", t->count[LT_TR_LAZY]);
-		json_uint(&j, "max_lazy_latency_ns", lz->max);
-		json_uint(&j, "median_lazy_latency_ns", lz->p50);
-		json_uint(&j, "max_pending_ns", t->max_pending_ns);
-		json_uint(&j, "pending_ns", t->pending_ns);
-		json_double(&j, "trace_share", t->trace_share);
-		json_double(&j, "lifetime_share", t->lifetime_share);
-		json_uint(&j, "upgrades_in_user", t->upgrades_user);
-		json_uint(&j, "upgrades_in_syscall", t->upgrades_syscall);
-		json_upgrades_by_source(&j, t->upgrades_by_source);
-		if (t->upgrades_syscall)
-			json_int(&j, "top_syscall", t->top_syscall);
-		else
-			json_null(&j, "top_syscall");
-		json_sites(&j, a, t);
-		json_end_object(&j);
-	}
-	json_end_array(&j);
-	json_end_object(&j);
-	json_finish(&j);
-}
+/* hogs --json: these tables (lazytrace table), one document. */
+static const char *const hogs_json_tables[][5] = {
+	{ "meta", "hogs", "sites", NULL },
+	{ "meta", "hogs", "sites", "stacks", NULL },
+};
 
 /* Each hog's top sites, with their share of its episodes. */
 static void hogs_sites_text(const struct hogs_cli *hc,
@@ -280,7 +239,8 @@ int cmd_hogs(int argc, char **argv)
 	a = lt_run_analysis(run);
 	h = analysis_table_tasks(run, "hogs", &nr);
 	if (o.format == OUT_JSON)
-		hogs_json(&o, a, h, nr);
+		status = analysis_write_tables(&o, run,
+					       hogs_json_tables[hc.stacks], 0);
 	else if (o.format == OUT_CSV || o.format == OUT_NDJSON)
 		status = analysis_write_table(&o, run, "hogs");
 	else if (hc.folded)

@@ -47,13 +47,11 @@ static const char live_usage[] =
 "  --world-readable   saved intervals 0644 less the umask, not 0600\n"
 STACKS_USAGE
 "\n"
-"JSON (docs/json.md, \"version\": 2), one object per interval, one per\n"
-"line: interval, first_ns, last_ns, events, lost_events, abi, the tick and\n"
-"setup members of stats, switches, transitions (the counts of stats),\n"
-"pending[{pid,comm,cpu,request,since_ns,pending_ns}], hogs[task] and\n"
-"tasks[task]; a task has the members of a stats task's shares and counts,\n"
-"episodes, max_pending_ns, upgrades_by_source, hog, pending,\n"
-"total_tick_upgrades, total_hog_intervals and, for a hog, sites.\n"
+"JSON (docs/json.md, \"version\": 3), one document per interval, one per\n"
+"line: interval (times, events, the tick and setup), summary (the counts\n"
+"of stats), pending (requests open at the interval's end: open_ns),\n"
+"live_tasks (the first --rows tasks and every hog, with its open request\n"
+"and run totals) and sites (the hogs', as hogs --json).\n"
 "Each interval is analysed on its own: a request open at its end is pending.\n";
 
 enum {
@@ -377,11 +375,19 @@ static void print_table(struct live_state *st, struct lt_analysis *a,
 	fflush(stdout);
 }
 
+/* The time a request has been open at the interval's end. */
+static uint64_t open_ns(const struct pending *p, uint64_t end_ns)
+{
+	return end_ns > p->since_ns ? end_ns - p->since_ns : 0;
+}
+
+/* A live_tasks row (docs/json.md): a tasks row's counts and the totals. */
 static void json_task(struct json *j, struct live_state *st,
 		      const struct row *r, uint64_t end_ns)
 {
 	const struct lt_task_stats *t = r->t;
 	const struct total *tot = total_of(st, t->pid);
+	int k;
 
 	json_begin_object(j, NULL);
 	json_int(j, "pid", t->pid);
@@ -390,50 +396,57 @@ static void json_task(struct json *j, struct live_state *st,
 	json_transitions(j, t->count);
 	json_uint(j, "episodes", t->episodes);
 	json_uint(j, "max_pending_ns", t->max_pending_ns);
-	json_upgrades_by_source(j, t->upgrades_by_source);
+	for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
+		json_uint(j, upgrade_source_key(k), t->upgrades_by_source[k]);
 	json_bool(j, "hog", t->hog);
 	if (r->p) {
-		json_begin_object(j, "pending");
 		json_str(j, "request", lt_transition_name(r->p->request));
 		json_uint(j, "since_ns", r->p->since_ns);
-		json_uint(j, "pending_ns", end_ns > r->p->since_ns ?
-			  end_ns - r->p->since_ns : 0);
-		json_end_object(j);
+		json_uint(j, "open_ns", open_ns(r->p, end_ns));
 	} else {
-		json_null(j, "pending");
+		json_null(j, "request");
+		json_null(j, "since_ns");
+		json_null(j, "open_ns");
 	}
 	json_uint(j, "total_tick_upgrades", tot ? tot->tick_upgrades : 0);
 	json_uint(j, "total_hog_intervals", tot ? tot->hog_intervals : 0);
-	if (t->hog)
-		json_sites(j, st->a, t);
 	json_end_object(j);
 }
 
+/*
+ * One version-3 document per interval, one per line (docs/json.md):
+ * interval, summary (the summary table's columns), pending, live_tasks
+ * (the first --rows rows and every hog) and the hogs' sites.
+ */
 static void print_json(struct live_state *st, struct lt_analysis *a,
 		       struct row *rows, size_t nr, uint64_t end_ns)
 {
 	const struct lt_analysis_summary *sum = lt_analysis_summary(a);
 	struct lt_analysis_summary full;
-	int limit = st->o->rows > 0 ? st->o->rows : 20;
+	size_t limit = st->o->rows > 0 ? st->o->rows : 20;
+	size_t i, listed = 0;
 	struct json j;
-	size_t i;
 	int k;
 
+	for (i = 0; i < nr; i++)
+		if (i < limit || rows[i].t->hog)
+			listed++;
+	full = with_setup(st, a);
 	json_init(&j, stdout, false);
 	json_begin_object(&j, NULL);
-	json_int(&j, "version", LT_JSON_VERSION);
+	json_int(&j, "version", LT_JSON_VERSION_3);
+	json_begin_object(&j, "interval");
 	json_uint(&j, "interval", st->interval);
 	json_uint(&j, "first_ns", sum->first_ns);
 	json_uint(&j, "last_ns", sum->last_ns);
 	json_uint(&j, "events", sum->events);
 	json_uint(&j, "lost_events", sum->lost_events);
 	json_str(&j, "abi", lt_abi_name(sum->abi));
-	full = with_setup(st, a);
-	json_tick_setup(&j, &full);
-	json_switches(&j, sum->switches);
-	json_begin_object(&j, "transitions");
-	json_transitions(&j, sum->count);
+	json_setup(&j, &full);
+	json_uint(&j, "pending_not_listed", st->more_pending);
+	json_uint(&j, "tasks_not_listed", nr - listed);
 	json_end_object(&j);
+	json_summary(&j, sum);
 	json_begin_array(&j, "pending");
 	for (k = 0; k < st->nr_pending; k++) {
 		const struct pending *p = &st->pending[k];
@@ -444,22 +457,20 @@ static void print_json(struct live_state *st, struct lt_analysis *a,
 		json_int(&j, "cpu", p->cpu);
 		json_str(&j, "request", lt_transition_name(p->request));
 		json_uint(&j, "since_ns", p->since_ns);
-		json_uint(&j, "pending_ns", end_ns > p->since_ns ?
-			  end_ns - p->since_ns : 0);
+		json_uint(&j, "open_ns", open_ns(p, end_ns));
 		json_end_object(&j);
 	}
 	json_end_array(&j);
-	json_uint(&j, "pending_not_listed", st->more_pending);
-	json_begin_array(&j, "hogs");
+	json_begin_array(&j, "live_tasks");
 	for (i = 0; i < nr; i++)
-		if (rows[i].t->hog)
+		if (i < limit || rows[i].t->hog)
 			json_task(&j, st, &rows[i], end_ns);
 	json_end_array(&j);
-	json_begin_array(&j, "tasks");
-	for (i = 0; i < nr && (int)i < limit; i++)
-		json_task(&j, st, &rows[i], end_ns);
+	json_begin_array(&j, "sites");
+	for (i = 0; i < nr; i++)
+		if (rows[i].t->hog)
+			json_sites(&j, a, rows[i].t);
 	json_end_array(&j);
-	json_uint(&j, "tasks_not_listed", nr > (size_t)limit ? nr - limit : 0);
 	json_end_object(&j);
 	json_finish(&j);
 	fflush(stdout);

@@ -24,7 +24,8 @@ ANALYSIS_USAGE
 "\n"
 "With --pid or --comm the task rows are those tasks'; the global tables\n"
 "stay the trace's (within --cpu, --from, --to). --csv and --ndjson print\n"
-"the tasks table (lazytrace table --list).\n"
+"the tasks table (lazytrace table --list); --json (version 3, docs/json.md)\n"
+"the meta, summary, tasks, latency and lost tables.\n"
 "Percentiles come from log-linear histograms: within 0.8%; max is exact.\n";
 
 static uint64_t upgrades(const uint64_t *count)
@@ -32,52 +33,10 @@ static uint64_t upgrades(const uint64_t *count)
 	return transition_total(TC_UPGRADES, count);
 }
 
-static void stats_json(const struct analysis_cli *o, const struct lt_analysis *a,
-		       const struct lt_task_stats **v, size_t nr)
-{
-	const struct lt_analysis_summary *s = lt_analysis_summary(a);
-	struct json j;
-	size_t i;
-
-	json_document_start(&j, o, s);
-	json_str(&j, "abi_reason", analysis_abi_reason());
-	json_uint(&j, "events", s->events);
-	json_uint(&j, "first_ns", s->first_ns);
-	json_uint(&j, "last_ns", s->last_ns);
-	json_int(&j, "nr_cpus", s->nr_cpus);
-	json_lost(&j, a);
-	json_switches(&j, s->switches);
-	json_tick_setup(&j, s);
-	json_begin_object(&j, "transitions");
-	json_transitions(&j, s->count);
-	json_end_object(&j);
-	json_begin_object(&j, "latency");
-	json_latencies(&j, s->latency);
-	json_end_object(&j);
-	json_begin_array(&j, "tasks");
-	for (i = 0; i < nr; i++) {
-		const struct lt_task_stats *t = v[i];
-
-		json_begin_object(&j, NULL);
-		json_int(&j, "pid", t->pid);
-		json_str(&j, "comm", t->comm);
-		json_uint(&j, "id", t->id);
-		json_str(&j, "cpus", t->cpus);
-		json_uint(&j, "first_ns", t->first_ns);
-		json_uint(&j, "last_ns", t->last_ns);
-		json_shares(&j, t);
-		json_transitions(&j, t->count);
-		json_switches(&j, t->switches);
-		json_latencies(&j, t->latency);
-		json_upgrades_by_source(&j, t->upgrades_by_source);
-		json_uint(&j, "requested", t->requested);
-		json_bool(&j, "hog", t->hog);
-		json_end_object(&j);
-	}
-	json_end_array(&j);
-	json_end_object(&j);
-	json_finish(&j);
-}
+/* stats --json: these tables (lazytrace table), one document. */
+const char *const stats_json_tables[] = {
+	"meta", "summary", "tasks", "latency", "lost", NULL,
+};
 
 static void text_latency(const char *name, const struct lt_latency *l)
 {
@@ -206,12 +165,11 @@ int cmd_stats(int argc, char **argv)
 	a = lt_run_analysis(run);
 	if (o.format == OUT_CSV || o.format == OUT_NDJSON) {
 		status = analysis_write_table(&o, run, "tasks");
+	} else if (o.format == OUT_JSON) {
+		status = analysis_write_tables(&o, run, stats_json_tables, 0);
 	} else {
 		v = analysis_table_tasks(run, "tasks", &nr);
-		if (o.format == OUT_JSON)
-			stats_json(&o, a, v, nr);
-		else
-			stats_text(&o, a, v, nr);
+		stats_text(&o, a, v, nr);
 		free(v);
 	}
 	if (status == EXIT_OK && !lt_analysis_summary(a)->events)

@@ -150,6 +150,31 @@ int analysis_write_table(struct analysis_cli *o, struct lt_run *run,
 	return EXIT_OK;
 }
 
+int analysis_write_tables(struct analysis_cli *o, struct lt_run *run,
+			  const char *const *tables, unsigned int flags)
+{
+	struct lt_writer *w = lt_writer_new(stdout, (enum lt_format)o->format,
+					    o->rc.write_flags | flags);
+	struct lt_table *t;
+	int status = EXIT_OK;
+
+	if (!w)
+		die("out of memory");
+	for (; *tables; tables++) {
+		t = lt_run_table(run, *tables);
+		if (!t)
+			die("out of memory");
+		if (lt_writer_table(w, t) < 0) {
+			warn("%s", lt_run_error(run));
+			status = EXIT_BAD;
+			break;
+		}
+	}
+	if (lt_writer_end(w))
+		return EXIT_BAD;
+	return status;
+}
+
 const char *analysis_abi_reason(void)
 {
 	return last_reason ? last_reason : "";

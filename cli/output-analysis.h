@@ -82,6 +82,14 @@ const struct lt_task_stats **analysis_table_tasks(struct lt_run *run,
 int analysis_write_table(struct analysis_cli *o, struct lt_run *run,
 			 const char *table);
 
+/*
+ * A version-3 JSON document (docs/json.md) of a run's @tables, a
+ * NULL-terminated list, in o's format; @flags: lt_writer_new()'s, added
+ * to the command line's (LT_WRITE_BODY: compare's sides).
+ */
+int analysis_write_tables(struct analysis_cli *o, struct lt_run *run,
+			  const char *const *tables, unsigned int flags);
+
 /* The ABI's reason, from the last run. */
 const char *analysis_abi_reason(void);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The JSON vocabulary of every command: each concept has one key, defined
- * here once, and one function that writes it (docs/json.md).
+ * The keys of the JSON the CLI writes itself (live --json; the other
+ * commands write the library's tables): the columns of those tables,
+ * defined here once (docs/json.md), and perfetto's otherData.
  */
 #include "output-json.h"
 
@@ -77,76 +78,12 @@ void json_transitions(struct json *j, const uint64_t *count)
 		json_uint(j, transition_key(i), transition_total(i, count));
 }
 
-void json_switches(struct json *j, const uint64_t *switches)
-{
-	int k;
-
-	json_begin_object(j, "switches");
-	for (k = 0; k < NR_SWITCH_KEYS; k++)
-		json_uint(j, switch_key(k), switches[k]);
-	json_end_object(j);
-}
-
-void json_latencies(struct json *j, const struct lt_latency *lat)
-{
-	int k;
-
-	for (k = 0; k < LT_LAT_KIND_MAX; k++)
-		json_latency(j, latency_key(k), &lat[k]);
-}
-
 void json_shares(struct json *j, const struct lt_task_stats *t)
 {
 	json_uint(j, "runtime_ns", t->runtime_ns);
 	json_double(j, "trace_share", t->trace_share);
 	json_double(j, "lifetime_share", t->lifetime_share);
 }
-
-void json_lost(struct json *j, const struct lt_analysis *a)
-{
-	const struct lt_analysis_summary *s = lt_analysis_summary(a);
-	bool unknown;
-	int cpu;
-
-	json_uint(j, "lost_events", s->lost_events);
-	json_bool(j, "lost_events_unknown", s->lost_unknown != 0);
-	json_begin_array(j, "lost_events_per_cpu");
-	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
-		uint64_t n = lt_analysis_lost(a, cpu, &unknown);
-
-		json_begin_object(j, NULL);
-		json_int(j, "cpu", cpu);
-		json_uint(j, "lost", n);
-		json_bool(j, "unknown", unknown);
-		json_end_object(j);
-	}
-	json_end_array(j);
-}
-
-
-void json_document_start(struct json *j, const struct analysis_cli *o,
-			 const struct lt_analysis_summary *s)
-{
-	json_init(j, stdout, false);
-	json_begin_object(j, NULL);
-	json_int(j, "version", LT_JSON_VERSION);
-	json_str(j, "file", o->in.file);
-	json_str(j, "abi", lt_abi_name(s->abi));
-	json_bool(j, "lazy_preemption", s->lazy_seen);
-}
-
-
-void json_latency(struct json *j, const char *key, const struct lt_latency *l)
-{
-	json_begin_object(j, key);
-	json_uint(j, "count", l->count);
-	json_uint(j, "p50", l->p50);
-	json_uint(j, "p90", l->p90);
-	json_uint(j, "p99", l->p99);
-	json_uint(j, "max", l->max);
-	json_end_object(j);
-}
-
 
 void json_upgrades_by_source(struct json *j, const uint64_t *by_source)
 {
@@ -180,3 +117,61 @@ void json_tick_setup(struct json *j, const struct lt_analysis_summary *s)
 	json_end_object(j);
 }
 
+const char *upgrade_source_key(enum lt_upgrade_source k)
+{
+	static const char *const keys[LT_UPG_SOURCE_MAX] = {
+		[LT_UPG_TICK] = "upgrades_tick",
+		[LT_UPG_HRTICK] = "upgrades_hrtick",
+		[LT_UPG_TIMER] = "upgrades_timer",
+		[LT_UPG_IRQ] = "upgrades_irq",
+		[LT_UPG_DIRECT] = "upgrades_direct",
+	};
+
+	return keys[k];
+}
+
+void json_setup(struct json *j, const struct lt_analysis_summary *s)
+{
+	if (s->tick_source == LT_TICK_UNKNOWN)
+		json_null(j, "tick_ns");
+	else
+		json_uint(j, "tick_ns", s->tick_ns);
+	json_str(j, "tick_source", lt_tick_source_name(s->tick_source));
+	json_str(j, "requests", s->requests_probe ? "probe" : "flags");
+	if (s->setup.release[0])
+		json_str(j, "kernel", s->setup.release);
+	else
+		json_null(j, "kernel");
+	if (s->setup.preempt[0])
+		json_str(j, "preempt", s->setup.preempt);
+	else
+		json_null(j, "preempt");
+	if (s->setup.hz)
+		json_uint(j, "hz", s->setup.hz);
+	else
+		json_null(j, "hz");
+	if (s->setup.sched_features[0])
+		json_str(j, "sched_features", s->setup.sched_features);
+	else
+		json_null(j, "sched_features");
+}
+
+void json_summary(struct json *j, const struct lt_analysis_summary *s)
+{
+	int k;
+
+	json_begin_object(j, "summary");
+	json_transitions(j, s->count);
+	for (k = 0; k < NR_SWITCH_KEYS; k++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "switches_%s", switch_key(k));
+		json_uint(j, key, s->switches[k]);
+	}
+	for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
+		json_uint(j, upgrade_source_key(k), s->upgrades_by_source[k]);
+	json_uint(j, "ticks", s->ticks);
+	json_uint(j, "tasks", s->nr_tasks);
+	json_uint(j, "hogs", s->nr_hogs);
+	json_end_object(j);
+}

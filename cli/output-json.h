@@ -8,8 +8,8 @@
 
 #include "output-analysis.h"
 
-/* Version of the JSON documents, see docs/json.md. */
-#define LT_JSON_VERSION 2
+/* stats --json's tables, and each side's of compare --json. */
+extern const char *const stats_json_tables[];
 
 /* The transition counts every document and table shows, in their order. */
 enum transition_count {
@@ -37,24 +37,20 @@ const char *latency_key(enum lt_latency_kind k);
 /* "preempted", "yielded", "blocked" */
 const char *switch_key(enum lt_prev_state k);
 
-/* Open the document every table command prints: version, file, ABI. */
-void json_document_start(struct json *j, const struct analysis_cli *o,
-			 const struct lt_analysis_summary *s);
 /* Every transition count, as members of the open object. */
 void json_transitions(struct json *j, const uint64_t *count);
-/* "switches": {preempted, yielded, blocked} */
-void json_switches(struct json *j, const uint64_t *switches);
-/* A latency object {count, p50, p90, p99, max}. */
-void json_latency(struct json *j, const char *key, const struct lt_latency *l);
-/* Every latency kind, each as json_latency() under its key. */
-void json_latencies(struct json *j, const struct lt_latency *lat);
 /* runtime_ns, trace_share, lifetime_share of a task */
 void json_shares(struct json *j, const struct lt_task_stats *t);
-/* "lost_events", "lost_events_unknown" and "lost_events_per_cpu". */
-void json_lost(struct json *j, const struct lt_analysis *a);
-/* "upgrades_by_source": {tick, hrtick, timer, irq, direct} */
+/* "upgrades_by_source": {tick, hrtick, timer, irq, direct} (perfetto) */
 void json_upgrades_by_source(struct json *j, const uint64_t *by_source);
-/* tick_ns, tick_source, requests, upgrades_by_source, setup */
+/* tick_ns, tick_source, requests, upgrades_by_source, setup (perfetto) */
 void json_tick_setup(struct json *j, const struct lt_analysis_summary *s);
+/* "upgrades_tick", ...: the column of an upgrade source (tables). */
+const char *upgrade_source_key(enum lt_upgrade_source k);
+/* The meta table's tick_ns, tick_source, requests, kernel, preempt, hz,
+ * sched_features, as members of the open object. */
+void json_setup(struct json *j, const struct lt_analysis_summary *s);
+/* "summary": the summary table's row (lazytrace table summary). */
+void json_summary(struct json *j, const struct lt_analysis_summary *s);
 
 #endif /* _LT_OUTPUT_JSON_H */

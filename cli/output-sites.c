@@ -5,6 +5,7 @@
  * (flamegraph.pl, inferno, speedscope): "frame;frame;...;frame weight",
  * root first, one line per distinct stack.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "output-json.h"
@@ -61,24 +62,35 @@ void json_sites(struct json *j, const struct lt_analysis *a,
 		const struct lt_task_stats *t)
 {
 	const struct lt_site *s;
-	size_t nr, i;
+	size_t nr, i, n, len;
 	unsigned int f;
+	char *buf;
 
 	s = lt_analysis_sites(a, t, &nr);
-	json_begin_array(j, "sites");
 	for (i = 0; i < nr; i++) {
+		for (f = 0, len = 1; f < s[i].nr_frames; f++)
+			len += strlen(s[i].stack[f]) + 1;
+		buf = malloc(len);
+		if (!buf)
+			die("out of memory");
+		buf[0] = '\0';
+		for (f = 0, n = 0; f < s[i].nr_frames; f++)
+			n += sprintf(buf + n, "%s%s", f ? ";" : "",
+				     s[i].stack[f]);
 		json_begin_object(j, NULL);
+		json_int(j, "pid", t->pid);
+		json_str(j, "comm", t->comm);
+		json_uint(j, "task_id", t->id);
+		json_uint(j, "rank", i + 1);
 		json_str(j, "function", s[i].function);
 		json_uint(j, "episodes", s[i].episodes);
 		json_uint(j, "pending_ns", s[i].pending_ns);
-		json_bool(j, "truncated", s[i].truncated);
-		json_begin_array(j, "stack");
-		for (f = 0; f < s[i].nr_frames; f++)
-			json_str(j, NULL, s[i].stack[f]);
-		json_end_array(j);
+		json_str(j, "stack", buf);
+		json_uint(j, "frames", s[i].nr_frames);
+		json_bool(j, "stack_truncated", s[i].truncated);
 		json_end_object(j);
+		free(buf);
 	}
-	json_end_array(j);
 }
 
 /* A frame name safe in the folded format: no ';', no blanks. */

@@ -1804,6 +1804,12 @@ enum lt_format {
 
 /* lt_writer_new() flags */
 #define LT_WRITE_FULL_NS	0x1	/* text: times in full ns (-t) */
+/*
+ * JSON: the document's body alone, its tables without the version and
+ * without the last newline, for the caller to nest in its own document
+ * (compare's "a" and "b").
+ */
+#define LT_WRITE_BODY		0x2
 
 struct lt_writer;
 
@@ -1811,7 +1817,7 @@ struct lt_writer;
  * lt_writer_new - start writing tables
  * @fp: where to
  * @format: how
- * @flags: %LT_WRITE_FULL_NS
+ * @flags: %LT_WRITE_FULL_NS, %LT_WRITE_BODY
  *
  * Return: the writer, or NULL if out of memory.
  */

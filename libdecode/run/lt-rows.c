@@ -73,7 +73,7 @@ static const struct lt_col meta_cols[] = {
 	COL("last_ns", TIMESTAMP, "ns", "last event analysed"),
 	COL("events", UINT, "events", "events analysed (within --cpu, --from, --to)"),
 	COL("lost_events", UINT, "events", "events the ring buffer lost, all CPUs"),
-	COL("lost_unknown", UINT, "", "times a CPU lost events without saying how many"),
+	COL("lost_unknown_times", UINT, "", "times a CPU lost events without saying how many"),
 	COL("truncated_at", UINT, "", "file offset where a cut trace.dat's data ends; null when whole"),
 	COL("kernel_stacks", UINT, "events", "kernel_stack events"),
 	COL("kernel_stacks_at_ticks", UINT, "events", "those taken at a tick with a lazy request pending"),
@@ -383,7 +383,7 @@ static const struct lt_col requests_cols[] = {
 	COL("upgrade_ns", TIMESTAMP, "ns", "a lazy request's upgrade to eager, if any"),
 	COL("upgrade_source", STRING, "", "what upgraded it: tick, hrtick, timer, irq or direct"),
 	COL("served_ns", TIMESTAMP, "ns", "its end"),
-	COL("served", STRING, "", "how it ended: preempted, yielded, blocked, cleared or truncated"),
+	COL("end", STRING, "", "how it ended: preempted, yielded, blocked, cleared or truncated"),
 	COL("latency_ns", DURATION, "ns", "served_ns - request_ns (else - seen_ns: a lower bound); null if truncated"),
 	COL("latency_max_ns", DURATION, "ns", "served_ns - after_ns, the upper bound; null if truncated"),
 	COL("requester_pid", INT, "", "the task that made it, from a probe"),
@@ -994,7 +994,7 @@ static int sites_next(struct lt_table *t)
 /* ---- latency: every distribution, all tasks and each ---- */
 
 static const struct lt_col latency_cols[] = {
-	COL("pid", INT, "", "the task; null for all tasks"),
+	COL("pid", INT, "", "the task; null for all tasks, a row every --pid and --comm keeps"),
 	COL("comm", STRING, "", "its name"),
 	COL("task_id", UINT, "", "the task record"),
 	COL("kind", STRING, "", "lazy_served, eager_served, lazy_upgrade or fold_served"),

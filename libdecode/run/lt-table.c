@@ -204,6 +204,10 @@ bool lt_table_row_matches(const struct lt_table *t)
 	const struct lt_run *run = t->run;
 	int k;
 
+	/* a row of all tasks (latency's, pid null) is every task's */
+	if (t->pid_col[0] >= 0 && t->null[t->pid_col[0]] &&
+	    !strcmp(t->def->name, "latency"))
+		return true;
 	if (run->pids.nr && t->pid_col[0] >= 0 &&
 	    !match_int(t, t->pid_col, &run->pids))
 		return false;

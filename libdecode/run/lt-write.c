@@ -31,7 +31,9 @@ struct lt_writer *lt_writer_new(FILE *fp, enum lt_format format,
 	w->fp = fp;
 	w->format = format;
 	w->flags = flags;
-	if (format == LT_FORMAT_JSON)
+	if (format == LT_FORMAT_JSON && (flags & LT_WRITE_BODY))
+		fputc('{', fp);
+	else if (format == LT_FORMAT_JSON)
 		fprintf(fp, "{\"version\":%d", LT_JSON_VERSION_3);
 	return w;
 }
@@ -366,7 +368,8 @@ long lt_writer_table(struct lt_writer *w, struct lt_table *t)
 		return -1;
 	}
 	if (w->format == LT_FORMAT_JSON) {
-		fputc(',', w->fp);
+		if (w->tables || !(w->flags & LT_WRITE_BODY))
+			fputc(',', w->fp);
 		json_string(w->fp, lt_table_name(t));
 		fputs(one ? ":" : ":[", w->fp);
 	} else if (w->format == LT_FORMAT_CSV && !again) {
@@ -419,7 +422,7 @@ int lt_writer_end(struct lt_writer *w)
 	if (!w)
 		return 0;
 	if (w->format == LT_FORMAT_JSON)
-		fputs("}\n", w->fp);
+		fputs(w->flags & LT_WRITE_BODY ? "}" : "}\n", w->fp);
 	ret = fflush(w->fp) || ferror(w->fp) || w->failed ? -1 : 0;
 	free(w->table);
 	free(w->prefix_name);

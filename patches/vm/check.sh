@@ -525,7 +525,7 @@ else
 		cmp -s "$dir/$name.lt.lat" "$dir/$name.k.lat" && ok "$name: lazytrace report -l: same cpu+flags columns as the kernel" ||
 			bad "$name: lazytrace report -l cpu+flags columns differ from the kernel's"
 		if "$lt" stats -i "$dir/$name.dat" --json > "$dir/$name.stats.json" 2>/dev/null; then
-			echo "      lazytrace stats switches: $(tr -d '\n ' < "$dir/$name.stats.json" | grep -o '"switches":{[^}]*}' | head -1)"
+			echo "      lazytrace stats switches: $(python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["summary"]; print("preempted/yielded/blocked %d/%d/%d" % (s["switches_preempted"], s["switches_yielded"], s["switches_blocked"]))' "$dir/$name.stats.json")"
 			read -r p y b i < "$dir/$name.switches"
 			echo "      kernel text: preempted/yielded/blocked $p/$y/$b, idle excluded ($i switches from idle)"
 		fi
@@ -546,12 +546,15 @@ else
 	if "$lt" stats --json -i "$dir/hogs-eager.dat" > "$dir/hogs-eager.stats.json" 2>/dev/null; then
 		python3 - "$dir/hogs-eager.stats.json" "$tick" $eagerpids <<'PY' && ok "lazytrace stats: eager hogs' eager_latency_ns p50 < tick/4" ||
 import json, sys
-tasks = json.load(open(sys.argv[1]))["tasks"]
+d = json.load(open(sys.argv[1]))
+tasks = d["tasks"]
 limit = int(sys.argv[2]) * 1000 // 4
 bad = 0
 for p in map(int, sys.argv[3:]):
     t = [x for x in tasks if x["pid"] == p]
-    e = t[0]["eager_latency_ns"] if t else {"count": 0, "p50": 0}
+    e = [l for l in d["latency"] if t and l["task_id"] == t[0]["task_id"]
+         and l["kind"] == "eager_served"]
+    e = {"count": e[0]["count"], "p50": e[0]["p50_ns"]} if e else {"count": 0, "p50": 0}
     print("      lazytrace stats: eager hog %d: eager requests %d, p50 %d ns, lazy %d" %
           (p, e["count"], e["p50"], t[0]["lazy"] if t else -1))
     if not t or e["count"] < 10 or e["p50"] >= limit or t[0]["lazy"] != 0:
@@ -577,9 +580,12 @@ sites() {
 import json, sys
 d = json.load(open(sys.argv[1]))
 tag, pids = sys.argv[2], list(map(int, sys.argv[3:]))
-hogs = {h["pid"]: h for h in d["hogs"]}
+# version 3: a hog's sites are the sites rows of its task_id
+hogs = {h["pid"]: dict(h, sites=[s for s in d["sites"]
+                                 if s["task_id"] == h["task_id"]])
+        for h in d["hogs"]}
 print("      %s: %d kernel stacks, %d at a tick with a lazy request pending"
-      % (tag, d["kernel_stacks"], d["kernel_stacks_at_ticks"]))
+      % (tag, d["meta"]["kernel_stacks"], d["meta"]["kernel_stacks_at_ticks"]))
 bad = 0
 for p in pids:
     h = hogs.get(p)
@@ -613,7 +619,7 @@ else
 	rc=$?
 	"$lt" hogs -i "$dir/hogs-stacks.dat" --stacks --sites 2 > "$dir/hogs-stacks.sites.txt" 2>&1
 	if [ $nolazy = 1 ]; then
-		n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["kernel_stacks"])' "$dir/hogs-stacks.json" 2> /dev/null)
+		n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["meta"]["kernel_stacks"])' "$dir/hogs-stacks.json" 2> /dev/null)
 		[ $rc = 1 ] && [ "$n" = 0 ] && ok "hogs-stacks (full mode, no PREEMPT_LAZY): no hog, no kernel stack taken" ||
 			bad "hogs-stacks without PREEMPT_LAZY: hogs exit $rc, ${n:-?} kernel stacks (want 1, 0)"
 	elif [ $rc != 0 ]; then
@@ -634,7 +640,7 @@ else
 		bad "tc-stacks: lazytrace hogs: $(head -1 "$dir/tc-stacks.err")"
 	sites "$dir/tc-stacks.json" "$tcpids" tc-stacks || fail=1
 	k=$(grep -c 'kernel_stack:' "$dir/tc-stacks.report.txt")
-	n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["kernel_stacks"])' "$dir/tc-stacks.json")
+	n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["meta"]["kernel_stacks"])' "$dir/tc-stacks.json")
 	[ "$k" = "$n" ] && [ "$k" -gt 0 ] && ok "tc-stacks: lazytrace reads all $n kernel_stack events of trace-cmd record -T (trace-cmd report: $k)" ||
 		bad "tc-stacks: lazytrace reads $n kernel stacks, trace-cmd report shows $k"
 fi

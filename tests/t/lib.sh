@@ -7,6 +7,9 @@ set -u
 : "${LAZYTRACE:?}" "${DATA:?}" "${TMPDIR:=/tmp}"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 TOOLS=$TOP/tests/tools
+# tests' Python finds tests/tools/ltjson.py (import ltjson)
+PYTHONPATH=$TOOLS${PYTHONPATH:+:$PYTHONPATH}
+export PYTHONPATH
 
 lt() {
 	${LAZYTRACE_WRAP:-} "$LAZYTRACE" "$@"

@@ -55,7 +55,7 @@ for m in lazy eager; do
 done
 python3 - "$TMPDIR/lazy.json" "$TMPDIR/eager.json" <<'PY' || fail "eager mode does not preempt 10x more"
 import json, sys
-lazy, eager = (json.load(open(f))["switches"]["preempted"] for f in sys.argv[1:])
+lazy, eager = (json.load(open(f))["summary"]["switches_preempted"] for f in sys.argv[1:])
 print("preempted: lazy %d, eager %d (%.1fx)" % (lazy, eager, eager / lazy))
 assert lazy > 0 and eager >= 10 * lazy
 PY
@@ -73,8 +73,16 @@ lt stats --json -i "$VM/lazyvm-hogs-eager.dat" > "$TMPDIR/hogs-eager-stats.json"
 python3 - "$TMPDIR/hogs-stats.json" "$TMPDIR/hogs-eager-stats.json" "$hogs" "$eager" "$tick_ns" <<'PY' ||
 import json, sys
 tick = int(sys.argv[5])
+def lat(d, pid, kind):   # a latency row as {count, p50}
+    r = [l for l in d["latency"] if l["pid"] == pid and l["kind"] == kind]
+    r = r[0] if r else {"count": 0, "p50_ns": 0}
+    return {"count": r["count"], "p50": r["p50_ns"]}
 def tasks(f, pids):
-    t = {x["pid"]: x for x in json.load(open(f))["tasks"]}
+    d = json.load(open(f))
+    t = {x["pid"]: x for x in d["tasks"]}
+    for x in t.values():
+        x["lazy_latency_ns"] = lat(d, x["pid"], "lazy_served")
+        x["eager_latency_ns"] = lat(d, x["pid"], "eager_served")
     return [t[int(p)] for p in pids.split()]
 for x in tasks(sys.argv[1], sys.argv[3]):
     l = x["lazy_latency_ns"]

@@ -33,8 +33,9 @@ lt stats --json -i $I/trace > st.json || fail "stats -i $I/trace"
 python3 - st.json "$n" <<'PY' || fail "stats of $I/trace"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["events"] == int(sys.argv[2]), (d["events"], sys.argv[2])
-assert sum(d["switches"].values()) > 0, d["switches"]
+assert d["meta"]["events"] == int(sys.argv[2]), (d["meta"], sys.argv[2])
+s = d["summary"]
+assert s["switches_preempted"] + s["switches_yielded"] + s["switches_blocked"] > 0, s
 PY
 # An empty stream is still an empty input.
 echo > $I/trace

@@ -43,7 +43,7 @@ load
 kill -CONT $rec
 wait $rec || { cat rec.err; fail "record exited $?"; }
 lt stats --json -i lost.dat > st.json || fail "stats"
-python3 -c 'import json,sys; d=json.load(open("st.json")); sys.exit(not (d["lost_events"] or d["lost_events_unknown"]))' ||
+python3 -c 'import json,sys; d=json.load(open("st.json")); sys.exit(not (d["meta"]["lost_events"] or d["meta"]["lost_unknown_times"]))' ||
 	fail "no event lost with an 8 KiB buffer and a stopped reader"
 lt report -i lost.dat > report.txt || fail "report"
 # record said so itself, per CPU, with the fix; the kernel's counts cover
@@ -87,10 +87,12 @@ for i, l in enumerate(lines):
 	# the next line is an event of that CPU
 	nxt = lines[i + 1]
 	assert re.search(r"\[%03d\] " % cpu, nxt), (l, nxt)
-for c in d["lost_events_per_cpu"]:
-	assert c["lost"] == lost.get(c["cpu"], 0), (c, lost)
-	assert c["unknown"] == (c["cpu"] in unknown), (c, unknown)
-assert d["lost_events"] == sum(lost.values()), (d["lost_events"], lost)
+# the lost table lists the CPUs that lost events, and only those
+assert {c["cpu"] for c in d["lost"]} == {c for c in lost if lost[c]} | unknown, (d["lost"], lost, unknown)
+for c in d["lost"]:
+	assert c["lost_events"] == lost.get(c["cpu"], 0), (c, lost)
+	assert c["lost_unknown"] == (c["cpu"] in unknown), (c, unknown)
+assert d["meta"]["lost_events"] == sum(lost.values()), (d["meta"]["lost_events"], lost)
 print("lost per CPU:", lost, "unknown on:", sorted(unknown))
 PY
 # --cpu keeps that CPU's marks only.
@@ -121,7 +123,7 @@ for l in open(sys.argv[1]):
 	if m:
 		lost[int(m.group(1))] = lost.get(int(m.group(1)), 0) + int(m.group(2))
 d = json.load(open(sys.argv[2]))
-got = {c["cpu"]: c["lost"] for c in d["lost_events_per_cpu"] if c["lost"]}
+got = {c["cpu"]: c["lost_events"] for c in d["lost"] if c["lost_events"]}
 assert got == lost, (got, lost)
 print("kernel text: lost per CPU", lost)
 PY

@@ -17,8 +17,8 @@ for rec in lazy612-hogs lazy612-msg-lazy lazy612-msg-full; do
 			fail "stats $input exited $?"
 		got=$(python3 -c '
 import json, sys
-s = json.load(open(sys.argv[1]))["switches"]
-print(s["preempted"], s["yielded"], s["blocked"])' "$TMPDIR/s.json")
+s = json.load(open(sys.argv[1]))["summary"]
+print(s["switches_preempted"], s["switches_yielded"], s["switches_blocked"])' "$TMPDIR/s.json")
 		[ "$got" = "$want" ] ||
 			fail "$input: switches $got, kernel text says $want"
 		echo "ok $rec $(basename "$input"): $got"

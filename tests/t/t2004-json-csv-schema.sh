@@ -1,16 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Every --json output validates against its schema (tests/schema/,
-# documented in docs/json.md); every --csv output has a header row and
+# Every --json output is a version-3 document whose every key and type
+# docs/json.md documents (tests/schema/tables.py), and no key has two
+# types across them; every --csv output has a header row and
 # parses as CSV with one field per column; the Perfetto export parses as
 # Chrome trace-event JSON.
 . "$(dirname "$0")/lib.sh"
 SCHEMA=$TOP/tests/schema
 
-lt table --list --json > "$TMPDIR/tables.json" || fail "table --list --json"
-tables() {	# version-3 documents: the library's tables, column for column
-	python3 "$SCHEMA/tables.py" "$TMPDIR/tables.json" "$@" ||
-		fail "$* does not match the tables' schema"
+tables() {	# version-3 documents: docs/json.md's tables, column for column
+	python3 "$SCHEMA/tables.py" "$@" ||
+		fail "$* does not match docs/json.md"
 }
 
 valid() {	# schema file
@@ -20,8 +20,12 @@ valid() {	# schema file
 
 for rec in lazy612-hogs host618-hogs lazy612-msg-full; do
 	d=$DATA/$rec.dat
-	lt stats -i "$d" --json > "$TMPDIR/stats.json"; valid stats "$TMPDIR/stats.json"
-	lt hogs -i "$d" --json > "$TMPDIR/hogs.json"; valid hogs "$TMPDIR/hogs.json"
+	lt stats -i "$d" --json > "$TMPDIR/stats.json"; tables "$TMPDIR/stats.json"
+	lt stats -i "$d" --json --pid 1-200 > "$TMPDIR/stats-pid.json"
+	tables "$TMPDIR/stats-pid.json"
+	lt hogs -i "$d" --json > "$TMPDIR/hogs.json"; tables "$TMPDIR/hogs.json"
+	lt hogs -i "$d" --json --stacks > "$TMPDIR/hogs-stacks.json"
+	tables "$TMPDIR/hogs-stacks.json"
 	lt timeline -i "$d" --json > "$TMPDIR/tl.json"; tables "$TMPDIR/tl.json"
 	lt table meta summary tasks hogs sites stacks latency lost "$d" --json \
 		> "$TMPDIR/all.json"; tables "$TMPDIR/all.json"
@@ -37,7 +41,27 @@ for rec in lazy612-hogs host618-hogs lazy612-msg-full; do
 done
 lt compare --json "$DATA/lazy612-msg-lazy.dat" "$DATA/lazy612-msg-full.dat" \
 	> "$TMPDIR/cmp.json"
-valid compare "$TMPDIR/cmp.json"
+tables "$TMPDIR/cmp.json"
+lt flags 0x26 --json > "$TMPDIR/flags.json"; tables "$TMPDIR/flags.json"
+lt hogs -i "$DATA/stock/stock72-lazy-nohrtick-stacks.dat" --json --stacks \
+	> "$TMPDIR/hogs-st.json"; tables "$TMPDIR/hogs-st.json"
+# one type per key, across every document
+rm -f "$TMPDIR/p.json"
+python3 "$SCHEMA/tables.py" --keys "$TMPDIR"/*.json > "$TMPDIR/keys" ||
+	{ grep -B1 '\^' "$TMPDIR/keys"; fail "a key with two types, or none"; }
+
+# compare's sides are stats' documents
+python3 - "$TMPDIR/cmp.json" <<'PY' || fail "compare's sides"
+import json, os, subprocess, sys
+d = json.load(open(sys.argv[1]))
+assert set(d) == {"version", "a", "b"}, set(d)
+for side in "ab":
+    s = json.loads(subprocess.run([os.environ["LAZYTRACE"], "stats", "--json",
+                                   d[side]["meta"]["file"]],
+                                  capture_output=True, text=True).stdout)
+    del s["version"]
+    assert s == d[side], side
+PY
 
 # stats says the same in text and JSON: the transitions table's rows
 # are the JSON's keys and values, and its global counts add up to the
@@ -50,15 +74,18 @@ lt stats -i "$DATA/$rec.dat" --idle --json > "$TMPDIR/st.json" ||
 python3 - "$TMPDIR/st.txt" "$TMPDIR/st.json" <<'PY' || fail "stats text/json vocabulary: $rec"
 import json, sys
 d = json.load(open(sys.argv[2]))
+s = d["summary"]
 lines = open(sys.argv[1]).read().split("\n\n")
 block = [b for b in lines if b.startswith("transitions\n")][0].splitlines()[1:]
 text = {l.split()[0]: int(l.split()[1]) for l in block}
-assert text == d["transitions"], (text, d["transitions"])
-for k, v in d["transitions"].items():
-    assert v == sum(t[k] for t in d["tasks"]), k
-assert d["transitions"]["upgrades"] == sum(d["upgrades_by_source"].values())
-for k, v in d["switches"].items():
-    assert v == sum(t["switches"][k] for t in d["tasks"]), ("switches", k)
+assert text == {k: s[k] for k in text}, (text, s)
+for k in text:
+    assert s[k] == sum(t[k] for t in d["tasks"]), k
+src = ("tick", "hrtick", "timer", "irq", "direct")
+assert s["upgrades"] == sum(s["upgrades_" + k] for k in src)
+for k in ("preempted", "yielded", "blocked"):
+    k = "switches_" + k
+    assert s[k] == sum(t[k] for t in d["tasks"]), k
 PY
 done
 

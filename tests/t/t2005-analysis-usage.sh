@@ -31,7 +31,7 @@ expect_exit 1 lt hogs -i "$DATA/lazy612-hogs.dat" --hog-episodes 1000 \
 lt hogs -i "$DATA/lazy612-hogs.dat" --tick 4ms --json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert d["tick_ns"] == 4000000 and d["tick_source"] == "option"
+assert d["meta"]["tick_ns"] == 4000000 and d["meta"]["tick_source"] == "option"
 assert sorted(h["pid"] for h in d["hogs"]) == [142, 143, 144]' ||
 	fail "--tick 4ms"
 # timeline filters

@@ -23,14 +23,14 @@ rss() {	# file -> peak RSS in KB
 }
 
 small=$(rss "$x1")
-python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["events"])' \
+python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["meta"]["events"])' \
 	"$TMPDIR/out.json" > "$TMPDIR/n1"
 large=$(rss "$TMPDIR/x10.txt")
 python3 - "$TMPDIR/out.json" "$(cat "$TMPDIR/n1")" <<'PY' || fail "10x trace"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["events"] == 10 * int(sys.argv[2]), d["events"]
-assert d["switches"]["preempted"] > 0
+assert d["meta"]["events"] == 10 * int(sys.argv[2]), d["meta"]["events"]
+assert d["summary"]["switches_preempted"] > 0
 PY
 echo "peak RSS: 1x $small KB, 10x $large KB"
 # Within 10 % or 512 KB, whichever is more: allocator noise moves a

@@ -29,10 +29,10 @@ cat "$TMPDIR/dat.log"
 	grep -o '"pid":[0-9]*,"comm":"dd"' "$TMPDIR/dat.json" | wc -l |
 	grep -qx 3 || fail "not three dd hogs"
 python3 - "$TMPDIR/dat.json" <<'PY' || fail "dd sites"
-import json, sys
+import json, sys, ltjson
 d = json.load(open(sys.argv[1]))
-assert d["kernel_stacks"] >= 400, d["kernel_stacks"]
-dd = [h for h in d["hogs"] if h["comm"] == "dd"]
+assert d["meta"]["kernel_stacks"] >= 400, d["meta"]["kernel_stacks"]
+dd = [h for h in ltjson.hogs_with_sites(d) if h["comm"] == "dd"]
 assert len(dd) == 3, [h["pid"] for h in d["hogs"]]
 for h in dd:
     # every episode has its stack: the trigger fires at each such tick
@@ -48,13 +48,13 @@ for fmt in txt lat.txt; do
 	txt=$(kernel_text $rec.$fmt.xz)
 	check "$txt" $fmt
 	python3 - "$TMPDIR/dat.json" "$TMPDIR/$fmt.json" <<'PY' ||
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:])
+import json, sys, ltjson
+a, b = (ltjson.hogs_with_sites(json.load(open(p))) for p in sys.argv[1:])
 key = lambda d: [[(s["function"], s["episodes"], s["stack"], s["truncated"])
-                  for s in h["sites"]] for h in d["hogs"]]
+                  for s in h["sites"]] for h in d]
 assert key(a) == key(b)
 # text times are in us: pending within 2 us per episode
-for ha, hb in zip(a["hogs"], b["hogs"]):
+for ha, hb in zip(a, b):
     for sa, sb in zip(ha["sites"], hb["sites"]):
         assert abs(sa["pending_ns"] - sb["pending_ns"]) <= 2000 * sa["episodes"]
 PY
@@ -115,12 +115,12 @@ small=$(rss "$txt")
 cp "$TMPDIR/rss.json" "$TMPDIR/x1.json"
 large=$(rss "$TMPDIR/x10.txt")
 python3 - "$TMPDIR/x1.json" "$TMPDIR/rss.json" <<'PY' || fail "10x trace"
-import json, sys
+import json, sys, ltjson
 a, b = (json.load(open(p)) for p in sys.argv[1:])
-assert b["kernel_stacks"] == 10 * a["kernel_stacks"]
+assert b["meta"]["kernel_stacks"] == 10 * a["meta"]["kernel_stacks"]
 def sites(d):
     out = {}
-    for h in d["hogs"]:
+    for h in ltjson.hogs_with_sites(d):
         if h["comm"] == "dd":
             for s in h["sites"]:
                 out[s["function"]] = out.get(s["function"], 0) + s["episodes"]

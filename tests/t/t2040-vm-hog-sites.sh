@@ -37,10 +37,10 @@ sites() {
 		"$TMPDIR/$1.pend" --comm sh --path lazyhog_write --share 0.9 ||
 		fail "$1: folded weights or sites"
 	python3 - "$TMPDIR/$1.json" $2 <<'PY' || fail "$1: hogs or sites"
-import json, sys
+import json, sys, ltjson
 d = json.load(open(sys.argv[1]))
 want = sorted(map(int, sys.argv[2:]))
-hogs = {h["pid"]: h for h in d["hogs"]}
+hogs = {h["pid"]: h for h in ltjson.hogs_with_sites(d)}
 assert sorted(hogs) == want, (sorted(hogs), want)
 for p in want:
     h = hogs[p]
@@ -92,7 +92,7 @@ def stacks(path, head):
 tc = [a[:a.index("0x0")] if "0x0" in a else a
       for a in stacks(sys.argv[1], r"kernel_stack:")]
 ours = stacks(sys.argv[2], r"<stack trace>")
-n = json.load(open(sys.argv[3]))["kernel_stacks"]
+n = json.load(open(sys.argv[3]))["meta"]["kernel_stacks"]
 print("kernel stacks: trace-cmd report %d, lazytrace report %d, hogs %d"
       % (len(tc), len(ours), n))
 assert len(tc) == len(ours) == n > 100
@@ -106,7 +106,7 @@ PY
 # lazytrace record's filtered trigger: every stack at a lazy tick.
 python3 - "$TMPDIR/hogs-stacks.json" <<'PY' || fail "hogs-stacks: stacks outside lazy ticks"
 import json, sys
-d = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[1]))["meta"]
 assert d["kernel_stacks"] > 100 and d["kernel_stacks_at_ticks"] == d["kernel_stacks"], d["kernel_stacks"]
 PY
 exit 0

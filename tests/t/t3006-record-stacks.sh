@@ -56,7 +56,7 @@ lt hogs -i tick.dat --json > hogs.json
 [ $? -le 1 ] || fail "hogs on a trace with stacks"
 python3 - hogs.json <<'PY' || fail "hogs --json stack counts"
 import json, sys
-d = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[1]))["meta"]
 assert d["kernel_stacks"] >= 50
 # without lazy preemption no tick finds a lazy request pending
 assert d["lazy_preemption"] or d["kernel_stacks_at_ticks"] == 0

@@ -17,21 +17,22 @@ trap 'kill $loop 2>/dev/null' EXIT
 ${LAZYTRACE_WRAP:-} "$LAZYTRACE" live -d 3 --json --rows 1000 --save saved \
 	> live.json 2> live.err || { cat live.err; fail "live --save failed"; }
 kill $loop
-n=$(grep -c '^{"version":2,"interval":' live.json)
+n=$(grep -c '^{"version":3,"interval":{"interval":' live.json)
 [ "$n" -ge 2 ] || fail "only $n intervals"
 [ "$(ls saved | wc -l)" = "$n" ] || fail "$n intervals, saved: $(ls saved)"
 python3 - live.json "$LAZYTRACE" <<'PY' || fail "a saved interval differs from live's"
 import json, subprocess, sys
 for line in open(sys.argv[1]):
 	d = json.loads(line)
-	f = "saved/interval-%d.dat" % d["interval"]
+	f = "saved/interval-%d.dat" % d["interval"]["interval"]
 	out = subprocess.run([sys.argv[2], "stats", "--json", "-i", f],
 			     capture_output=True, text=True, check=True).stdout
 	s = json.loads(out)
-	for k in ("events", "switches", "transitions", "upgrades_by_source",
-		  "tick_ns", "tick_source", "lost_events"):
-		assert d[k] == s[k], (f, k, d[k], s[k])
-	print("ok:", f, d["events"], "events")
+	for k in ("events", "tick_ns", "tick_source", "lost_events"):
+		assert d["interval"][k] == s["meta"][k], (f, k, d["interval"][k], s["meta"][k])
+	for k, v in s["summary"].items():	# the counts; tasks are records
+		assert k in ("tasks", "hogs") or d["summary"][k] == v, (f, k, d["summary"][k], v)
+	print("ok:", f, d["interval"]["events"], "events")
 PY
 # A directory that does not exist yet is made, private; a file or a
 # missing parent is exit 2 with its name.

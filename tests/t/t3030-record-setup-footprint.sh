@@ -6,7 +6,8 @@
 # by default), the recorder's own pid left out (at most 1 % of the
 # events are its own), and the sched_set_need_resched probe: used where
 # the kernel accepts tracepoint probes, and never left in dynamic_events,
-# also after SIGINT. live --json carries the same members as stats.
+# also after SIGINT. live --json's interval carries the same columns as
+# stats' meta.
 . "$(dirname "$0")/lib.sh"
 
 need_tracefs
@@ -31,11 +32,11 @@ grep -q "sched_set_need_resched" rec.err || tp=yes
 python3 - st.json rep.txt "$rec" "$(uname -r)" "$tp" <<'PY' || fail "recording"
 import json, re, sys
 st, rep, rec, release, tp = sys.argv[1:]
-d = json.load(open(st))
-assert d["setup"].get("release") == release, d["setup"]
+d = json.load(open(st))["meta"]
+assert d["kernel"] == release, d
 assert d["tick_source"] == "timer_function", d["tick_source"]
-if "hz" in d["setup"]:
-    assert abs(d["tick_ns"] - 1e9 / d["setup"]["hz"]) < 0.05e9 / d["setup"]["hz"], d
+if d["hz"]:
+    assert abs(d["tick_ns"] - 1e9 / d["hz"]) < 0.05e9 / d["hz"], d
 assert d["requests"] == ("probe" if tp == "yes" else "flags"), (d["requests"], tp)
 lines = [l for l in open(rep) if re.search(r"\] [^ ]+ +\d+\.\d+: ", l)]
 own = [l for l in lines if re.match(r"\s*\S+-%s +\[" % rec, l)]
@@ -46,19 +47,21 @@ assert any("lazytrace-setup: release=" + release in l for l in own), "no setup l
 assert not any(re.search(r": resched_curr", l) for l in lines), "function tracing on"
 PY
 
-# live --json: each interval has the members of stats --json
+# live --json: each interval has the columns of stats --json's meta
 lt live -d 1 --interval 500 --json > live.json 2> live.err ||
 	{ cat live.err; fail "live exited $?"; }
 python3 - live.json "$(uname -r)" <<'PY' || fail "live --json"
 import json, sys
 iv = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 assert iv, "no interval"
+SRC = ("tick", "hrtick", "timer", "irq", "direct")
 for d in iv:
-    for k in ("tick_ns", "tick_source", "requests", "upgrades_by_source", "setup"):
-        assert k in d, (k, d.keys())
-    assert sorted(d["upgrades_by_source"]) == ["direct", "hrtick", "irq", "tick", "timer"]
-    assert d["setup"].get("release") == sys.argv[2], d["setup"]
-    assert sum(d["upgrades_by_source"].values()) == d["transitions"]["upgrades"], d
+    i, s = d["interval"], d["summary"]
+    for k in ("tick_ns", "tick_source", "requests", "kernel", "preempt", "hz",
+              "sched_features"):
+        assert k in i, (k, i.keys())
+    assert i["kernel"] == sys.argv[2], i
+    assert sum(s["upgrades_" + k] for k in SRC) == s["upgrades"], s
 PY
 
 # SIGINT: the probe goes with the instance.

@@ -92,7 +92,7 @@ lt stats --json -i u/rec.dat > rec.json || fail "stats of the user's recording"
 ev=$(sed -n 's/.*"events":\([0-9]*\).*/\1/p' rec.json | head -n 1)
 sw=$(lt report -i u/rec.dat | grep -c 'sched_switch:')
 [ "${ev:-0}" -gt 0 ] && [ "$sw" -gt 0 ] || fail "the user's recording: $ev events, $sw switches"
-n=$(grep -c '^{"version":2,"interval":' u/live.out)
+n=$(grep -c '^{"version":3,"interval":{"interval":' u/live.out)
 [ "$n" -ge 2 ] || fail "live as the user: $n intervals"
 # Symbols: where /proc/kallsyms shows the user zeros, none in the file.
 addr=$(awk '$3 == "schedule" { print $1; exit }' /proc/kallsyms)

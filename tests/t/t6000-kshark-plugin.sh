@@ -123,7 +123,7 @@ for line in open(log):
             (int(w[4]), int(w[6]), int(w[8]))
     elif len(w) == 2 and w[0] != "loaded":
         kv[w[0]] = int(w[1])
-tr = st["transitions"]
+tr = st["summary"]
 ep = sum(h["episodes"] for h in hg["hogs"])
 want = {
     "lazy_spans": tr["lazy"],
@@ -131,10 +131,10 @@ want = {
     "markers": tr["upgrades"],
     "hogs": len(hg["hogs"]),
     "hog_episodes": ep,
-    "tick_ns": st["tick_ns"],
+    "tick_ns": st["meta"]["tick_ns"],
 }
-for src, n in st["upgrades_by_source"].items():
-    want["markers_" + src] = n
+for src in ("tick", "hrtick", "timer", "irq", "direct"):
+    want["markers_" + src] = tr["upgrades_" + src]
 bad = 0
 for k, v in want.items():
     got = kv.get(k)
@@ -150,7 +150,7 @@ if not (ep > 0 and abs(eb - ep) <= ep * 0.05):
 # The whole trace is in view at first: every episode box was drawn, on
 # the CPU graphs together, and both CPUs got spans.
 print("drawn per cpu (spans, markers, episodes):", drew)
-if sorted(drew) != list(range(st["nr_cpus"])) or \
+if sorted(drew) != list(range(st["meta"]["nr_cpus"])) or \
    sum(d[2] for d in drew.values()) != eb or \
    not all(d[0] > 0 for d in drew.values()) or \
    sum(d[1] for d in drew.values()) == 0:
@@ -263,10 +263,11 @@ for line in open(sys.argv[1]):
     if w[0] == "info" and ", site " in line:
         sites.add(line.split(", site ")[1].split("]")[0])
 hg = json.load(open(sys.argv[2]))
-want = {s["function"] for h in hg["hogs"] for s in h["sites"]}
+want = {s["function"] for s in hg["sites"]}
+at_ticks = hg["meta"]["kernel_stacks_at_ticks"]
 print("markers with a site", kv.get("markers_with_site"), "stacks at ticks",
-      hg["kernel_stacks_at_ticks"], "sites shown", sites, "hogs' sites", want)
-sys.exit(kv.get("markers_with_site") != hg["kernel_stacks_at_ticks"] or
+      at_ticks, "sites shown", sites, "hogs' sites", want)
+sys.exit(kv.get("markers_with_site") != at_ticks or
          not sites or not sites <= want)
 EOF
 echo ok

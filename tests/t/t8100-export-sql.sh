@@ -76,7 +76,7 @@ for tid, path in traces:
     same(tr[0]["path"], path, "traces.path")
     for k, v in tables["meta"].items():
         same(tr[0][k], sql_value(v), f"{path}: traces.{k}")
-    same(tr[0]["events"], stats["events"], f"{path}: events")
+    same(tr[0]["events"], stats["meta"]["events"], f"{path}: events")
 
     # the one-row and aggregate tables: every row, every cell
     for name in ("summary", "tasks", "hogs", "sites", "stacks", "latency",
@@ -94,33 +94,33 @@ for tid, path in traces:
     by_kind = dict(rows("SELECT kind, count(*) FROM transitions "
                         "WHERE trace_id = ? GROUP BY kind", tid))
     for kind, key in kinds.items():
-        same(by_kind.get(kind, 0), stats["transitions"][key],
+        same(by_kind.get(kind, 0), stats["summary"][key],
              f"{path}: transitions {kind}")
     summary = tables["summary"]
     # upgrades count the tick's too, in every output
     ups = by_kind.get("upgrade", 0) + by_kind.get("tick-upgrade", 0)
     same(ups, summary["upgrades"], f"{path}: upgrades")
-    same(ups, stats["transitions"]["upgrades"], f"{path}: upgrades")
+    same(ups, stats["summary"]["upgrades"], f"{path}: upgrades")
     per_task = {}
     for task, kind, n in rows("SELECT task_id, kind, count(*) FROM "
                               "transitions WHERE trace_id = ? AND pid != 0 "
                               "GROUP BY 1, 2", tid):
         per_task.setdefault(task, {})[kind] = n
     db_tasks = {t["task_id"]: t for t in table_rows("tasks", tid)}
-    assert set(db_tasks) == {t["id"] for t in stats["tasks"]}, path
+    assert set(db_tasks) == {t["task_id"] for t in stats["tasks"]}, path
     assert set(per_task) <= set(db_tasks), path
     for t in stats["tasks"]:
-        d = db_tasks[t["id"]]
-        same(d["pid"], t["pid"], f"{path}: task {t['id']} pid")
-        same(d["comm"], t["comm"], f"{path}: task {t['id']} comm")
-        mine = per_task.get(t["id"], {})
+        d = db_tasks[t["task_id"]]
+        same(d["pid"], t["pid"], f"{path}: task {t['task_id']} pid")
+        same(d["comm"], t["comm"], f"{path}: task {t['task_id']} comm")
+        mine = per_task.get(t["task_id"], {})
         for kind, key in kinds.items():
-            same(d[key], t[key], f"{path}: task {t['id']} {key}")
+            same(d[key], t[key], f"{path}: task {t['task_id']} {key}")
             same(mine.get(kind, 0), t[key],
-                 f"{path}: task {t['id']} transitions {kind}")
-        same(d["upgrades"], t["upgrades"], f"{path}: task {t['id']} upgrades")
+                 f"{path}: task {t['task_id']} transitions {kind}")
+        same(d["upgrades"], t["upgrades"], f"{path}: task {t['task_id']} upgrades")
         same(mine.get("upgrade", 0) + mine.get("tick-upgrade", 0),
-             t["upgrades"], f"{path}: task {t['id']} transitions upgrade")
+             t["upgrades"], f"{path}: task {t['task_id']} transitions upgrade")
     # requests and switches against the summary
     by_kind = dict(rows("SELECT kind, count(*) FROM requests "
                         "WHERE trace_id = ? GROUP BY kind", tid))

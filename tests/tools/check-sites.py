@@ -13,7 +13,11 @@ frame while the frames before it in its stack are (the site rule); with
 stacks that contain FN. Prints one line per hog.
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ltjson  # noqa: E402
 
 ENTRY = ("trace_", "__trace_", "ftrace_", "__ftrace_", "perf_trace_",
          "asm_sysvec_", "sysvec_", "__sysvec_", "irq_", "__irq_",
@@ -44,7 +48,7 @@ def main():
     doc = json.load(open(args[0]))
     by_ep, by_pend = folded(args[1]), folded(args[2])
     bad = 0
-    for h in doc["hogs"]:
+    for h in ltjson.hogs_with_sites(doc):
         key = f"{h['comm'].replace(' ', '_').replace(';', '_')}-{h['pid']}"
         ep = sum(s["episodes"] for s in h["sites"])
         pend = sum(s["pending_ns"] for s in h["sites"])

@@ -173,6 +173,43 @@ static void test_json_prefix(void **state)
 	lt_run_free(r1);
 }
 
+/*
+ * LT_WRITE_BODY: the same document without its version and last newline,
+ * for a caller to nest (compare --json's "a" and "b").
+ */
+static void test_json_body(void **state)
+{
+	struct lt_run *r1 = run_of("lazy612-hogs.dat");
+	struct lt_run *r2 = run_of("lazy612-hogs.dat");
+	const char *const tables[] = { "meta", "summary", "lost" };
+	struct lt_writer *w;
+	struct out o, b;
+	char *doc, *body, want[65536];
+	size_t i;
+
+	(void)state;
+	out_open(&o);
+	out_open(&b);
+	w = lt_writer_new(o.fp, LT_FORMAT_JSON, 0);
+	for (i = 0; i < 3; i++)
+		assert_true(lt_writer_table(w, lt_run_table(r1, tables[i])) >= 0);
+	assert_int_equal(lt_writer_end(w), 0);
+	w = lt_writer_new(b.fp, LT_FORMAT_JSON, LT_WRITE_BODY);
+	for (i = 0; i < 3; i++)
+		assert_true(lt_writer_table(w, lt_run_table(r2, tables[i])) >= 0);
+	assert_int_equal(lt_writer_end(w), 0);
+	doc = out_close(&o);
+	body = out_close(&b);
+	snprintf(want, sizeof(want), "{\"version\":3,%s\n", body + 1);
+	assert_int_equal(body[0], '{');
+	assert_int_equal(body[strlen(body) - 1], '}');
+	assert_string_equal(doc, want);
+	free(doc);
+	free(body);
+	lt_run_free(r1);
+	lt_run_free(r2);
+}
+
 /* A prefix named as one of the table's columns is refused, not doubled. */
 static void test_prefix_clash(void **state)
 {
@@ -261,6 +298,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv_two_runs),
 		cmocka_unit_test(test_json_prefix),
+		cmocka_unit_test(test_json_body),
 		cmocka_unit_test(test_prefix_clash),
 		cmocka_unit_test(test_schema_header),
 		cmocka_unit_test(test_text_prefix),

@@ -58,13 +58,16 @@ def tick_ok(ns):
 	return isinstance(ns, int) and abs(ns - TICK_NS) <= TICK_NS * TICK_TOL
 
 
-def check_sources(tag, where, doc):
-	ubs = doc.get("upgrades_by_source")
-	if not isinstance(ubs, dict) or any(k not in ubs for k in SOURCES):
-		expect(tag, where + ": upgrades_by_source keys", False,
-		       "upgrades_by_source=%s" % json.dumps(ubs))
+def check_sources(tag, where, summary):
+	"""A summary row (stats --json, or a live interval's): its
+	upgrades_SOURCE columns add up to its upgrades."""
+	summary = summary or {}
+	ubs = {k: summary.get("upgrades_" + k) for k in SOURCES}
+	if any(not isinstance(v, int) for v in ubs.values()):
+		expect(tag, where + ": upgrades_SOURCE columns", False,
+		       "upgrades by source=%s" % json.dumps(ubs))
 		return None
-	total = doc.get("transitions", {}).get("upgrades")
+	total = summary.get("upgrades")
 	expect(tag, where + ": upgrades_by_source adds up", sum(ubs[k] for k in SOURCES) == total,
 	       "%s, upgrades %s" % (json.dumps(ubs), total))
 	return ubs
@@ -97,14 +100,18 @@ def hog_pids(tag):
 	return pids
 
 
-def check_sites(tag, name, hogs):
+def check_sites(tag, name, hogs, sites):
 	"""Issue 11's proof on a stock kernel: the stacks the tick trigger took
 	while a dd hog ignored its lazy request run through /dev/zero's read
-	path (read_zero, or the page faults on dd's buffer below it)."""
+	path (read_zero, or the page faults on dd's buffer below it). @sites:
+	hogs --json's sites rows (stack: frames joined by ';')."""
 	for h in hogs:
 		eps = h.get("episodes") or 0
-		via = sum(s.get("episodes", 0) for s in h.get("sites") or []
-			  if "read_zero" in [s.get("function")] + (s.get("stack") or []))
+		own = [s for s in sites if s.get("task_id") == h.get("task_id")]
+		h = dict(h, sites=own)
+		via = sum(s.get("episodes", 0) for s in own
+			  if "read_zero" in [s.get("function")] +
+			  (s.get("stack") or "").split(";"))
 		expect(tag, name + ": dd-%s sites via read_zero" % h.get("pid"),
 		       eps > 0 and 10 * via >= 9 * eps,
 		       "%d of %d episodes; top site %s" % (via, eps,
@@ -120,20 +127,21 @@ def check_record(tag, name, hog_load):
 	if st is None:
 		expect(tag, name + ": stats --json", False, "exit %d: %s" % (rc, err))
 		return
-	expect(tag, name + ": tick_ns 4 ms +-5%", tick_ok(st.get("tick_ns")),
-	       "tick_ns=%s" % st.get("tick_ns"))
+	meta = st.get("meta") or {}
+	expect(tag, name + ": tick_ns 4 ms +-5%", tick_ok(meta.get("tick_ns")),
+	       "tick_ns=%s" % meta.get("tick_ns"))
 	expect(tag, name + ": tick_source timer_function",
-	       st.get("tick_source") == "timer_function", "tick_source=%s" % st.get("tick_source"))
-	expect(tag, name + ": requests from the probe", st.get("requests") == "probe",
-	       "requests=%s" % st.get("requests"))
-	setup = st.get("setup") or {}
+	       meta.get("tick_source") == "timer_function", "tick_source=%s" % meta.get("tick_source"))
+	expect(tag, name + ": requests from the probe", meta.get("requests") == "probe",
+	       "requests=%s" % meta.get("requests"))
+	setup = {k: meta.get(k) for k in ("kernel", "preempt", "hz", "sched_features")}
 	want_preempt = "full" if tag == "full" else "lazy"
-	feats = "," + str(setup.get("sched_features", "")) + ","
+	feats = "," + str(setup.get("sched_features") or "") + ","
 	want_feat = ",NO_HRTICK," if tag == "lazy-nohrtick" else ",HRTICK,"
 	expect(tag, name + ": setup line", setup.get("preempt") == want_preempt and
-	       str(setup.get("release", "")).startswith("7.") and setup.get("hz") == 250 and
+	       str(setup.get("kernel") or "").startswith("7.") and setup.get("hz") == 250 and
 	       want_feat in feats, "setup=%s" % json.dumps(setup)[:120])
-	ubs = check_sources(tag, name, st)
+	ubs = check_sources(tag, name, st.get("summary"))
 	if hog_load and ubs is not None:
 		if tag == "lazy-hrtick":
 			expect(tag, name + ": upgrades mostly by hrtick",
@@ -153,7 +161,8 @@ def check_record(tag, name, hog_load):
 			if tag == "lazy-nohrtick":
 				expect(tag, name + ": the 3 dd hogs found", len(want) == 3 and found == want,
 				       "dd pids %s; hogs: %s" % (sorted(want), " ".join(names) or "none"))
-				check_sites(tag, name, [h for h in hogs if h.get("pid") in want])
+				check_sites(tag, name, [h for h in hogs if h.get("pid") in want],
+					    hg.get("sites") or [])
 			else:
 				expect(tag, name + ": no hog", not hogs,
 				       "hogs: %s" % (" ".join(names) or "none"))
@@ -177,19 +186,22 @@ def check_live(tag):
 	       "%d intervals, %d unparsable lines" % (len(docs), bad))
 	if not docs:
 		return
-	ticks = [d.get("tick_ns") for d in docs]
+	ivs = [d.get("interval") or {} for d in docs]
+	ticks = [iv.get("tick_ns") for iv in ivs]
 	expect(tag, "live: every interval's tick_ns 4 ms +-5%",
 	       all(tick_ok(t) for t in ticks), "tick_ns per interval: %s" % ticks)
 	expect(tag, "live: requests from the probe",
-	       all(d.get("requests") == "probe" for d in docs),
-	       "requests: %s" % sorted(set(str(d.get("requests")) for d in docs)))
-	for d in docs:
-		if check_sources(tag, "live interval %s" % d.get("interval"), d) is None:
+	       all(iv.get("requests") == "probe" for iv in ivs),
+	       "requests: %s" % sorted(set(str(iv.get("requests")) for iv in ivs)))
+	for d, iv in zip(docs, ivs):
+		if check_sources(tag, "live interval %s" % iv.get("interval"),
+				 d.get("summary")) is None:
 			break
 	hogs = set()
 	for d in docs:
-		for h in d.get("hogs") or []:
-			hogs.add("%s-%s" % (h.get("comm"), h.get("pid")))
+		for h in d.get("live_tasks") or []:
+			if h.get("hog"):
+				hogs.add("%s-%s" % (h.get("comm"), h.get("pid")))
 	dd = [h for h in hogs if h.startswith("dd-")]
 	if tag == "lazy-nohrtick":
 		expect(tag, "live: the 3 dd hogs found", len(dd) >= 3, "hogs: %s" % sorted(hogs))
