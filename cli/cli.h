@@ -129,6 +129,12 @@ extern const char *cli_command;
  */
 __attribute__((format(printf, 1, 2), noreturn))
 void die_usage(const char *fmt, ...);
+
+/*
+ * A single-value option given twice is a mistake: die_usage() the second
+ * time @bit is seen in @given. @what is the option as the user spells it.
+ */
+void opt_once(unsigned long long *given, unsigned int bit, const char *what);
 __attribute__((noreturn))
 void usage_fail(void);
 

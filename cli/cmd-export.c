@@ -651,6 +651,8 @@ int cmd_export(int argc, char **argv)
 			if (table_mode)
 				die_usage("%s and --perfetto: one output at a time",
 					  mode_names[req.mode]);
+			if (out)
+				die_usage("--perfetto given twice");
 			out = optarg;
 			continue;
 		case OPT_SQLITE:

@@ -15,7 +15,8 @@ static const char flags_usage[] =
 "the kernel prints. Without --abi, under every ABI.\n"
 "\n"
 "  VALUE                the byte: 0..255, or 0x00..0xff\n"
-"  --abi NAME           legacy, mainline, poc2023 or rt-lazy (default: all)\n"
+"  --abi NAME           legacy, mainline, poc2023 or rt-lazy; auto (the\n"
+"                       default): all\n"
 "  --preempt-count N    common_preempt_count, for the last two columns\n"
 "  --json               one JSON document: {\"version\": 3, \"flags\": [row per ABI]}\n"
 "                       (docs/json.md)\n";
@@ -109,7 +110,7 @@ int cmd_flags(int argc, char **argv)
 	};
 	enum lt_abi abi = LT_ABI_AUTO;
 	unsigned int val, pc = 0;
-	bool as_json = false;
+	bool as_json = false, abi_given = false;
 	struct json j;
 	size_t i;
 	int c;
@@ -117,10 +118,12 @@ int cmd_flags(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_ABI:
-			if (abi != LT_ABI_AUTO)
+			if (abi_given)
 				die_usage("--abi given twice");
-			if (lt_abi_parse(optarg, &abi) || abi == LT_ABI_AUTO)
-				die_usage("unknown ABI '%s' (legacy, mainline, poc2023, rt-lazy)",
+			abi_given = true;
+			/* auto, as elsewhere: a bare byte says nothing, so every ABI */
+			if (lt_abi_parse(optarg, &abi))
+				die_usage("unknown ABI '%s' (auto, legacy, mainline, poc2023, rt-lazy)",
 					  optarg);
 			break;
 		case OPT_PREEMPT_COUNT:

@@ -588,6 +588,7 @@ int cmd_record(int argc, char **argv)
 	};
 	struct record_opts o = { .output = "trace.dat", .duration = -1,
 				 .functions = true };
+	unsigned long long given = 0;
 	char *end;
 	int c, ret;
 
@@ -597,14 +598,17 @@ int cmd_record(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'o':
+			opt_once(&given, 0, "-o");
 			o.output = optarg;
 			break;
 		case 'd':
+			opt_once(&given, 1, "-d");
 			o.duration = parse_time_ns(optarg);
 			if (o.duration <= 0)
 				die_usage("bad duration '%s'", optarg);
 			break;
 		case OPT_CPU:
+			opt_once(&given, 2, "cpu");
 			if (int_set_parse(&o.cpus, optarg))
 				die_usage("bad CPU list '%s'", optarg);
 			check_cpus(&o.cpus, get_nprocs_conf(), NULL);
@@ -613,22 +617,25 @@ int cmd_record(int argc, char **argv)
 			o.syscalls = true;
 			break;
 		case OPT_BUFFER_SIZE:
+			opt_once(&given, 3, "buffer-size");
 			o.buffer_kb = strtoul(optarg, &end, 10);
 			if (*end || o.buffer_kb < 4 || o.buffer_kb > 4 << 20)
 				die_usage("bad buffer size '%s' (KB per CPU)",
 					  optarg);
 			break;
 		case OPT_NO_FUNCTIONS:
-			o.functions = false;
-			break;
 		case OPT_FUNCTIONS:
-			o.functions = o.functions_always = true;
+			if (given & (1ULL << 4))
+				die_usage("--functions and --no-functions: choose one");
+			given |= 1ULL << 4;
+			o.functions = o.functions_always = c == OPT_FUNCTIONS;
 			break;
 		case 'e':
 			if (add_event_name(&o, optarg))
 				return EXIT_BAD;
 			break;
 		case 'u':
+			opt_once(&given, 5, "-u");
 			o.user = optarg;
 			break;
 		case OPT_WORLD_READABLE:

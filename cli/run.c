@@ -40,9 +40,7 @@ void run_cli_init(struct run_cli *rc)
 
 static void once(struct run_cli *rc, unsigned int bit, const char *what)
 {
-	if (rc->given & (1ULL << bit))
-		die_usage("%s%s given twice", what[0] == '-' ? "" : "--", what);
-	rc->given |= 1ULL << bit;
+	opt_once(&rc->given, bit, what);
 }
 
 static void set_format(struct run_cli *rc, enum lt_format f)

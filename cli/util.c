@@ -302,6 +302,13 @@ unsigned int parse_hz(const char *arg)
 	return v;
 }
 
+void opt_once(unsigned long long *given, unsigned int bit, const char *what)
+{
+	if (*given & (1ULL << bit))
+		die_usage("%s%s given twice", what[0] == '-' ? "" : "--", what);
+	*given |= 1ULL << bit;
+}
+
 int64_t parse_time_ns(const char *s)
 {
 	static const struct { const char *sfx; double mul; } units[] = {

@@ -37,6 +37,17 @@ nproc=$(getconf _NPROCESSORS_CONF)
 usage record --cpu $nproc -o "$TMPDIR/x.dat";	first "\-\-cpu: no CPU $nproc on this machine"
 usage live --cpu $nproc;			first "\-\-cpu: no CPU $nproc on this machine"
 [ ! -e "$TMPDIR/x.dat" ] || fail "record wrote a file after a usage error"
+# Options that contradict or repeat each other (before any tracing).
+usage record --functions --no-functions -o "$TMPDIR/x.dat";	first "record: --functions and --no-functions: choose one"
+usage record -o "$TMPDIR/x.dat" -o "$TMPDIR/y.dat";	first "record: -o given twice"
+usage record -d 1 -d 2 -o "$TMPDIR/x.dat";		first "record: -d given twice"
+usage record --buffer-size 64 --buffer-size 128;	first "record: --buffer-size given twice"
+usage export --perfetto "$TMPDIR/a.json" --perfetto "$TMPDIR/b.json" "$dat";	first "export: --perfetto given twice"
+[ ! -e "$TMPDIR/x.dat" ] && [ ! -e "$TMPDIR/a.json" ] && [ ! -e "$TMPDIR/b.json" ] ||
+	fail "a file was written after a usage error"
+# flags --abi auto, as completion offers it: every ABI, as without --abi.
+[ "$(lt flags 0x26 --abi auto)" = "$(lt flags 0x26)" ] || fail "flags --abi auto differs from flags"
+usage flags 0x26 --abi auto --abi mainline;	first "flags: --abi given twice"
 for cmd in stats hogs timeline; do
 	usage $cmd -i "$dat" --json --csv;	first '\-\-json.* \-\-csv'
 	usage $cmd -i "$dat" -i "$dat";		first '\-i given twice'
