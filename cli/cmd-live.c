@@ -14,7 +14,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,7 +33,7 @@ static const char live_usage[] =
 "\n"
 "Trace into a private tracefs instance (removed on exit, also on Ctrl-C)\n"
 "and show, for every interval, the tasks with pending need-resched\n"
-"requests, tick-upgrades and hogs, like top.\n"
+"requests, tick-upgrades and hogs, like top (on a terminal, q quits).\n"
 "\n"
 "  -d, --duration T   stop after T (seconds, or 500ms, ...); default: Ctrl-C\n"
 "  --interval T       refresh period, 10ms to 1h (500ms, 2s; a bare number\n"
@@ -131,13 +133,63 @@ static void note(const char *msg)
  * Until @when (monotonic ns) or a signal; the library moves the buffers'
  * pages into the interval meanwhile, so that a busy second cannot wrap them.
  */
+/* On a terminal, keys are read one at a time, unechoed: q quits, like top. */
+static struct termios saved_tty;
+static bool keys_on;
+
+static void keys_restore(void)
+{
+	if (keys_on)
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tty);
+	keys_on = false;
+}
+
+static void keys_begin(const struct live_opts *o)
+{
+	struct termios t;
+
+	if (o->json || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
+	    tcgetattr(STDIN_FILENO, &saved_tty))
+		return;
+	t = saved_tty;
+	t.c_lflag &= ~(ICANON | ECHO);
+	t.c_cc[VMIN] = 0;
+	t.c_cc[VTIME] = 0;
+	if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &t))
+		return;
+	keys_on = true;
+	/* die() and friends exit(): the terminal is given back all the same */
+	atexit(keys_restore);
+}
+
+/* Whether q was pressed since the last look. */
+static bool quit_key(void)
+{
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+	char c;
+
+	while (keys_on && poll(&p, 1, 0) == 1 && read(STDIN_FILENO, &c, 1) == 1)
+		if (c == 'q' || c == 'Q')
+			return true;
+	return false;
+}
+
+/* A key is looked at every tenth of a second at most. */
+#define KEY_MS 100
+
 static int wait_until(struct lt_reader *r, uint64_t when)
 {
-	uint64_t now;
+	uint64_t now, ms;
 
-	while (!stop_signal && (now = now_ns()) < when)
-		if (lt_live_wait(r, (when - now + 999999) / 1000000) < 0)
+	while (!stop_signal && (now = now_ns()) < when) {
+		ms = (when - now + 999999) / 1000000;
+		if (keys_on && ms > KEY_MS)
+			ms = KEY_MS;
+		if (lt_live_wait(r, ms) < 0)
 			return -1;
+		if (quit_key())
+			stop_signal = SIGINT;	/* ends as Ctrl-C does */
+	}
 	return 0;
 }
 
@@ -279,9 +331,13 @@ static int screen_rows(const struct live_opts *o)
 
 	if (o->rows > 0)
 		return o->rows;
+	/*
+	 * Six lines of heading, and one to spare: the newline that ends the
+	 * last line must not scroll the title off the screen.
+	 */
 	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
-	    ws.ws_row > 8)
-		return ws.ws_row - 6;
+	    ws.ws_row > 9)
+		return ws.ws_row - 7;
 	return 20;
 }
 
@@ -320,7 +376,12 @@ static void print_table(struct live_state *st, struct lt_analysis *a,
 	struct lt_analysis_summary full;
 	const struct total *tot;
 	char pend[32], src[96], tick[32];
-	size_t i;
+	size_t i, ns;
+
+	/* the hogs' site lines come under the rows: room for them too */
+	for (i = 0; !st->o->rows && i < nr && limit > 1; i++)
+		if (rows[i].t->hog && (lt_analysis_sites(a, rows[i].t, &ns), ns))
+			limit--;
 
 	if (isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
@@ -620,6 +681,7 @@ static int live(const struct live_opts *o)
 		fprintf(stderr, "lazytrace live: cannot save into %s\n", o->save);
 		goto out;
 	}
+	keys_begin(o);
 	start = now_ns();
 	end = o->duration >= 0 ? start + o->duration : 0;
 	for (next = start;;) {
@@ -644,6 +706,7 @@ static int live(const struct live_opts *o)
 	}
 	ret = EXIT_OK;
 out:
+	keys_restore();
 	lt_reader_close(r);
 	lt_tracefs_destroy(s);
 	free_totals(st);

@@ -227,10 +227,62 @@ static bool runs_lazytrace(int pid)
 	return false;
 }
 
-/* Is @pid a lazytrace process still running (so its instance is live)? */
-static bool owner_alive(int pid)
+/* When process @pid started, in ns since boot; 0 if unknown. */
+static uint64_t proc_start_ns(int pid)
 {
-	char path[64], comm[64] = "";
+	unsigned long long ticks;
+	char path[64], buf[1024], *p;
+	long hz = sysconf(_SC_CLK_TCK);
+	ssize_t n;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0 || hz <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* the comm may hold spaces and parentheses: fields follow the last ')' */
+	p = strrchr(buf, ')');
+	/* starttime is field 22; the state after ')' is field 3 */
+	for (i = 3; p && i <= 22; i++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, " %llu", &ticks) != 1)
+		return 0;
+	return ticks * (1000000000ULL / hz);
+}
+
+/* When @path was made, in ns since boot; 0 if unknown. */
+static uint64_t made_ns(const char *path)
+{
+	struct timespec real, boot;
+	struct stat st;
+	int64_t made;
+
+	if (stat(path, &st) || clock_gettime(CLOCK_REALTIME, &real) ||
+	    clock_gettime(CLOCK_BOOTTIME, &boot))
+		return 0;
+	made = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec -
+	       ((int64_t)real.tv_sec * 1000000000 + real.tv_nsec) +
+	       ((int64_t)boot.tv_sec * 1000000000 + boot.tv_nsec);
+	return made > 0 ? made : 0;
+}
+
+/*
+ * Is @pid still running the program that made @path (its instance or its
+ * probe group), so that it is live? Two processes never hold one pid at
+ * once: one that started before @path was made is its maker, whatever
+ * its name (lazytrace, or any program linked with the library). One that
+ * started after it reuses a dead maker's pid. Where the times are not
+ * known, a process named lazytrace is taken for the maker.
+ */
+static bool owner_alive(int pid, const char *path)
+{
+	char comm_path[64], comm[64] = "";
+	uint64_t started, made;
 	ssize_t n;
 	int fd;
 
@@ -238,8 +290,13 @@ static bool owner_alive(int pid)
 		return false;	/* our pid, left by an earlier holder */
 	if (kill(pid, 0) && errno == ESRCH)
 		return false;
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	started = proc_start_ns(pid);
+	made = made_ns(path);
+	/* clock ticks round the start down: started <= made for the maker */
+	if (started && made)
+		return started <= made;
+	snprintf(comm_path, sizeof(comm_path), "/proc/%d/comm", pid);
+	fd = open(comm_path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	n = read(fd, comm, sizeof(comm) - 1);
@@ -290,7 +347,11 @@ static int remove_stale(const struct lt_tracefs_opts *o)
 		return 0;
 	while ((de = readdir(d))) {
 		pid = instance_pid(de->d_name);
-		if (pid < 0 || owner_alive(pid))
+		if (pid < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/instances/%s", top,
+			 de->d_name);
+		if (owner_alive(pid, path))
 			continue;
 		inst = tracefs_instance_alloc(NULL, de->d_name);
 		if (!inst)
@@ -522,7 +583,7 @@ const char *lt_tracefs_probe_group(const struct lt_tracefs *s)
 /* Probe groups of lazytrace runs that are gone. */
 static int remove_stale_probes(const struct lt_tracefs_opts *o)
 {
-	char *list, *line, *save = NULL, group[64];
+	char *list, *line, *save = NULL, group[64], path[4096];
 	int n = 0, pid;
 
 	if (geteuid() != 0)
@@ -538,9 +599,13 @@ static int remove_stale_probes(const struct lt_tracefs_opts *o)
 				  strlen(PROBE_GROUP_PREFIX)))
 			continue;
 		if (sscanf(g + 1 + strlen(PROBE_GROUP_PREFIX), "%d/", &pid) != 1 ||
-		    pid <= 0 || owner_alive(pid))
+		    pid <= 0)
 			continue;
 		snprintf(group, sizeof(group), PROBE_GROUP_PREFIX "%d", pid);
+		snprintf(path, sizeof(path), "%s/events/%s",
+			 tracefs_tracing_dir(), group);
+		if (owner_alive(pid, path))
+			continue;
 		if (!remove_probe(group)) {
 			say(o, "removed stale probe %s/" PROBE_EVENT " (its lazytrace, pid %d, is gone)",
 			    group, pid);

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# lazytrace live on a terminal, like top: it redraws in place, q ends it
+# at once (exit 0, the last interval shown), the terminal's modes are
+# given back, and its private instance is gone.
+. "$(dirname "$0")/lib.sh"
+
+need_tracefs
+command -v tmux > /dev/null || skip "no tmux (make deps)"
+cd "$TMPDIR" || fail "no TMPDIR"
+
+SOCK=$TMPDIR/tmux.sock
+tm() {
+	tmux -S "$SOCK" "$@"
+}
+trap 'tm kill-server > /dev/null 2>&1' EXIT
+tm -f /dev/null new-session -d -s live -x 120 -y 30 \
+	"stty -a > $TMPDIR/stty.before; ${LAZYTRACE_WRAP:-} $LAZYTRACE live --interval 200ms 2> $TMPDIR/err; \
+	 echo \$? > $TMPDIR/exit; stty -a > $TMPDIR/stty.after; sleep 600" ||
+	fail "tmux"
+i=0
+until tm capture-pane -p -t live | grep -q '^lazytrace live  interval [2-9]'; do
+	i=$((i + 1))
+	[ $i -lt 400 ] || { tm capture-pane -p -t live; cat err; fail "no second interval on the screen"; }
+	sleep 0.05
+done
+# redrawn in place: one title on the screen, at the top
+[ "$(tm capture-pane -p -t live | grep -c '^lazytrace live  interval')" = 1 ] ||
+	fail "live scrolls: $(tm capture-pane -p -t live | grep -c '^lazytrace live  interval') titles on the screen"
+tm capture-pane -p -t live | head -1 | grep -q '^lazytrace live  interval' ||
+	fail "the title is not on the first line"
+pane=$(tm list-panes -t live -F '#{pane_pid}')
+lpid=$(pgrep -P "$pane" lazytrace | head -1)
+[ -n "$lpid" ] || fail "no live process"
+tm send-keys -t live q
+i=0
+until [ -s exit ]; do
+	i=$((i + 1))
+	[ $i -lt 60 ] || fail "live still running 3 s after q"
+	sleep 0.05
+done
+[ "$(cat exit)" = 0 ] || fail "live exited $(cat exit) after q: $(cat err)"
+cmp -s stty.before stty.after || { diff stty.before stty.after; fail "terminal modes not restored"; }
+[ ! -d $T/instances/lazytrace-$lpid ] || fail "instance lazytrace-$lpid left"
+echo "ok: q ends live, terminal restored"
