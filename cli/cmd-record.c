@@ -323,18 +323,48 @@ static int command_exit(const char *name, int wstatus)
 }
 
 /* Drain until the duration, the command or a signal ends the recording. */
+/*
+ * A recording without a command, on a terminal, says once a second how
+ * long it has run, how much it holds and whether events are being lost
+ * (lost events are told when the run can still be redone, not after).
+ * With a command the terminal is the command's.
+ */
+static void progress(struct lt_tracefs *s, const struct spool *sp,
+		     uint64_t start, uint64_t *shown)
+{
+	uint64_t now = now_ns(), bytes = 0;
+	int64_t lost, all = 0;
+	int cpu;
+
+	if (now - *shown < 1000000000ULL)
+		return;
+	*shown = now;
+	for (cpu = 0; cpu < sp->nr_cpus; cpu++) {
+		bytes += sp->size[cpu];
+		lost = lt_tracefs_lost(s, cpu);
+		if (lost > 0)
+			all += lost;
+	}
+	fprintf(stderr, "\rlazytrace record: %llu s, %.1f MiB of ring buffer read, %lld events lost\033[K",
+		(unsigned long long)((now - start) / 1000000000ULL),
+		bytes / 1048576.0, (long long)all);
+}
+
 static int record_loop(struct lt_tracefs *s, struct spool *sp,
 		       const struct record_opts *o, pid_t child,
 		       bool *child_done, int *child_status)
 {
-	uint64_t end = o->duration >= 0 ? now_ns() + o->duration : 0;
-
+	uint64_t start = now_ns(), shown = start;
+	uint64_t end = o->duration >= 0 ? start + o->duration : 0;
+	bool show = !o->command && isatty(STDERR_FILENO);
 	int pages;
 
 	while (!stop_signal) {
 		pages = lt_tracefs_drain(s, spool_page, sp);
 		if (pages < 0)
 			return -1;
+		if (show)
+			progress(s, sp, start, &shown);
 		if (child > 0 &&
 		    waitpid(child, child_status, WNOHANG) == child) {
 			*child_done = true;
@@ -349,6 +379,9 @@ static int record_loop(struct lt_tracefs *s, struct spool *sp,
 		if (pages < BUSY_PAGES)
 			lt_tracefs_wait(s, wait_ms(end));
 	}
+	/* the line is rewritten, never left for the summary to follow */
+	if (show && shown != start)
+		fputs("\r\033[K", stderr);
 	return 0;
 }
 

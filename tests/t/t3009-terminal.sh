@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # lazytrace live on a terminal, like top: it redraws in place, q ends it
 # at once (exit 0, the last interval shown), the terminal's modes are
-# given back, and its private instance is gone.
+# given back, and its private instance is gone. record on a terminal
+# (no command) shows its progress once a second and clears it at the end.
 . "$(dirname "$0")/lib.sh"
 
 need_tracefs
@@ -42,4 +43,25 @@ done
 [ "$(cat exit)" = 0 ] || fail "live exited $(cat exit) after q: $(cat err)"
 cmp -s stty.before stty.after || { diff stty.before stty.after; fail "terminal modes not restored"; }
 [ ! -d $T/instances/lazytrace-$lpid ] || fail "instance lazytrace-$lpid left"
-echo "ok: q ends live, terminal restored"
+tm kill-server > /dev/null 2>&1
+
+tm -f /dev/null new-session -d -s rec -x 150 -y 10 \
+	"${LAZYTRACE_WRAP:-} $LAZYTRACE record -d 3 -o $TMPDIR/rec.dat; echo \$? > $TMPDIR/rexit; sleep 600" ||
+	fail "tmux"
+i=0
+until tm capture-pane -p -t rec | grep -Eq '^lazytrace record: [1-9] s, [0-9.]+ MiB of ring buffer read, [0-9]+ events lost'; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { tm capture-pane -p -t rec; fail "record showed no progress"; }
+	sleep 0.05
+done
+i=0
+until [ -s rexit ]; do
+	i=$((i + 1))
+	[ $i -lt 200 ] || fail "record -d 3 still running"
+	sleep 0.05
+done
+[ "$(cat rexit)" = 0 ] || fail "record exited $(cat rexit)"
+tm capture-pane -p -t rec > rec.screen
+grep -q '^lazytrace record: wrote .*rec.dat' rec.screen || { cat rec.screen; fail "no summary"; }
+! grep -q 'ring buffer read' rec.screen || { cat rec.screen; fail "progress line left on the screen"; }
+echo "ok: q ends live, terminal restored; record's progress shown and cleared"
