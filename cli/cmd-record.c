@@ -25,7 +25,7 @@ static const char record_usage[] =
 "usage: lazytrace record [-o FILE] [-d SECONDS] [--cpu LIST] [--syscalls]\n"
 "                        [--buffer-size KB] [--functions|--no-functions]\n"
 "                        [--stacks WHEN] [-u USER] [--world-readable]\n"
-"                        [--no-kallsyms] [-e EVENT]...\n"
+"                        [--no-kallsyms] [-e EVENT]... [-P PID]\n"
 "                        [-- COMMAND ARGS...]\n"
 "\n"
 "Record sched_switch, the wakeups, the tick and every hrtimer (the tick is\n"
@@ -47,6 +47,9 @@ static const char record_usage[] =
 "  -o, --output FILE     where to write (default trace.dat)\n"
 "  -d, --duration T      stop after T (seconds, or 500ms, ...)\n"
 "  --cpu LIST            only these CPUs (e.g. 0,2-3)\n"
+"  -P, --pid PID         record until process PID exits (every task is\n"
+"                        recorded: who preempted it matters; read one with\n"
+"                        --pid)\n"
 "  -e, --event EVENT     also record EVENT (SYSTEM:EVENT, SYSTEM or EVENT, as\n"
 "                        in available_events); may be given more than once\n"
 "  --syscalls            also raw_syscalls:sys_enter/sys_exit\n"
@@ -86,6 +89,7 @@ struct record_opts {
 	bool world_readable;
 	bool no_kallsyms;
 	const char **events;	/* -e, more events */
+	pid_t watch;		/* -P: until it exits, 0 if none */
 	size_t nr_events;
 };
 
@@ -323,6 +327,28 @@ static int command_exit(const char *name, int wstatus)
 }
 
 /* Drain until the duration, the command or a signal ends the recording. */
+/* Whether @pid runs: a zombie has exited, though its parent has not seen. */
+static bool process_runs(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;	/* /proc hidden from us: kill() said it is there */
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return !p || (p[1] != ' ' || (p[2] != 'Z' && p[2] != 'X'));
+}
+
 /*
  * A recording without a command, on a terminal, says once a second how
  * long it has run, how much it holds and whether events are being lost
@@ -368,6 +394,11 @@ static int record_loop(struct lt_tracefs *s, struct spool *sp,
 		if (child > 0 &&
 		    waitpid(child, child_status, WNOHANG) == child) {
 			*child_done = true;
+			break;
+		}
+		if (o->watch && !process_runs(o->watch)) {
+			fprintf(stderr, "lazytrace record: process %d exited\n",
+				o->watch);
 			break;
 		}
 		if (end && now_ns() >= end)
@@ -548,7 +579,10 @@ static int record(struct record_opts *o)
 			goto out;
 		}
 	}
-	if (!o->command && o->duration < 0)
+	if (o->watch)
+		fprintf(stderr, "lazytrace record: recording into %s until process %d exits%s\n",
+			o->output, o->watch, o->duration < 0 ? " or Ctrl-C" : "");
+	else if (!o->command && o->duration < 0)
 		fprintf(stderr, "lazytrace record: recording into %s until Ctrl-C\n",
 			o->output);
 	if (record_loop(s, &sp, o, child, &child_done, &child_status))
@@ -586,6 +620,21 @@ out:
 	return ret;
 }
 
+/* -P PID: a process that runs now (any user's: kill(0) tells EPERM). */
+static pid_t parse_watch_pid(const char *arg)
+{
+	char *end;
+	long pid;
+
+	errno = 0;
+	pid = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || pid <= 0 || pid > INT32_MAX)
+		die_usage("bad pid '%s'", arg);
+	if (!process_runs(pid))
+		die_usage("-P %ld: no such process", pid);
+	return pid;
+}
+
 static int add_event_name(struct record_opts *o, const char *name)
 {
 	const char **ev = realloc(o->events, (o->nr_events + 1) * sizeof(*ev));
@@ -608,6 +657,7 @@ int cmd_record(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "event", required_argument, NULL, 'e' },
+		{ "pid", required_argument, NULL, 'P' },
 		{ "syscalls", no_argument, NULL, OPT_SYSCALLS },
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 		{ "no-functions", no_argument, NULL, OPT_NO_FUNCTIONS },
@@ -626,7 +676,7 @@ int cmd_record(int argc, char **argv)
 	int c, ret;
 
 	/* "+": options end at the command, whose own options are its own. */
-	while ((c = getopt_long(argc, argv, "+o:d:u:e:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:d:u:e:P:h", longopts, NULL)) != -1) {
 		if (stacks_opt(&o.stacks, c, optarg))
 			continue;
 		switch (c) {
@@ -663,6 +713,10 @@ int cmd_record(int argc, char **argv)
 			given |= 1ULL << 4;
 			o.functions = o.functions_always = c == OPT_FUNCTIONS;
 			break;
+		case 'P':
+			opt_once(&given, 6, "-P");
+			o.watch = parse_watch_pid(optarg);
+			break;
 		case 'e':
 			if (add_event_name(&o, optarg))
 				return EXIT_BAD;
@@ -688,6 +742,8 @@ int cmd_record(int argc, char **argv)
 		o.command = argv + optind;
 	if (!*o.output)
 		die_usage("empty output file name");
+	if (o.watch && optind < argc)
+		die_usage("-P PID or a command: one thing to record until it ends");
 	if (o.user && !o.command)
 		die_usage("-u USER is the user of the command: give one after --");
 	if (o.command && run_as_lookup(&o.run_as, o.user, "record"))

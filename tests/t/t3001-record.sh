@@ -3,7 +3,7 @@
 # lazytrace record -d 2 -- <CPU-bound loop>: a trace.dat that trace-cmd and
 # lazytrace both read, with the loop's sched_switch events; its instance is
 # gone afterwards and the top-level buffer's settings are untouched; a
-# command's exit status is record's.
+# command's exit status is record's; -P PID records until PID exits.
 . "$(dirname "$0")/lib.sh"
 
 need_tracefs
@@ -66,6 +66,22 @@ for c in 'exit 3:3:status 3' 'kill -TERM $$:143:killed by Terminated' 'true:0:';
 		fail "record -- sh -c '$cmd' did not say '$msg': $(cat st.err)"
 	rm -f st.dat
 done
+
+# -P PID: until that process exits, also when it stays a zombie (its
+# parent never reaps it); a pid that does not run is a usage error.
+sh -c 'sleep 1 & echo $! > zpid; exec sleep 20' &
+parent=$!
+while [ ! -s zpid ]; do sleep 0.05; done
+t0=$(date +%s)
+timeout 15 "$LAZYTRACE" record -P "$(cat zpid)" -o p.dat 2> p.err ||
+	{ cat p.err; kill $parent; fail "record -P exited $?"; }
+kill $parent
+[ $(($(date +%s) - t0)) -le 5 ] || fail "record -P did not end when the process exited"
+grep -q "process $(cat zpid) exited" p.err || fail "record -P: $(cat p.err)"
+lt report -i p.dat > /dev/null || fail "record -P wrote no readable file"
+lt record -P 0 2> p.err && fail "record -P 0 accepted"
+lt record -P $$ -- true 2> p.err && fail "record -P with a command accepted"
+grep -q "one thing to record until it ends" p.err || fail "-P with a command: $(cat p.err)"
 
 command -v trace-cmd >/dev/null || skip "trace-cmd not installed; lazytrace part passed"
 trace-cmd report -i rec.dat > tc.txt 2> tc.err || { cat tc.err; fail "trace-cmd report failed"; }
