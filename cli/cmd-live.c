@@ -33,7 +33,9 @@ static const char live_usage[] =
 "\n"
 "Trace into a private tracefs instance (removed on exit, also on Ctrl-C)\n"
 "and show, for every interval, the tasks with pending need-resched\n"
-"requests, tick-upgrades and hogs, like top (on a terminal, q quits).\n"
+"requests, tick-upgrades and hogs, like top. On a terminal, keys sort the\n"
+"rows: h hogs first (default), t TRACE%, l LAZY, e EAGER, u TICK-UPG,\n"
+"m MAXPEND, p PID; q quits.\n"
 "\n"
 "  -d, --duration T   stop after T (seconds, or 500ms, ...); default: Ctrl-C\n"
 "  --interval T       refresh period, 10ms to 1h (500ms, 2s; a bare number\n"
@@ -133,6 +135,35 @@ static void note(const char *msg)
  * Until @when (monotonic ns) or a signal; the library moves the buffers'
  * pages into the interval meanwhile, so that a busy second cannot wrap them.
  */
+/*
+ * The order of the rows, chosen with a key on a terminal, as top's: the
+ * column sorted on, largest first.
+ */
+enum sort_by {
+	SORT_HOGS,	/* h: hogs, then pending requests, tick-upgrades */
+	SORT_SHARE,	/* t: TRACE% */
+	SORT_LAZY,	/* l */
+	SORT_EAGER,	/* e */
+	SORT_UPGRADES,	/* u: TICK-UPG */
+	SORT_PENDING,	/* m: MAXPEND */
+	SORT_PID,	/* p: smallest first */
+};
+
+static const struct {
+	char key;
+	const char *name;
+} sort_keys[] = {
+	[SORT_HOGS] = { 'h', "hogs" },
+	[SORT_SHARE] = { 't', "trace%" },
+	[SORT_LAZY] = { 'l', "lazy" },
+	[SORT_EAGER] = { 'e', "eager" },
+	[SORT_UPGRADES] = { 'u', "tick-upg" },
+	[SORT_PENDING] = { 'm', "maxpend" },
+	[SORT_PID] = { 'p', "pid" },
+};
+
+static enum sort_by sort_by;
+
 /* On a terminal, keys are read one at a time, unechoed: q quits, like top. */
 static struct termios saved_tty;
 static bool keys_on;
@@ -162,15 +193,20 @@ static void keys_begin(const struct live_opts *o)
 	atexit(keys_restore);
 }
 
-/* Whether q was pressed since the last look. */
+/* Whether q was pressed since the last look; a sort key takes effect. */
 static bool quit_key(void)
 {
 	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+	size_t i;
 	char c;
 
-	while (keys_on && poll(&p, 1, 0) == 1 && read(STDIN_FILENO, &c, 1) == 1)
+	while (keys_on && poll(&p, 1, 0) == 1 && read(STDIN_FILENO, &c, 1) == 1) {
 		if (c == 'q' || c == 'Q')
 			return true;
+		for (i = 0; i < ARRAY_SIZE(sort_keys); i++)
+			if (c == sort_keys[i].key)
+				sort_by = i;
+	}
 	return false;
 }
 
@@ -261,10 +297,42 @@ struct row {
 };
 
 /* Hogs first, then pending requests, tick-upgrades, and CPU time. */
+/* x before y: -1; by a count, the larger first */
+static int by_count(uint64_t x, uint64_t y)
+{
+	return x == y ? 0 : x > y ? -1 : 1;
+}
+
 static int row_cmp(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
+	int c = 0;
 
+	switch (sort_by) {
+	case SORT_SHARE:
+		c = by_count(x->t->runtime_ns, y->t->runtime_ns);
+		break;
+	case SORT_LAZY:
+		c = by_count(x->t->count[LT_TR_LAZY], y->t->count[LT_TR_LAZY]);
+		break;
+	case SORT_EAGER:
+		c = by_count(x->t->count[LT_TR_EAGER],
+			     y->t->count[LT_TR_EAGER]);
+		break;
+	case SORT_UPGRADES:
+		c = by_count(x->t->count[LT_TR_TICK_UPGRADE],
+			     y->t->count[LT_TR_TICK_UPGRADE]);
+		break;
+	case SORT_PENDING:
+		c = by_count(x->t->max_pending_ns, y->t->max_pending_ns);
+		break;
+	case SORT_PID:
+		return x->t->pid - y->t->pid;
+	default:
+		break;
+	}
+	if (c)
+		return c;
 	if (x->t->hog != y->t->hog)
 		return x->t->hog ? -1 : 1;
 	if (!x->t->pid != !y->t->pid)
@@ -392,11 +460,16 @@ static void print_table(struct live_state *st, struct lt_analysis *a,
 		snprintf(tick, sizeof(tick), "unknown");
 	else
 		snprintf(tick, sizeof(tick), "%.3f ms", ms(sum->tick_ns));
-	printf("lazytrace live  interval %lu  %.2f s  events %llu  lost %llu  abi %s  tick %s\n",
+	printf("lazytrace live  interval %lu  %.2f s  events %llu  lost %llu  abi %s  tick %s",
 	       st->interval, sum->events ? (sum->last_ns - sum->first_ns) / 1e9 : 0,
 	       (unsigned long long)sum->events,
 	       (unsigned long long)sum->lost_events, lt_abi_name(sum->abi),
 	       tick);
+	/* on a terminal: the order, and the keys that change it */
+	if (keys_on)
+		printf("  sort %s (h t l e u m p; q quits)",
+		       sort_keys[sort_by].name);
+	putchar('\n');
 	printf("switches: preempted %llu  yielded %llu  blocked %llu   requests: lazy %llu  eager %llu  tick-upgrade %llu  pending %d  hogs %zu\n",
 	       (unsigned long long)sum->switches[LT_PREV_PREEMPTED],
 	       (unsigned long long)sum->switches[LT_PREV_YIELDED],

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# lazytrace live on a terminal, like top: it redraws in place, q ends it
+# lazytrace live on a terminal, like top: it redraws in place, keys sort
+# the rows (h t l e u m p), q ends it
 # at once (exit 0, the last interval shown), the terminal's modes are
 # given back, and its private instance is gone. record on a terminal
 # (no command) shows its progress once a second and clears it at the end.
@@ -30,6 +31,19 @@ done
 	fail "live scrolls: $(tm capture-pane -p -t live | grep -c '^lazytrace live  interval') titles on the screen"
 tm capture-pane -p -t live | head -1 | grep -q '^lazytrace live  interval' ||
 	fail "the title is not on the first line"
+# sorted as the keys say: h by default, p by pid (smallest first)
+tm capture-pane -p -t live | head -1 | grep -q '  sort hogs (h t l e u m p; q quits)$' ||
+	fail "no sort on the title: $(tm capture-pane -p -t live | head -1)"
+tm send-keys -t live p
+i=0
+until tm capture-pane -p -t live | head -1 | grep -q '  sort pid '; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "p did not sort by pid: $(tm capture-pane -p -t live | head -1)"
+	sleep 0.05
+done
+tm capture-pane -p -t live | awk '/^ +PID COMM/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { print $1 }' > pids
+[ "$(wc -l < pids)" -ge 2 ] || fail "fewer than two rows"
+sort -n -c pids || fail "rows not in pid order: $(tr '\n' ' ' < pids)"
 pane=$(tm list-panes -t live -F '#{pane_pid}')
 lpid=$(pgrep -P "$pane" lazytrace | head -1)
 [ -n "$lpid" ] || fail "no live process"
