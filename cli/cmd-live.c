@@ -49,6 +49,13 @@ static const char live_usage[] =
 "                     kernel's symbols), to read again with report, hogs, ...;\n"
 "                     mode 0600, owned by the user who ran sudo\n"
 "  --world-readable   saved intervals 0644 less the umask, not 0600\n"
+"  --stop-above LAT   stop after the first interval in which a request\n"
+"                     waited LAT or longer (500us, 2ms, ...): keep that\n"
+"                     interval as DIR/interval-N.dat (--save DIR, else the\n"
+"                     current directory; other intervals are not kept\n"
+"                     without --save) and say which request it was\n"
+"  --stop-kind KIND   the requests --stop-above watches: lazy (default),\n"
+"                     eager or any\n"
 STACKS_USAGE
 "\n"
 "JSON (docs/json.md, \"version\": 3), one document per interval, one per\n"
@@ -64,6 +71,8 @@ enum {
 	OPT_ROWS,
 	OPT_SAVE,
 	OPT_WORLD_READABLE,
+	OPT_STOP_ABOVE,
+	OPT_STOP_KIND,
 };
 
 #define MAX_PENDING 256
@@ -79,6 +88,8 @@ struct live_opts {
 	enum lt_stacks stacks;
 	const char *save;	/* a directory for the intervals */
 	bool world_readable;
+	uint64_t stop_above;	/* ns; 0: never stop on a latency */
+	const char *stop_kind;	/* lazy, eager or any */
 };
 
 /* A request still open when an interval ended. */
@@ -111,6 +122,7 @@ struct live_state {
 	unsigned long interval;
 	struct lt_setup setup;	/* from the first interval: written once */
 	const struct lt_analysis *a;	/* the interval's, while printing */
+	bool stopped;	/* --stop-above: this interval holds such a request */
 };
 
 /* The interval's summary with the setup line the run began with. */
@@ -611,6 +623,86 @@ static void print_json(struct live_state *st, struct lt_analysis *a,
 }
 
 /* Analyse what the buffers hold now, and show it. */
+static bool watched(const struct live_opts *o, const char *kind)
+{
+	return !strcmp(o->stop_kind, "any") ?
+	       !strcmp(kind, "lazy") || !strcmp(kind, "eager") :
+	       !strcmp(o->stop_kind, kind);
+}
+
+/* Whether a watched request of the interval waited --stop-above or more. */
+static bool over_threshold(const struct live_opts *o,
+			   const struct lt_analysis *a)
+{
+	size_t i, n = lt_analysis_summary(a)->nr_tasks;
+	const struct lt_task_stats *t;
+
+	for (i = 0; i < n; i++) {
+		t = lt_analysis_task(a, i);
+		if (watched(o, "lazy") &&
+		    t->latency[LT_LAT_LAZY_SERVED].max >= o->stop_above)
+			return true;
+		if (watched(o, "eager") &&
+		    t->latency[LT_LAT_EAGER_SERVED].max >= o->stop_above)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The request that stopped the run, from the kept interval's requests
+ * table: the library's rule for a request, not live's own.
+ */
+static void say_stopped(const struct live_opts *o, const char *path,
+			unsigned long interval)
+{
+	struct lt_run *run = lt_run_new();
+	struct lt_table *t = NULL;
+	char seen[32], lat[32];
+	int c[8];
+	bool found = false;
+
+	if (run && !lt_run_set(run, "input", path) && !lt_run_open(run))
+		t = lt_run_table(run, "requests");
+	if (t) {
+		c[0] = lt_table_column(t, "pid");
+		c[1] = lt_table_column(t, "comm");
+		c[2] = lt_table_column(t, "kind");
+		c[3] = lt_table_column(t, "cpu");
+		c[4] = lt_table_column(t, "seen_ns");
+		c[5] = lt_table_column(t, "latency_ns");
+		c[6] = lt_table_column(t, "end");
+		c[7] = lt_table_column(t, "upgrade_source");
+	}
+	while (t && lt_table_next(t) > 0) {
+		if (lt_table_null(t, c[5]) ||
+		    lt_table_uint(t, c[5]) < o->stop_above ||
+		    !watched(o, lt_table_string(t, c[2])))
+			continue;
+		lt_time_format(lt_table_uint(t, c[4]), false, seen,
+			       sizeof(seen));
+		snprintf(lat, sizeof(lat), "%.3f ms",
+			 lt_table_uint(t, c[5]) / 1e6);
+		fprintf(stderr, "lazytrace live: interval %lu: %s %s request of %lld %s on CPU %lld waited %s (seen at %s, %s%s%s); kept in %s\n",
+			interval,
+			lt_table_string(t, c[2])[0] == 'e' ? "an" : "a",
+			lt_table_string(t, c[2]),
+			(long long)lt_table_int(t, c[0]),
+			lt_table_string(t, c[1]),
+			(long long)lt_table_int(t, c[3]), lat, seen,
+			lt_table_string(t, c[6]),
+			lt_table_null(t, c[7]) ? "" : ", upgraded by ",
+			lt_table_null(t, c[7]) ? "" : lt_table_string(t, c[7]),
+			path);
+		found = true;
+		break;
+	}
+	if (!found)
+		fprintf(stderr, "lazytrace live: interval %lu: a request (%s) waited %.3f ms or longer; kept in %s\n",
+			interval, o->stop_kind, o->stop_above / 1e6, path);
+	lt_run_free(run);
+}
+
 static int one_interval(struct live_state *st, struct lt_reader *r)
 {
 	struct lt_analysis_opts ao = { .on_transition = on_transition,
@@ -653,6 +745,8 @@ static int one_interval(struct live_state *st, struct lt_reader *r)
 	else
 		print_table(st, a, rows, nr, end);
 	free(rows);
+	if (st->o->stop_above)
+		st->stopped = over_threshold(st->o, a);
 	lt_analysis_free(a);
 	/* A reader that went away (| head) ends the run like Ctrl-C. */
 	if (ferror(stdout))
@@ -705,7 +799,8 @@ static int save_dir(const char *dir)
 }
 
 /* Saved intervals hold kernel addresses: the invoking user's alone. */
-static int save_as(struct lt_reader *r, const struct live_opts *o)
+static int save_as(struct lt_reader *r, const struct live_opts *o,
+		   const char *dir)
 {
 	unsigned int mode = 0600;
 	long uid = -1, gid = -1;
@@ -721,7 +816,7 @@ static int save_as(struct lt_reader *r, const struct live_opts *o)
 		uid = su;
 		gid = sg;
 	}
-	return lt_live_save_as(r, mode, uid, gid) || lt_live_save(r, o->save);
+	return lt_live_save_as(r, mode, uid, gid) || lt_live_save(r, dir);
 }
 
 static int live(const struct live_opts *o)
@@ -736,7 +831,8 @@ static int live(const struct live_opts *o)
 	struct lt_reader *r;
 	uint64_t start, next, end;
 	int ret = EXIT_BAD;
-	char msg[512];
+	char msg[512], path[4096];
+	const char *dir;
 	bool last;
 
 	st = calloc(1, sizeof(*st));
@@ -750,8 +846,10 @@ static int live(const struct live_opts *o)
 		free(st);
 		return EXIT_BAD;
 	}
-	if (o->save && save_as(r, o)) {
-		fprintf(stderr, "lazytrace live: cannot save into %s\n", o->save);
+	/* --stop-above keeps the interval that stopped it: written as all are */
+	dir = o->save ? o->save : o->stop_above ? "." : NULL;
+	if (dir && save_as(r, o, dir)) {
+		fprintf(stderr, "lazytrace live: cannot save into %s\n", dir);
 		goto out;
 	}
 	keys_begin(o);
@@ -774,10 +872,25 @@ static int live(const struct live_opts *o)
 				"out of memory");
 			goto out;
 		}
+		if (o->stop_above) {
+			snprintf(path, sizeof(path), "%s/interval-%lu.dat", dir,
+				 st->interval);
+			if (st->stopped) {
+				say_stopped(o, path, st->interval);
+				break;
+			}
+			if (!o->save)
+				unlink(path);
+		}
 		if (last || stop_signal == SIGPIPE)
 			break;
 	}
 	ret = EXIT_OK;
+	if (o->stop_above && !st->stopped) {
+		fprintf(stderr, "lazytrace live: note: no request (%s) waited %.3f ms or longer\n",
+			o->stop_kind, o->stop_above / 1e6);
+		ret = EXIT_NOTHING;
+	}
 out:
 	keys_restore();
 	lt_reader_close(r);
@@ -799,6 +912,8 @@ int cmd_live(int argc, char **argv)
 		{ "rows", required_argument, NULL, OPT_ROWS },
 		{ "save", required_argument, NULL, OPT_SAVE },
 		{ "world-readable", no_argument, NULL, OPT_WORLD_READABLE },
+		{ "stop-above", required_argument, NULL, OPT_STOP_ABOVE },
+		{ "stop-kind", required_argument, NULL, OPT_STOP_KIND },
 		STACKS_LONG_OPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -853,6 +968,22 @@ int cmd_live(int argc, char **argv)
 		case OPT_WORLD_READABLE:
 			o.world_readable = true;
 			break;
+		case OPT_STOP_ABOVE: {
+			int64_t ns = parse_time_ns(optarg);
+
+			if (ns <= 0)
+				die_usage("bad latency '%s' (e.g. 500us, 2ms)",
+					  optarg);
+			o.stop_above = ns;
+			break;
+		}
+		case OPT_STOP_KIND:
+			if (strcmp(optarg, "lazy") && strcmp(optarg, "eager") &&
+			    strcmp(optarg, "any"))
+				die_usage("bad --stop-kind '%s' (lazy, eager or any)",
+					  optarg);
+			o.stop_kind = optarg;
+			break;
 		case 'h':
 			fputs(live_usage, stdout);
 			return EXIT_OK;
@@ -862,8 +993,12 @@ int cmd_live(int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
-	if (o.world_readable && !o.save)
+	if (o.world_readable && !o.save && !o.stop_above)
 		die_usage("--world-readable is for the files of --save DIR");
+	if (o.stop_kind && !o.stop_above)
+		die_usage("--stop-kind is for --stop-above");
+	if (!o.stop_kind)
+		o.stop_kind = "lazy";
 	ret = live(&o);
 	int_set_free(&o.cpus);
 	return ret;
