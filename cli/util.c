@@ -190,59 +190,11 @@ int input_finish(struct lt_reader *r)
 	return EXIT_BAD;
 }
 
-static int set_add(struct int_set *set, int v)
-{
-	int *nv = realloc(set->v, (set->nr + 1) * sizeof(*nv));
-
-	if (!nv)
-		return -1;
-	set->v = nv;
-	set->v[set->nr++] = v;
-	return 0;
-}
-
-static int parse_int(const char **s, int *v)
-{
-	char *end;
-	long l;
-
-	if (!isdigit((unsigned char)**s))
-		return -1;
-	errno = 0;
-	l = strtol(*s, &end, 10);
-	if (errno || l > INT_MAX)
-		return -1;
-	*v = l;
-	*s = end;
-	return 0;
-}
-
-/* Ranges are capped so that "0-2000000000" cannot eat the machine. */
-#define MAX_RANGE 65536
-
+/* The library's rule for lists: one syntax for every option that takes one. */
 int int_set_parse(struct int_set *set, const char *list)
 {
-	const char *s = list;
-	int a, b;
-
-	while (*s) {
-		if (parse_int(&s, &a))
-			return -1;
-		b = a;
-		if (*s == '-') {
-			s++;
-			if (parse_int(&s, &b) || b < a || b - a > MAX_RANGE)
-				return -1;
-		}
-		for (; a <= b; a++)
-			if (set_add(set, a))
-				return -1;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return set->nr ? 0 : -1;
+	int_set_free(set);
+	return lt_list_parse(list, &set->v, &set->nr);
 }
 
 int int_set_max(const struct int_set *set)

@@ -1765,6 +1765,21 @@ size_t lt_table_cell_text(const struct lt_table *t, unsigned int col,
 			  char *buf, size_t len);
 
 /**
+ * lt_list_parse - a list of CPUs or pids as every option takes it
+ * @text: "0,2-3": numbers and ranges, comma-separated
+ * @values: receives a malloc()ed array of the numbers, each once, in the
+ *	    order given (free() it)
+ * @nr: receives the array's length
+ *
+ * The rule of the run's "cpu" and "pid" options (lt_run_set()), for a
+ * program that takes such lists for something else (a recording's CPUs).
+ *
+ * Return: 0, or -1 for a malformed or empty list, a range of more than
+ * 65536 numbers, or no memory (@values then untouched).
+ */
+int lt_list_parse(const char *text, int **values, int *nr);
+
+/**
  * lt_time_format - a trace time as the kernel prints it
  * @ns: the time
  * @full: print every nanosecond ("7.613676650") instead of rounding to

@@ -283,6 +283,20 @@ int lt_int_set_parse(struct lt_int_set *set, const char *list)
 	return set->nr ? 0 : -1;
 }
 
+/* Documented in lazytrace.h. */
+int lt_list_parse(const char *text, int **values, int *nr)
+{
+	struct lt_int_set set = { 0 };
+
+	if (lt_int_set_parse(&set, text)) {
+		lt_int_set_free(&set);
+		return -1;
+	}
+	*values = set.v;
+	*nr = set.nr;
+	return 0;
+}
+
 bool lt_int_set_has(const struct lt_int_set *set, int v)
 {
 	int i;
