@@ -293,26 +293,6 @@ void json_init(struct json *j, FILE *fp, bool pretty)
 	j->pretty = pretty;
 }
 
-static void json_escaped(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", fp);
-		else if (c == '\t')
-			fputs("\\t", fp);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(fp, "\\u%04x", c);
-		else
-			fputc(c, fp);
-	}
-	fputc('"', fp);
-}
-
 static void json_key(struct json *j, const char *key)
 {
 	if (j->need_comma[j->depth])
@@ -323,7 +303,7 @@ static void json_key(struct json *j, const char *key)
 		fprintf(j->fp, "%*s", 2 * j->depth, "");
 	}
 	if (key) {
-		json_escaped(j->fp, key);
+		lt_json_string(j->fp, key);
 		fputs(j->pretty ? ": " : ":", j->fp);
 	}
 }
@@ -374,7 +354,7 @@ void json_str(struct json *j, const char *key, const char *val)
 {
 	json_key(j, key);
 	if (val)
-		json_escaped(j->fp, val);
+		lt_json_string(j->fp, val);
 	else
 		fputs("null", j->fp);
 }

@@ -1765,6 +1765,16 @@ size_t lt_table_cell_text(const struct lt_table *t, unsigned int col,
 			  char *buf, size_t len);
 
 /**
+ * lt_json_string - write text as a JSON string, quoted and escaped
+ * @fp: where
+ * @s: the text (bytes past 0x7f are written as they are: UTF-8 stays)
+ *
+ * The escaping of the library's JSON writer, for a program that writes
+ * JSON of its own around the tables (one document per live interval).
+ */
+void lt_json_string(FILE *fp, const char *s);
+
+/**
  * lt_list_parse - a list of CPUs or pids as every option takes it
  * @text: "0,2-3": numbers and ranges, comma-separated
  * @values: receives a malloc()ed array of the numbers, each once, in the

@@ -38,7 +38,8 @@ struct lt_writer *lt_writer_new(FILE *fp, enum lt_format format,
 	return w;
 }
 
-static void json_string(FILE *fp, const char *s)
+/* Documented in lazytrace.h. */
+void lt_json_string(FILE *fp, const char *s)
 {
 	fputc('"', fp);
 	for (; *s; s++) {
@@ -82,7 +83,7 @@ static void json_cell(FILE *fp, const struct lt_table *t, unsigned int col)
 			fprintf(fp, "%.6g", d);
 		break;
 	case LT_COL_STRING:
-		json_string(fp, lt_table_string(t, col));
+		lt_json_string(fp, lt_table_string(t, col));
 		break;
 	default:
 		fprintf(fp, "%" PRIu64, lt_table_uint(t, col));
@@ -97,10 +98,10 @@ static void json_row(const struct lt_writer *w, const struct lt_table *t)
 
 	fputc('{', fp);
 	if (w->prefix_name) {
-		json_string(fp, w->prefix_name);
+		lt_json_string(fp, w->prefix_name);
 		fputc(':', fp);
 		if (w->prefix_value)
-			json_string(fp, w->prefix_value);
+			lt_json_string(fp, w->prefix_value);
 		else
 			fputs("null", fp);
 		if (n)
@@ -109,7 +110,7 @@ static void json_row(const struct lt_writer *w, const struct lt_table *t)
 	for (i = 0; i < n; i++) {
 		if (i)
 			fputc(',', fp);
-		json_string(fp, lt_table_column_name(t, i));
+		lt_json_string(fp, lt_table_column_name(t, i));
 		fputc(':', fp);
 		json_cell(fp, t, i);
 	}
@@ -370,7 +371,7 @@ long lt_writer_table(struct lt_writer *w, struct lt_table *t)
 	if (w->format == LT_FORMAT_JSON) {
 		if (w->tables || !(w->flags & LT_WRITE_BODY))
 			fputc(',', w->fp);
-		json_string(w->fp, lt_table_name(t));
+		lt_json_string(w->fp, lt_table_name(t));
 		fputs(one ? ":" : ":[", w->fp);
 	} else if (w->format == LT_FORMAT_CSV && !again) {
 		csv_row(w, t, true);
