@@ -95,8 +95,8 @@ void json_upgrades_by_source(struct json *j, const uint64_t *by_source)
 	json_end_object(j);
 }
 
-
-void json_tick_setup(struct json *j, const struct lt_analysis_summary *s)
+/* The tick and how requests are known: the same keys in every document. */
+static void json_tick(struct json *j, const struct lt_analysis_summary *s)
 {
 	if (s->tick_source == LT_TICK_UNKNOWN)
 		json_null(j, "tick_ns");
@@ -104,6 +104,11 @@ void json_tick_setup(struct json *j, const struct lt_analysis_summary *s)
 		json_uint(j, "tick_ns", s->tick_ns);
 	json_str(j, "tick_source", lt_tick_source_name(s->tick_source));
 	json_str(j, "requests", s->requests_probe ? "probe" : "flags");
+}
+
+void json_tick_setup(struct json *j, const struct lt_analysis_summary *s)
+{
+	json_tick(j, s);
 	json_upgrades_by_source(j, s->upgrades_by_source);
 	json_begin_object(j, "setup");
 	if (s->setup.release[0])
@@ -132,12 +137,7 @@ const char *upgrade_source_key(enum lt_upgrade_source k)
 
 void json_setup(struct json *j, const struct lt_analysis_summary *s)
 {
-	if (s->tick_source == LT_TICK_UNKNOWN)
-		json_null(j, "tick_ns");
-	else
-		json_uint(j, "tick_ns", s->tick_ns);
-	json_str(j, "tick_source", lt_tick_source_name(s->tick_source));
-	json_str(j, "requests", s->requests_probe ? "probe" : "flags");
+	json_tick(j, s);
 	if (s->setup.release[0])
 		json_str(j, "kernel", s->setup.release);
 	else
