@@ -659,7 +659,7 @@ static void say_stopped(const struct live_opts *o, const char *path,
 	struct lt_run *run = lt_run_new();
 	struct lt_table *t = NULL;
 	char seen[32], lat[32];
-	int c[8];
+	int c[8] = { 0 };
 	bool found = false;
 
 	if (run && !lt_run_set(run, "input", path) && !lt_run_open(run))

@@ -255,6 +255,8 @@ static uint64_t proc_start_ns(int pid)
 	return ticks * (1000000000ULL / hz);
 }
 
+#define MADE_SLACK_NS	(20 * 1000 * 1000ULL)
+
 /* When @path was made, in ns since boot; 0 if unknown. */
 static uint64_t made_ns(const char *path)
 {
@@ -292,9 +294,12 @@ static bool owner_alive(int pid, const char *path)
 		return false;
 	started = proc_start_ns(pid);
 	made = made_ns(path);
-	/* clock ticks round the start down: started <= made for the maker */
+	/*
+	 * Inode times are the coarse clock, a jiffy behind at most (10 ms at
+	 * HZ=100): the maker started at most that much after @path's time.
+	 */
 	if (started && made)
-		return started <= made;
+		return started <= made + MADE_SLACK_NS;
 	snprintf(comm_path, sizeof(comm_path), "/proc/%d/comm", pid);
 	fd = open(comm_path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
