@@ -68,6 +68,8 @@ struct lt_req {
 	uint64_t at_tick;	/* lazy: pending time at the last tick seen */
 	uint64_t tick_ts;	/* lazy: the time of that tick */
 	bool upgraded;		/* lazy: the upgrade was seen */
+	uint64_t upgrade_ns;	/* lazy: when the first upgrade showed */
+	enum lt_upgrade_source upgrade_src;	/* and what made it */
 	uint64_t irq_at_open;	/* the CPU's timer irq time when it opened */
 	uint64_t ticks;		/* lazy: ticks that found it pending */
 	uint64_t request_ns;	/* from a probe: when it was made, else 0 */
@@ -145,6 +147,13 @@ struct lt_episode {
 				 * softirqs at their exit left out */
 	const char *site;	/* call site of its stack at a tick (valid
 				 * while the analysis is), NULL if none */
+	uint64_t after_ns;	/* the request's after_ns: the flags' bound */
+	uint64_t ticks;		/* ticks that found it pending */
+	bool upgraded;		/* an upgrade showed: upgrade_ns, upgrade_src */
+	uint64_t upgrade_ns;
+	enum lt_upgrade_source upgrade_src;
+	uint64_t end_ns;	/* when it ended */
+	enum lt_transition_kind how;	/* preempted ... cleared, truncated */
 };
 
 typedef void (*lt_episode_fn)(const struct lt_episode *ep, void *data);
@@ -155,6 +164,10 @@ struct lt_ep_candidate {
 	int cpu;
 	uint64_t tick_time_ns, since_ns, pending_ns;
 	const struct lt_stk *stack;
+	uint64_t after_ns, ticks, upgrade_ns, end_ns;
+	enum lt_upgrade_source upgrade_src;
+	enum lt_transition_kind how;
+	bool upgraded;
 };
 
 struct lt_analysis {
@@ -207,7 +220,7 @@ void lt_stats_free(struct lt_analysis *a);
 void lt_hogs_tick(struct lt_analysis *a, struct lt_cpu *c, uint64_t ts);
 void lt_hogs_request_end(struct lt_analysis *a, struct lt_cpu *c,
 			 struct lt_task *t, const struct lt_req *lazy,
-			 uint64_t end, bool served);
+			 uint64_t end, enum lt_transition_kind how);
 uint64_t lt_hogs_irq_time(const struct lt_cpu *c, uint64_t ts);
 void lt_hogs_finish(struct lt_analysis *a);
 int lt_hogs_spacing(struct lt_cpu *c, uint64_t ns);

@@ -47,7 +47,8 @@ void lt_hogs_tick(struct lt_analysis *a, struct lt_cpu *c, uint64_t ts)
 
 /* Keep a request a tick saw pending, for lt_analysis.on_episode. */
 static int keep_candidate(struct lt_analysis *a, const struct lt_cpu *c,
-			  struct lt_task *t, const struct lt_req *lazy)
+			  struct lt_task *t, const struct lt_req *lazy,
+			  uint64_t end, enum lt_transition_kind how)
 {
 	struct lt_ep_candidate *e;
 
@@ -67,21 +68,30 @@ static int keep_candidate(struct lt_analysis *a, const struct lt_cpu *c,
 		.since_ns = lazy->seen,
 		.pending_ns = lazy->at_tick,
 		.stack = lazy->stack,
+		.after_ns = lazy->after,
+		.ticks = lazy->ticks,
+		.upgraded = lazy->upgraded,
+		.upgrade_ns = lazy->upgrade_ns,
+		.upgrade_src = lazy->upgrade_src,
+		.end_ns = end,
+		.how = how,
 	};
 	return 0;
 }
 
 void lt_hogs_request_end(struct lt_analysis *a, struct lt_cpu *c,
 			 struct lt_task *t, const struct lt_req *lazy,
-			 uint64_t end, bool served)
+			 uint64_t end, enum lt_transition_kind how)
 {
+	bool served = how != LT_TR_TRUNCATED;
 	uint64_t pending = served && end > lazy->seen ? end - lazy->seen : 0;
 	uint64_t own = served ? task_pending(c, lazy, end) : lazy->at_tick;
 
 	if (lazy->at_tick && lt_hist_add(&t->at_tick, lazy->at_tick))
 		a->oom = true;
 	/* the same requests as the histogram's: one episode each, at most */
-	if (lazy->at_tick && a->on_episode && keep_candidate(a, c, t, lazy))
+	if (lazy->at_tick && a->on_episode &&
+	    keep_candidate(a, c, t, lazy, end, how))
 		a->oom = true;
 	/* An unserved request is known to be pending up to its last tick. */
 	if (!served)
@@ -215,6 +225,13 @@ static void report_episodes(struct lt_analysis *a, uint64_t ep_ns)
 			.since_ns = k->since_ns,
 			.pending_ns = k->pending_ns,
 			.site = lt_stack_site(k->stack),
+			.after_ns = k->after_ns,
+			.ticks = k->ticks,
+			.upgraded = k->upgraded,
+			.upgrade_ns = k->upgrade_ns,
+			.upgrade_src = k->upgrade_src,
+			.end_ns = k->end_ns,
+			.how = k->how,
 		};
 
 		if (lt_hist_sample_ge(&k->task->at_tick, k->pending_ns, ep_ns))

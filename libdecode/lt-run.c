@@ -522,6 +522,11 @@ struct lt_table *lt_run_table(struct lt_run *run, const char *name)
 	}
 	if (def->stream) {
 		run->queue_for = t;
+		/* episodes are known at the end: the analysis keeps them */
+		if (!strcmp(def->name, "episodes")) {
+			run->an->on_episode = lt_rows_on_episode;
+			run->an->episode_data = run;
+		}
 	} else if (lt_run_finish(run)) {
 		t->done = true;
 	}
