@@ -106,7 +106,7 @@ struct lt_run *analysis_run(struct analysis_cli *o, const char *file,
 	if (lt_run_error(run)) {
 		if (lt_run_status(run) == LT_RUN_NOMEM)
 			warn("%s: out of memory: results are incomplete",
-			     file ? file : o->in.file);
+			     file ? file : input_name(o->in.file));
 		else
 			warn("%s", lt_run_error(run));
 		*status = EXIT_BAD;

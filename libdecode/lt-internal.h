@@ -250,6 +250,12 @@ int lt_tracefs_stacks_off(struct tracefs_instance *inst,
  * is new (64 more, so a trace's types rarely grow it twice). Return: 0, or
  * -1 on allocation failure (the table is unchanged).
  */
+/* An input's name in messages and results: "-" is "<stdin>". */
+static inline const char *lt_input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
+}
+
 static inline int lt_type_table_grow(void **tab, int *nr, int type,
 				     size_t elem)
 {

@@ -56,7 +56,7 @@ static const char *letter_str(char c)
 /* ---- meta ---- */
 
 static const struct lt_col meta_cols[] = {
-	COL("file", STRING, "", "the input's path ('-': standard input)"),
+	COL("file", STRING, "", "the input's path ('<stdin>': standard input)"),
 	COL("format", STRING, "", "trace.dat, text or text-latency"),
 	COL("kernel", STRING, "", "kernel release the trace was recorded on"),
 	COL("preempt", STRING, "", "preemption model the setup line names"),
@@ -103,7 +103,7 @@ static int meta_next(struct lt_table *t)
 
 	if (t->pos++)
 		return 0;
-	set_s(t, c++, run->input);
+	set_s(t, c++, lt_input_name(run->input));
 	set_s(t, c++, format_name(lt_reader_format(run->reader)));
 	if (s->setup.release[0])
 		kernel = s->setup.release;

@@ -312,7 +312,7 @@ static int check_cpus(struct lt_run *run)
 	if (n <= 0 || max < n)
 		return 0;
 	return lt_run_fail(run, LT_RUN_USAGE, "--cpu: no CPU %d in %s (CPUs 0-%d)",
-			   max, run->input, n - 1);
+			   max, lt_input_name(run->input), n - 1);
 }
 
 int lt_run_open(struct lt_run *run)
@@ -405,7 +405,7 @@ int lt_run_step(struct lt_run *run)
 	if (run->nomem)
 		return lt_run_fail(run, LT_RUN_NOMEM,
 				   "%s: out of memory during the analysis",
-				   run->input);
+				   lt_input_name(run->input));
 	return 0;
 }
 
