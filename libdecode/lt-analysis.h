@@ -191,16 +191,25 @@ struct lt_analysis {
 	bool hrtimer_ticks;	/* some CPU's tick showed up as an hrtimer */
 	struct lt_stack_table *stacks;	/* lt-stack.c */
 	/*
-	 * Called by lt_analysis_finish() once per hog episode, in the order
-	 * the requests ended, after the tasks' episodes are counted: the
-	 * tick length, and so what is an episode, is known only then. Set
-	 * before the first event; the requests a tick saw pending are kept
-	 * until then (48 bytes each), and only while it is set.
+	 * Called once per hog episode, in the order the requests ended.
+	 * Without a judge (below), by lt_analysis_finish(), after the
+	 * tasks' episodes are counted: the tick length, and so what is an
+	 * episode, is known only then; the requests a tick saw pending are
+	 * kept until then (about 100 bytes each). With one, as each
+	 * request ends, keeping nothing. Set before the first event.
 	 */
 	lt_episode_fn on_episode;
 	void *episode_data;
 	struct lt_ep_candidate *cand;
 	size_t nr_cand, alloc_cand;
+	/*
+	 * A finished analysis of the same events with the same options,
+	 * or NULL: with it, on_episode is called as each request ends,
+	 * judged by its tick and its tasks' histograms (the task ids are
+	 * the same), and nothing is kept. Not owned.
+	 */
+	const struct lt_analysis *judge;
+	uint64_t ep_ns;		/* the episode threshold, once finished */
 };
 
 /* lt-stats.c */

@@ -105,6 +105,7 @@ struct lt_run {
 	struct lt_row **queue;	/* a ring of rows, each allocated once */
 	size_t q_head, q_len, q_cap;
 	struct lt_open_req *open_req;	/* requests table: per task */
+	struct lt_analysis *judge;	/* episodes table: a first pass */
 	size_t nr_open_req, open_req_cap;
 	bool nomem;
 
