@@ -179,7 +179,8 @@ static void hogs_text(const struct analysis_cli *o, const struct lt_analysis *a,
 	char b[4][24], w[64], src[96];
 	size_t i;
 
-	printf("%s: ABI %s, tick %s (%s)\n", input_name(o->in.file), lt_abi_name(s->abi),
+	printf("%s: ABI %s, tick %s (%s)\n", input_name(o->in.file),
+	       lt_abi_name(s->abi),
 	       s->tick_ns ? fmt_ns(b[0], 24, s->tick_ns) : "unknown",
 	       tick_how(s));
 	print_setup(stdout, s);

@@ -18,9 +18,9 @@ static const char table_usage[] =
 "switches, tasks, hogs, episodes, sites, stacks, latency, lost. A request row\n"
 "says who was asked to give up the CPU, when (exactly, with a probe; else the\n"
 "window the flags give), how long it waited, what upgraded it and how it\n"
-"ended. An episodes row is one hog episode (docs/model.md §7), as hogs counts.\n"
-"Only one of events, transitions, requests, switches, episodes per run: they\n"
-"are made while the trace is read.\n"
+"ended. An episodes row is one hog episode (docs/model.md §7), as hogs\n"
+"counts them. Only one of events, transitions, requests, switches, episodes\n"
+"per run: they are made while the trace is read.\n"
 "\n"
 RUN_USAGE
 "  --kind LIST        transitions: only these kinds (lazy,served,...)\n"

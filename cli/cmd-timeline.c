@@ -148,7 +148,8 @@ int cmd_timeline(int argc, char **argv)
 	if (!events && !filtered)
 		return nothing_found("%s: no events", input_name(o.in.file));
 	if (!shown)
-		return nothing_found("%s: no transition%s", input_name(o.in.file),
+		return nothing_found("%s: no transition%s",
+				     input_name(o.in.file),
 				     filtered ? " matches the filters" : "");
 	return k;
 }

@@ -23,7 +23,7 @@ struct kshark_cpp_argv;
 enum ltk_span_kind {
 	LTK_SPAN_LAZY = 0,	/* a lazy request pending */
 	LTK_SPAN_EAGER,		/* an eager request pending (direct or upgraded) */
-	LTK_SPAN_EPISODE,	/* a hog episode: a row of the library's episodes table */
+	LTK_SPAN_EPISODE,	/* a hog episode: an episodes table row */
 	LTK_SPAN_MAX,
 };
 

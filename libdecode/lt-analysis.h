@@ -149,11 +149,11 @@ struct lt_episode {
 				 * while the analysis is), NULL if none */
 	uint64_t after_ns;	/* the request's after_ns: the flags' bound */
 	uint64_t ticks;		/* ticks that found it pending */
-	bool upgraded;		/* an upgrade showed: upgrade_ns, upgrade_src */
+	bool upgraded;		/* an upgrade showed: upgrade_ns, _src */
 	uint64_t upgrade_ns;
 	enum lt_upgrade_source upgrade_src;
 	uint64_t end_ns;	/* when it ended */
-	enum lt_transition_kind how;	/* preempted ... cleared, truncated */
+	enum lt_transition_kind how;	/* preempted ... truncated */
 };
 
 typedef void (*lt_episode_fn)(const struct lt_episode *ep, void *data);
@@ -209,7 +209,7 @@ struct lt_analysis {
 	 * the same), and nothing is kept. Not owned.
 	 */
 	const struct lt_analysis *judge;
-	uint64_t ep_ns;		/* the episode threshold, once finished */
+	uint64_t ep_ns;		/* the episode threshold, at the end */
 };
 
 /* lt-stats.c */
