@@ -109,8 +109,14 @@ head -n 1 "$TMPDIR/ep.txt" | grep -q 'SINCE_NS.*LAST_TICK_NS.*HOW.*SITE' ||
 lt table --list | grep -q '^episodes$' || fail "table --list: no episodes"
 lt table --list --json | python3 -c '
 import json, sys
-cols = [c["name"] for c in json.load(sys.stdin)["tables"]["episodes"]]
-assert cols[:4] == ["pid", "comm", "task_id", "cpu"] and "site" in cols, cols' ||
+tables = json.load(sys.stdin)["tables"]
+cols = [c["name"] for c in tables["episodes"]]
+assert cols[:4] == ["pid", "comm", "task_id", "cpu"] and "site" in cols, cols
+# a name other tables have keeps its type here
+for c in tables["episodes"]:
+    for t, other in tables.items():
+        for o in other:
+            assert o["name"] != c["name"] or o["type"] == c["type"], (c, t, o)' ||
 	fail "table --list --json"
 grep -q 'episodes' "$TOP/docs/completion/lazytrace" || fail "completion"
 grep -q '^\.I episodes' "$TOP/docs/man/lazytrace.1" || fail "lazytrace.1"
