@@ -6,6 +6,7 @@
  * filters (pids, comms, kinds) to the tables' rows (lt-table.c).
  */
 #include <stdarg.h>
+#include <sys/stat.h>
 
 #include "lt-table.h"
 
@@ -431,8 +432,10 @@ const struct lt_analysis *lt_run_analysis(struct lt_run *run)
  * tasks' histograms). So that the episodes table streams in memory
  * bounded by tasks, a first pass reads the same cut of the input into
  * an analysis of its own; the run's analysis then judges each request
- * as it ends. Standard input cannot be read twice: there the analysis
- * keeps the requests a tick saw pending until the end (lt-hogs.c).
+ * as it ends. Only a regular file can be read twice (not standard
+ * input, a pipe or a tracefs file, which stats empty): otherwise the
+ * analysis keeps the requests a tick saw pending until the end
+ * (lt-hogs.c).
  */
 static void episodes_judge(struct lt_run *run)
 {
@@ -443,8 +446,10 @@ static void episodes_judge(struct lt_run *run)
 	struct lt_reader *r;
 	char err[LT_ERR_LEN];
 	bool dat, oom = false;
+	struct stat st;
 
-	if (!strcmp(run->input, "-"))
+	if (!strcmp(run->input, "-") || stat(run->input, &st) ||
+	    !S_ISREG(st.st_mode) || !st.st_size)
 		return;
 	r = lt_reader_open(run->input, &o, err, sizeof(err));
 	if (!r)

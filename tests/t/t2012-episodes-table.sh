@@ -154,6 +154,15 @@ for opts in "" "--from 9 --to 10.5 --cpu 1" "--episode-ticks 0.8"; do
 	cmp -s "$TMPDIR/file.csv" "$TMPDIR/stdin.csv" ||
 		fail "episodes $opts: a file and standard input differ"
 done
+# Nor a named pipe: read once, the same rows.
+mkfifo "$TMPDIR/fifo" || fail "mkfifo"
+cat "$k" > "$TMPDIR/fifo" &
+lt table episodes --csv -t -i "$TMPDIR/fifo" > "$TMPDIR/fifo.csv" ||
+	fail "episodes from a named pipe"
+wait
+lt table episodes --csv -t -i "$k" > "$TMPDIR/file.csv" || fail "episodes"
+cmp -s "$TMPDIR/file.csv" "$TMPDIR/fifo.csv" ||
+	fail "episodes: a file and a named pipe differ"
 
 # Memory grows with tasks, not with events or episodes: a trace ten
 # times as long (bench/mk-long-text.py), ten times the episodes, within
