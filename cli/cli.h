@@ -100,6 +100,8 @@ struct lt_reader *input_open(const struct input_opts *in);
 
 /* Whether an input opened was cut short: main() then exits 3, not 0. */
 bool input_truncated(void);
+/* An input's name in headers and messages: "-" is "<stdin>". */
+const char *input_name(const char *file);
 /* The one warning for an input cut short; main() then exits 3. */
 void input_note_truncated(const char *file, uint64_t offset);
 

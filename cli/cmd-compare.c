@@ -213,10 +213,11 @@ int cmd_compare(int argc, char **argv)
 		else if (o.format == OUT_CSV)
 			compare_csv(t);
 		else
-			compare_text(f[0], f[1], t, s);
+			compare_text(input_name(f[0]), input_name(f[1]), t, s);
 		for (i = 0; i < 2 && status == EXIT_OK; i++)
 			if (!s[i]->events)
-				status = nothing_found("%s: no events", f[i]);
+				status = nothing_found("%s: no events",
+						       input_name(f[i]));
 	}
 	for (i = 0; i < 2; i++)
 		lt_run_free(run[i]);

@@ -485,7 +485,7 @@ static int export(struct input_opts *in, const char *out,
 		status = EXIT_BAD;
 	}
 	if (status == EXIT_OK && !lt_analysis_summary(a)->events)
-		status = nothing_found("%s: no events", in->file);
+		status = nothing_found("%s: no events", input_name(in->file));
 	lt_analysis_free(a);
 	lt_reader_close(r);
 	free(x.cpus);

@@ -138,7 +138,8 @@ static void hogs_text(const struct analysis_cli *o, const struct lt_analysis *a,
 	char b[4][24], w[64], src[96];
 	size_t i;
 
-	printf("%s: ABI %s, tick %s (%s)\n", o->in.file, lt_abi_name(s->abi),
+	printf("%s: ABI %s, tick %s (%s)\n", input_name(o->in.file),
+	       lt_abi_name(s->abi),
 	       s->tick_ns ? fmt_ns(b[0], 24, s->tick_ns) : "unknown",
 	       tick_how(s));
 	print_setup(stdout, s);
@@ -257,7 +258,7 @@ int cmd_hogs(int argc, char **argv)
 	if (status != EXIT_OK)
 		return status;
 	if (!events)
-		return nothing_found("%s: no events", o.in.file);
+		return nothing_found("%s: no events", input_name(o.in.file));
 	if (!nr && unknown)
 		return nothing_found("no hogs: the tick is unknown (no tick events, no HZ in the trace); give --hz N or --tick T");
 	if (!nr)

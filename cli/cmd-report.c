@@ -286,11 +286,11 @@ static int report(struct report_opts *o)
 	bool have = false;
 	int ret;
 
-	check_cpus(&o->cpus, lt_reader_nr_cpus(r), o->in.file);
+	check_cpus(&o->cpus, lt_reader_nr_cpus(r), input_name(o->in.file));
 	/* Lines go to a pipe or file in big blocks; a terminal sees each. */
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	progress_start(&pg, r, o->in.file);
+	progress_start(&pg, r, input_name(o->in.file));
 
 	/*
 	 * The latency format's delay marker needs the next event's time,
@@ -324,10 +324,10 @@ static int report(struct report_opts *o)
 	fflush(stdout);
 	ret = input_finish(r);
 	if (ret == EXIT_OK && !seen)
-		ret = nothing_found("%s: no events", o->in.file);
+		ret = nothing_found("%s: no events", input_name(o->in.file));
 	else if (ret == EXIT_OK && !shown)
 		ret = nothing_found("%s: no event matches the filters (%llu events)",
-				    o->in.file, seen);
+				    input_name(o->in.file), seen);
 	free(cur.payload);
 	lt_reader_close(r);
 	return ret;

@@ -89,7 +89,8 @@ static void stats_text(const struct analysis_cli *o, const struct lt_analysis *a
 	size_t i;
 	int k;
 
-	printf("%s: %llu events on %d CPUs, %s, ABI %s (%s)\n", o->in.file,
+	printf("%s: %llu events on %d CPUs, %s, ABI %s (%s)\n",
+	       input_name(o->in.file),
 	       (unsigned long long)s->events, s->nr_cpus,
 	       fmt_ns(b[0], 24, s->last_ns - s->first_ns), lt_abi_name(s->abi),
 	       analysis_abi_reason());
@@ -173,7 +174,7 @@ int cmd_stats(int argc, char **argv)
 		free(v);
 	}
 	if (status == EXIT_OK && !lt_analysis_summary(a)->events)
-		status = nothing_found("%s: no events", o.in.file);
+		status = nothing_found("%s: no events", input_name(o.in.file));
 	lt_run_free(run);
 	return status;
 }

@@ -146,9 +146,10 @@ int cmd_timeline(int argc, char **argv)
 	events = s->events;
 	k = run_cli_end(&o.rc);
 	if (!events && !filtered)
-		return nothing_found("%s: no events", o.in.file);
+		return nothing_found("%s: no events", input_name(o.in.file));
 	if (!shown)
-		return nothing_found("%s: no transition%s", o.in.file,
+		return nothing_found("%s: no transition%s",
+				     input_name(o.in.file),
 				     filtered ? " matches the filters" : "");
 	return k;
 }

@@ -5,7 +5,7 @@
  * its trace. The tables and their columns are the library's
  * (lt_run_table_names()): nothing here knows a column.
  *
- * A streamed table (events, transitions, requests, switches) is made
+ * A streamed table (events, transitions, requests, switches, episodes) is made
  * while its run reads the input, one per run: each trace is read once
  * per streamed table, and the other tables come from the last run.
  *
@@ -30,7 +30,7 @@
  * run says so and it gets a run of its own all the same.
  */
 static const char *const streamed[] = {
-	"events", "transitions", "requests", "switches",
+	"events", "transitions", "requests", "switches", "episodes",
 };
 
 #define MAX_TABLES 32

@@ -94,9 +94,15 @@ struct lt_run *analysis_run(struct analysis_cli *o, const char *file,
 		run = o->rc.run;
 		o->rc.run = NULL;
 		if (lt_run_open(run)) {
-			if (lt_run_status(run) == LT_RUN_USAGE)
-				die_usage("%s", lt_run_error(run));
-			die("%s", lt_run_error(run));
+			bool usage = lt_run_status(run) == LT_RUN_USAGE;
+			char err[512];
+
+			/* freed first: a leak checker sees no run left */
+			snprintf(err, sizeof(err), "%s", lt_run_error(run));
+			lt_run_free(run);
+			if (usage)
+				die_usage("%s", err);
+			die("%s", err);
 		}
 		if (lt_run_truncated(run))
 			input_note_truncated(o->in.file, lt_run_truncated(run));
@@ -106,7 +112,7 @@ struct lt_run *analysis_run(struct analysis_cli *o, const char *file,
 	if (lt_run_error(run)) {
 		if (lt_run_status(run) == LT_RUN_NOMEM)
 			warn("%s: out of memory: results are incomplete",
-			     file ? file : o->in.file);
+			     file ? file : input_name(o->in.file));
 		else
 			warn("%s", lt_run_error(run));
 		*status = EXIT_BAD;

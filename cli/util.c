@@ -169,13 +169,18 @@ struct lt_reader *input_open(const struct input_opts *in)
 	return r;
 }
 
+const char *input_name(const char *file)
+{
+	return strcmp(file, "-") ? file : "<stdin>";
+}
+
 void input_note_truncated(const char *file, uint64_t offset)
 {
 	if (input_cut)
 		return;
 	prefix();
 	fprintf(stderr, "warning: %s: truncated trace.dat: its CPU data is cut short at offset %llu; read up to there, the rest is lost\n",
-		file, (unsigned long long)offset);
+		input_name(file), (unsigned long long)offset);
 	input_cut = true;
 }
 

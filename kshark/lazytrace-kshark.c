@@ -8,7 +8,8 @@
  * Nothing here measures anything: the plugin runs liblazytrace's
  * analysis over the file the stream opened and keeps its transitions as
  * spans and markers, at the times of the events that showed them (the
- * same timestamps as KernelShark's entries).
+ * same timestamps as KernelShark's entries), and frames the hog episodes
+ * its episodes table gives.
  *
  * LAZYTRACE_KSHARK_LOG=FILE appends what the analysis gave and what was
  * drawn, for tests.
@@ -250,37 +251,67 @@ static int cmp_marker(const void *x, const void *y)
 }
 
 /*
- * Hog episodes, as the TUI marks them: a hog's lazy request that the tick
- * (or the slice timer) had to upgrade after it was pending for the
- * library's episode threshold. The library counts episodes per task but
- * gives no time for each, so the count of boxes may differ slightly from
- * its per-task episode counts (logged side by side).
+ * The library's hog episodes: the rows of its episodes table, one frame
+ * each, from the lazy request's time to its upgrade (else its end, else
+ * the tick that made it an episode), on the CPU of that tick. The rule
+ * is the library's alone (docs/model.md §7): the frames are the hogs
+ * report's episodes. The table needs a run of its own: a second read of
+ * the buffer. Returns the number of rows, or -1 on error.
  */
-static void mark_episodes(struct ltk_build *b, const struct lt_analysis *a)
+static long long mark_episodes(struct ltk_build *b, const char *file,
+			       const char *buffer)
 {
-	const struct lt_task_stats *const *hogs;
-	struct ltk_ctx *c = b->c;
-	size_t nr, i, h;
+	enum { PID, CPU, SINCE, LAST_TICK, UPGRADE, SERVED, NR_COLS };
+	static const char *const names[NR_COLS] = {
+		"pid", "cpu", "since_ns", "last_tick_ns", "upgrade_ns",
+		"served_ns",
+	};
+	struct lt_run *run = lt_run_new();
+	struct lt_table *t = NULL;
+	long long rows = 0;
+	int col[NR_COLS], i, ret;
 
-	hogs = lt_analysis_hogs(a, &nr);
-	for (i = 0; i < c->nr_markers; i++) {
-		const struct ltk_marker *m = &c->markers[i];
-
-		if (m->request != LT_TR_LAZY ||
-		    (m->source != LT_UPG_TICK && m->source != LT_UPG_HRTICK) ||
-		    (uint64_t)(m->ts - m->since) < c->episode_ns)
-			continue;
-		for (h = 0; h < nr; h++)
-			if (hogs[h]->pid == m->pid) {
-				add_span(b, LTK_SPAN_EPISODE, m->since, m->ts,
-					 m->cpu, m->pid);
-				break;
-			}
+	if (!run) {
+		b->oom = true;
+		return -1;
 	}
+	if (lt_run_set(run, "input", file) ||
+	    lt_run_set(run, "buffer", buffer) || lt_run_open(run))
+		goto fail;
+	t = lt_run_table(run, "episodes");
+	if (!t)
+		goto fail;
+	for (i = 0; i < NR_COLS; i++) {
+		col[i] = lt_table_column(t, names[i]);
+		if (col[i] < 0)
+			goto fail;
+	}
+	while ((ret = lt_table_next(t)) > 0) {
+		int64_t start = lt_table_uint(t, col[SINCE]);
+		int64_t end = lt_table_uint(t, col[LAST_TICK]);
+
+		if (!lt_table_null(t, col[UPGRADE]))
+			end = lt_table_uint(t, col[UPGRADE]);
+		else if (!lt_table_null(t, col[SERVED]))
+			end = lt_table_uint(t, col[SERVED]);
+		add_span(b, LTK_SPAN_EPISODE, start, end,
+			 lt_table_int(t, col[CPU]), lt_table_int(t, col[PID]));
+		rows++;
+	}
+	if (ret < 0)
+		goto fail;
+	lt_run_free(run);
+	return rows;
+fail:
+	fprintf(stderr, "plugin-lazytrace: %s: episodes: %s\n", file,
+		lt_run_error(run) ? lt_run_error(run) : "no such column");
+	lt_run_free(run);
+	return -1;
 }
 
 static void log_counts(struct ltk_ctx *c, const char *file,
-		       const char *buffer, const struct lt_analysis *a)
+		       const char *buffer, const struct lt_analysis *a,
+		       long long episode_rows)
 {
 	const struct lt_analysis_summary *s = lt_analysis_summary(a);
 	const struct lt_task_stats *const *hogs;
@@ -307,6 +338,7 @@ static void log_counts(struct ltk_ctx *c, const char *file,
 	fprintf(c->log, "markers_with_site %llu\n", (unsigned long long)sites);
 	fprintf(c->log, "hogs %zu\n", nr);
 	fprintf(c->log, "hog_episodes %llu\n", (unsigned long long)episodes);
+	fprintf(c->log, "episode_rows %lld\n", episode_rows);
 	fprintf(c->log, "episode_spans %llu\n",
 		(unsigned long long)c->nr_by_kind[LTK_SPAN_EPISODE]);
 	fprintf(c->log, "tick_ns %llu\n", (unsigned long long)s->tick_ns);
@@ -326,6 +358,7 @@ static int analyse(struct ltk_ctx *c, const char *file, const char *buffer)
 	struct lt_analysis *a;
 	struct lt_reader *r;
 	char err[512];
+	long long episodes = -1;
 	int cpu, ret = -1;
 
 	r = lt_reader_open(file, &ropts, err, sizeof(err));
@@ -356,11 +389,14 @@ static int analyse(struct ltk_ctx *c, const char *file, const char *buffer)
 		close_eager(&b, &b.cpus[cpu], cpu, lt_analysis_summary(a)->last_ns);
 	}
 	c->tick_ns = lt_analysis_summary(a)->tick_ns;
-	c->episode_ns = c->tick_ns / 2;
 	if (c->nr_markers)	/* an empty buffer has no array at all */
 		qsort(c->markers, c->nr_markers, sizeof(*c->markers),
 		      cmp_marker);
-	mark_episodes(&b, a);
+	if (lt_analysis_summary(a)->events) {
+		episodes = mark_episodes(&b, file, buffer);
+		if (episodes < 0)
+			goto out;
+	}
 	if (b.oom) {
 		fprintf(stderr, "plugin-lazytrace: %s: out of memory\n", file);
 		goto out;
@@ -370,7 +406,7 @@ static int analyse(struct ltk_ctx *c, const char *file, const char *buffer)
 		ret = 1;
 		goto out;
 	}
-	log_counts(c, file, buffer, a);
+	log_counts(c, file, buffer, a, episodes);
 	ret = 0;
 out:
 	free(b.cpus);

@@ -23,7 +23,7 @@ struct kshark_cpp_argv;
 enum ltk_span_kind {
 	LTK_SPAN_LAZY = 0,	/* a lazy request pending */
 	LTK_SPAN_EAGER,		/* an eager request pending (direct or upgraded) */
-	LTK_SPAN_EPISODE,	/* a hog episode: see ltk_mark_episodes() */
+	LTK_SPAN_EPISODE,	/* a hog episode: an episodes table row */
 	LTK_SPAN_MAX,
 };
 
@@ -57,7 +57,6 @@ struct ltk_ctx {
 	uint64_t nr_by_kind[LTK_SPAN_MAX];
 	uint64_t nr_by_source[8];
 	uint64_t tick_ns;
-	uint64_t episode_ns;
 	/* The stream's own info function, wrapped by ltk_get_info(). */
 	char *(*orig_get_info)(struct kshark_data_stream *,
 			       const struct kshark_entry *);

@@ -68,6 +68,8 @@ struct lt_req {
 	uint64_t at_tick;	/* lazy: pending time at the last tick seen */
 	uint64_t tick_ts;	/* lazy: the time of that tick */
 	bool upgraded;		/* lazy: the upgrade was seen */
+	uint64_t upgrade_ns;	/* lazy: when the first upgrade showed */
+	enum lt_upgrade_source upgrade_src;	/* and what made it */
 	uint64_t irq_at_open;	/* the CPU's timer irq time when it opened */
 	uint64_t ticks;		/* lazy: ticks that found it pending */
 	uint64_t request_ns;	/* from a probe: when it was made, else 0 */
@@ -145,6 +147,13 @@ struct lt_episode {
 				 * softirqs at their exit left out */
 	const char *site;	/* call site of its stack at a tick (valid
 				 * while the analysis is), NULL if none */
+	uint64_t after_ns;	/* the request's after_ns: the flags' bound */
+	uint64_t ticks;		/* ticks that found it pending */
+	bool upgraded;		/* an upgrade showed: upgrade_ns, _src */
+	uint64_t upgrade_ns;
+	enum lt_upgrade_source upgrade_src;
+	uint64_t end_ns;	/* when it ended */
+	enum lt_transition_kind how;	/* preempted ... truncated */
 };
 
 typedef void (*lt_episode_fn)(const struct lt_episode *ep, void *data);
@@ -155,6 +164,10 @@ struct lt_ep_candidate {
 	int cpu;
 	uint64_t tick_time_ns, since_ns, pending_ns;
 	const struct lt_stk *stack;
+	uint64_t after_ns, ticks, upgrade_ns, end_ns;
+	enum lt_upgrade_source upgrade_src;
+	enum lt_transition_kind how;
+	bool upgraded;
 };
 
 struct lt_analysis {
@@ -178,16 +191,25 @@ struct lt_analysis {
 	bool hrtimer_ticks;	/* some CPU's tick showed up as an hrtimer */
 	struct lt_stack_table *stacks;	/* lt-stack.c */
 	/*
-	 * Called by lt_analysis_finish() once per hog episode, in the order
-	 * the requests ended, after the tasks' episodes are counted: the
-	 * tick length, and so what is an episode, is known only then. Set
-	 * before the first event; the requests a tick saw pending are kept
-	 * until then (48 bytes each), and only while it is set.
+	 * Called once per hog episode, in the order the requests ended.
+	 * Without a judge (below), by lt_analysis_finish(), after the
+	 * tasks' episodes are counted: the tick length, and so what is an
+	 * episode, is known only then; the requests a tick saw pending are
+	 * kept until then (about 100 bytes each). With one, as each
+	 * request ends, keeping nothing. Set before the first event.
 	 */
 	lt_episode_fn on_episode;
 	void *episode_data;
 	struct lt_ep_candidate *cand;
 	size_t nr_cand, alloc_cand;
+	/*
+	 * A finished analysis of the same events with the same options,
+	 * or NULL: with it, on_episode is called as each request ends,
+	 * judged by its tick and its tasks' histograms (the task ids are
+	 * the same), and nothing is kept. Not owned.
+	 */
+	const struct lt_analysis *judge;
+	uint64_t ep_ns;		/* the episode threshold, at the end */
 };
 
 /*
@@ -214,7 +236,7 @@ void lt_stats_free(struct lt_analysis *a);
 void lt_hogs_tick(struct lt_analysis *a, struct lt_cpu *c, uint64_t ts);
 void lt_hogs_request_end(struct lt_analysis *a, struct lt_cpu *c,
 			 struct lt_task *t, const struct lt_req *lazy,
-			 uint64_t end, bool served);
+			 uint64_t end, enum lt_transition_kind how);
 uint64_t lt_hogs_irq_time(const struct lt_cpu *c, uint64_t ts);
 void lt_hogs_finish(struct lt_analysis *a);
 int lt_hogs_spacing(struct lt_cpu *c, uint64_t ns);

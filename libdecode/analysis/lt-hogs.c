@@ -45,12 +45,75 @@ void lt_hogs_tick(struct lt_analysis *a, struct lt_cpu *c, uint64_t ts)
 		c->lazy.ticks++;
 }
 
-/* Keep a request a tick saw pending, for lt_analysis.on_episode. */
-static int keep_candidate(struct lt_analysis *a, const struct lt_cpu *c,
-			  struct lt_task *t, const struct lt_req *lazy)
+/* What the episode hook is told of a request a tick saw pending. */
+static struct lt_ep_candidate candidate(struct lt_analysis *a,
+					const struct lt_cpu *c,
+					struct lt_task *t,
+					const struct lt_req *lazy, uint64_t end,
+					enum lt_transition_kind how)
 {
+	return (struct lt_ep_candidate){
+		.task = t,
+		.cpu = c - a->cpus,
+		.tick_time_ns = lazy->tick_ts,
+		.since_ns = lazy->seen,
+		.pending_ns = lazy->at_tick,
+		.stack = lazy->stack,
+		.after_ns = lazy->after,
+		.ticks = lazy->ticks,
+		.upgraded = lazy->upgraded,
+		.upgrade_ns = lazy->upgrade_ns,
+		.upgrade_src = lazy->upgrade_src,
+		.end_ns = end,
+		.how = how,
+	};
+}
+
+static void call_episode(struct lt_analysis *a, const struct lt_ep_candidate *k,
+			 const struct lt_task_stats *st)
+{
+	struct lt_episode ep = {
+		.task = st,
+		.cpu = k->cpu,
+		.tick_time_ns = k->tick_time_ns,
+		.since_ns = k->since_ns,
+		.pending_ns = k->pending_ns,
+		.site = lt_stack_site(k->stack),
+		.after_ns = k->after_ns,
+		.ticks = k->ticks,
+		.upgraded = k->upgraded,
+		.upgrade_ns = k->upgrade_ns,
+		.upgrade_src = k->upgrade_src,
+		.end_ns = k->end_ns,
+		.how = k->how,
+	};
+
+	a->on_episode(&ep, a->episode_data);
+}
+
+/*
+ * A request a tick saw pending, for lt_analysis.on_episode: judged now
+ * if a finished analysis of the same events can say whether it is an
+ * episode (its task's histogram, its tick), else kept until the end.
+ */
+static int episode_candidate(struct lt_analysis *a, const struct lt_cpu *c,
+			     struct lt_task *t, const struct lt_req *lazy,
+			     uint64_t end, enum lt_transition_kind how)
+{
+	struct lt_ep_candidate k = candidate(a, c, t, lazy, end, how);
+	const struct lt_analysis *j = a->judge;
 	struct lt_ep_candidate *e;
 
+	if (j) {
+		const struct lt_task *jt = t->st.id >= 1 &&
+					   t->st.id <= j->nr_tasks ?
+					   j->tasks[t->st.id - 1] : NULL;
+
+		if (jt && jt->st.pid == t->st.pid &&
+		    lt_hist_sample_ge(&jt->at_tick, k.pending_ns, j->ep_ns))
+			call_episode(a, &k, &jt->st);
+		return 0;
+	}
 	if (a->nr_cand == a->alloc_cand) {
 		size_t n = a->alloc_cand ? 2 * a->alloc_cand : 256;
 
@@ -60,28 +123,23 @@ static int keep_candidate(struct lt_analysis *a, const struct lt_cpu *c,
 		a->cand = e;
 		a->alloc_cand = n;
 	}
-	a->cand[a->nr_cand++] = (struct lt_ep_candidate){
-		.task = t,
-		.cpu = c - a->cpus,
-		.tick_time_ns = lazy->tick_ts,
-		.since_ns = lazy->seen,
-		.pending_ns = lazy->at_tick,
-		.stack = lazy->stack,
-	};
+	a->cand[a->nr_cand++] = k;
 	return 0;
 }
 
 void lt_hogs_request_end(struct lt_analysis *a, struct lt_cpu *c,
 			 struct lt_task *t, const struct lt_req *lazy,
-			 uint64_t end, bool served)
+			 uint64_t end, enum lt_transition_kind how)
 {
+	bool served = how != LT_TR_TRUNCATED;
 	uint64_t pending = served && end > lazy->seen ? end - lazy->seen : 0;
 	uint64_t own = served ? task_pending(c, lazy, end) : lazy->at_tick;
 
 	if (lazy->at_tick && lt_hist_add(&t->at_tick, lazy->at_tick))
 		a->oom = true;
 	/* the same requests as the histogram's: one episode each, at most */
-	if (lazy->at_tick && a->on_episode && keep_candidate(a, c, t, lazy))
+	if (lazy->at_tick && a->on_episode &&
+	    episode_candidate(a, c, t, lazy, end, how))
 		a->oom = true;
 	/* An unserved request is known to be pending up to its last tick. */
 	if (!served)
@@ -208,17 +266,9 @@ static void report_episodes(struct lt_analysis *a, uint64_t ep_ns)
 
 	for (i = 0; a->on_episode && i < a->nr_cand; i++) {
 		const struct lt_ep_candidate *k = &a->cand[i];
-		struct lt_episode ep = {
-			.task = &k->task->st,
-			.cpu = k->cpu,
-			.tick_time_ns = k->tick_time_ns,
-			.since_ns = k->since_ns,
-			.pending_ns = k->pending_ns,
-			.site = lt_stack_site(k->stack),
-		};
 
 		if (lt_hist_sample_ge(&k->task->at_tick, k->pending_ns, ep_ns))
-			a->on_episode(&ep, a->episode_data);
+			call_episode(a, k, &k->task->st);
 	}
 	free(a->cand);
 	a->cand = NULL;
@@ -257,6 +307,7 @@ void lt_hogs_finish(struct lt_analysis *a)
 	ep_ns = tick ? ticks_to_ns(a->opts.episode_ticks, tick) : UINT64_MAX;
 	max_ns = tick ? ticks_to_ns(a->opts.hog_pending_ticks, tick) :
 			UINT64_MAX;
+	a->ep_ns = ep_ns;
 	if (lt_stack_finish(a, ep_ns))
 		a->oom = true;
 

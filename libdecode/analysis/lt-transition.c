@@ -292,7 +292,7 @@ static void end_requests(struct lt_analysis *a, struct lt_cpu *c,
 		if (served)
 			lt_task_latency(a, t, LT_LAT_LAZY_SERVED,
 					ts - c->lazy.seen);
-		lt_hogs_request_end(a, c, t, &c->lazy, ts, served);
+		lt_hogs_request_end(a, c, t, &c->lazy, ts, kind);
 	}
 	if (c->eager.open && served)
 		lt_task_latency(a, t, LT_LAT_EAGER_SERVED, ts - c->eager.seen);
@@ -364,6 +364,8 @@ static void upgrade(struct lt_analysis *a, struct lt_cpu *c, struct lt_task *t,
 	}
 	if (c->lazy.open && !c->lazy.upgraded) {
 		c->lazy.upgraded = true;
+		c->lazy.upgrade_ns = ts;
+		c->lazy.upgrade_src = src;
 		lt_task_latency(a, t, LT_LAT_LAZY_UPGRADE, ts - c->lazy.seen);
 	}
 }

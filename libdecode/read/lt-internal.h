@@ -208,4 +208,10 @@ void lt_abi_set(struct lt_reader *r, enum lt_abi abi, const char *fmt, ...)
 
 unsigned int lt_flags_encode(enum lt_abi abi, const struct lt_flags *f);
 
+/* An input's name in messages and results: "-" is "<stdin>". */
+static inline const char *lt_input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
+}
+
 #endif /* _LT_INTERNAL_H */

@@ -143,7 +143,7 @@ struct lt_reader *lt_reader_open(const char *path,
 			snprintf(err, errlen, "%s: out of memory", path);
 		return NULL;
 	}
-	r->path = strdup(strcmp(path, "-") ? path : "<stdin>");
+	r->path = strdup(lt_input_name(path));
 	if (!r->path) {
 		free(r);
 		return NULL;

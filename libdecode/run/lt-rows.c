@@ -56,7 +56,7 @@ static const char *letter_str(char c)
 /* ---- meta ---- */
 
 static const struct lt_col meta_cols[] = {
-	COL("file", STRING, "", "the input's path ('-': standard input)"),
+	COL("file", STRING, "", "the input's path ('<stdin>': standard input)"),
 	COL("format", STRING, "", "trace.dat, text or text-latency"),
 	COL("kernel", STRING, "", "kernel release the trace was recorded on"),
 	COL("preempt", STRING, "", "preemption model the setup line names"),
@@ -103,7 +103,7 @@ static int meta_next(struct lt_table *t)
 
 	if (t->pos++)
 		return 0;
-	set_s(t, c++, run->input);
+	set_s(t, c++, lt_input_name(run->input));
 	set_s(t, c++, format_name(lt_reader_format(run->reader)));
 	if (s->setup.release[0])
 		kernel = s->setup.release;
@@ -673,6 +673,83 @@ void lt_rows_on_transition(const struct lt_transition *tr, void *data)
 	}
 }
 
+/* ---- episodes: the hog episodes, as the analysis counts them ---- */
+
+static const struct lt_col episodes_cols[] = {
+	COL("pid", INT, "", "the task that kept its CPU"),
+	COL("comm", STRING, "", "its name"),
+	COL("task_id", UINT, "", "the task record"),
+	COL("cpu", INT, "", "the CPU of the tick that made it an episode"),
+	COL("since_ns", TIMESTAMP, "ns", "when the lazy request was seen (exact with a probe)"),
+	COL("after_ns", TIMESTAMP, "ns", "the flags' bound: it was made after this event"),
+	COL("last_tick_ns", TIMESTAMP, "ns", "the last tick that found it pending"),
+	COL("pending_ns", DURATION, "ns", "pending at that tick, timer interrupts and their softirqs left out"),
+	COL("ticks", UINT, "", "ticks that found it pending"),
+	COL("upgrade_ns", TIMESTAMP, "ns", "its upgrade to eager; null if none showed"),
+	COL("upgrade_source", STRING, "", "what upgraded it: tick, hrtick, timer, irq or direct"),
+	COL("served_ns", TIMESTAMP, "ns", "its end; null if truncated"),
+	COL("how", STRING, "", "how it ended: preempted, yielded, blocked, cleared or truncated"),
+	COL("latency_ns", DURATION, "ns", "served_ns - since_ns; null if truncated"),
+	COL("latency_max_ns", DURATION, "ns", "served_ns - after_ns, the upper bound; null if truncated"),
+	COL("site", STRING, "", "the call site of its stack at the tick; null without stacks"),
+};
+
+DEF(episodes, "episodes", false, true, queue_next);
+
+/*
+ * The analysis' episode hook (lt_analysis.on_episode): one row per
+ * episode, made when the analysis finishes, by the rule that counts the
+ * tasks' episodes (lt-hogs.c).
+ */
+void lt_rows_on_episode(const struct lt_episode *ep, void *data)
+{
+	struct lt_run *run = data;
+	bool served = ep->how != LT_TR_TRUNCATED;
+	struct lt_row *r;
+	int c = 0;
+
+	if (!run->queue_for || run->queue_for->def != &episodes)
+		return;
+	r = lt_run_queue_push(run);
+	if (!r) {
+		run->nomem = true;
+		return;
+	}
+	lt_strlcpy(r->comm[0], ep->task->comm, sizeof(r->comm[0]));
+	RI(r, c++, ep->task->pid);
+	RS(r, c++, r->comm[0]);
+	RU(r, c++, ep->task->id);
+	RI(r, c++, ep->cpu);
+	RU(r, c++, ep->since_ns);
+	RU(r, c++, ep->after_ns);
+	RU(r, c++, ep->tick_time_ns);
+	RU(r, c++, ep->pending_ns);
+	RU(r, c++, ep->ticks);
+	if (ep->upgraded) {
+		RU(r, c++, ep->upgrade_ns);
+		RS(r, c++, lt_upgrade_source_name(ep->upgrade_src));
+	} else {
+		RN(r, c++);
+		RN(r, c++);
+	}
+	if (served)
+		RU(r, c++, ep->end_ns);
+	else
+		RN(r, c++);
+	RS(r, c++, lt_transition_name(ep->how));
+	if (served) {
+		RU(r, c++, ep->end_ns - ep->since_ns);
+		RU(r, c++, ep->end_ns - ep->after_ns);
+	} else {
+		RN(r, c++);
+		RN(r, c++);
+	}
+	if (ep->site)
+		RS(r, c++, ep->site);
+	else
+		RN(r, c++);
+}
+
 static int queue_next(struct lt_table *t)
 {
 	struct lt_run *run = t->run;
@@ -1077,5 +1154,5 @@ static int lost_next(struct lt_table *t)
 
 const struct lt_table_def *const lt_table_defs[] = {
 	&meta, &summary, &events, &transitions, &requests, &switches, &tasks,
-	&hogs, &sites, &stacks, &latency, &lost, NULL,
+	&hogs, &episodes, &sites, &stacks, &latency, &lost, NULL,
 };

@@ -6,6 +6,7 @@
  * filters (pids, comms, kinds) to the tables' rows (lt-table.c).
  */
 #include <stdarg.h>
+#include <sys/stat.h>
 
 #include "lt-table.h"
 
@@ -312,7 +313,7 @@ static int check_cpus(struct lt_run *run)
 	if (n <= 0 || max < n)
 		return 0;
 	return lt_run_fail(run, LT_RUN_USAGE, "--cpu: no CPU %d in %s (CPUs 0-%d)",
-			   max, run->input, n - 1);
+			   max, lt_input_name(run->input), n - 1);
 }
 
 int lt_run_open(struct lt_run *run)
@@ -405,7 +406,7 @@ int lt_run_step(struct lt_run *run)
 	if (run->nomem)
 		return lt_run_fail(run, LT_RUN_NOMEM,
 				   "%s: out of memory during the analysis",
-				   run->input);
+				   lt_input_name(run->input));
 	return 0;
 }
 
@@ -424,6 +425,56 @@ const struct lt_analysis *lt_run_analysis(struct lt_run *run)
 		return NULL;
 	lt_run_finish(run);
 	return run->an;
+}
+
+/*
+ * What is a hog episode is known only at the end (the tick length, the
+ * tasks' histograms). So that the episodes table streams in memory
+ * bounded by tasks, a first pass reads the same cut of the input into
+ * an analysis of its own; the run's analysis then judges each request
+ * as it ends. Only a regular file can be read twice (not standard
+ * input, a pipe or a tracefs file, which stats empty): otherwise the
+ * analysis keeps the requests a tick saw pending until the end
+ * (lt-hogs.c).
+ */
+static void episodes_judge(struct lt_run *run)
+{
+	struct lt_open_opts o = { .abi = run->abi, .buffer = run->buffer };
+	struct lt_analysis_opts lo = run->lo;
+	const struct lt_event *ev;
+	struct lt_analysis *a;
+	struct lt_reader *r;
+	char err[LT_ERR_LEN];
+	bool dat, oom = false;
+	struct stat st;
+
+	if (!strcmp(run->input, "-") || stat(run->input, &st) ||
+	    !S_ISREG(st.st_mode) || !st.st_size)
+		return;
+	r = lt_reader_open(run->input, &o, err, sizeof(err));
+	if (!r)
+		return;
+	lo.abi = run->an->abi;
+	a = lt_analysis_new(&lo);
+	if (!a) {
+		lt_reader_close(r);
+		return;
+	}
+	dat = lt_reader_format(r) == LT_INPUT_TRACE_DAT;
+	while ((ev = lt_reader_next(r))) {
+		if (ev->ts > run->to && run->to != UINT64_MAX && dat)
+			break;
+		if (in_cut(run, ev) && lt_analysis_feed(a, ev))
+			oom = true;
+	}
+	lt_analysis_finish(a);
+	if (oom || lt_reader_error(r)) {
+		lt_analysis_free(a);
+	} else {
+		run->judge = a;
+		run->an->judge = a;
+	}
+	lt_reader_close(r);
 }
 
 static struct lt_table *table_new(struct lt_run *run,
@@ -522,6 +573,12 @@ struct lt_table *lt_run_table(struct lt_run *run, const char *name)
 	}
 	if (def->stream) {
 		run->queue_for = t;
+		/* episodes are known at the end: the analysis keeps them */
+		if (!strcmp(def->name, "episodes")) {
+			run->an->on_episode = lt_rows_on_episode;
+			run->an->episode_data = run;
+			episodes_judge(run);
+		}
 	} else if (lt_run_finish(run)) {
 		t->done = true;
 	}
@@ -556,6 +613,7 @@ void lt_run_free(struct lt_run *run)
 	free(run->open_req);
 	free(run->order);
 	lt_analysis_free(run->an);
+	lt_analysis_free(run->judge);
 	lt_reader_close(run->reader);
 	lt_int_set_free(&run->cpus);
 	lt_int_set_free(&run->pids);

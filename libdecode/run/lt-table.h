@@ -105,6 +105,7 @@ struct lt_run {
 	struct lt_row **queue;	/* a ring of rows, each allocated once */
 	size_t q_head, q_len, q_cap;
 	struct lt_open_req *open_req;	/* requests table: per task */
+	struct lt_analysis *judge;	/* episodes table: a first pass */
 	size_t nr_open_req, open_req_cap;
 	bool nomem;
 
@@ -131,6 +132,8 @@ bool lt_table_row_matches(const struct lt_table *t);
 extern const struct lt_table_def *const lt_table_defs[];
 /* The analysis callback of the transitions and requests tables. */
 void lt_rows_on_transition(const struct lt_transition *tr, void *data);
+/* The analysis' episode hook, for the episodes table. */
+void lt_rows_on_episode(const struct lt_episode *ep, void *data);
 /* A row for a stream table's queue, its cells to fill; NULL if no memory. */
 struct lt_row *lt_run_queue_push(struct lt_run *run);
 

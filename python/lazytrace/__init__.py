@@ -100,7 +100,7 @@ def _table_names():
 
 TABLES = _table_names()
 # the tables whose rows are made as the input is read: one per run
-STREAM_TABLES = ("events", "transitions", "requests", "switches")
+STREAM_TABLES = ("events", "transitions", "requests", "switches", "episodes")
 _ONE_ROW = ("meta", "summary")
 
 
@@ -594,6 +594,12 @@ class Trace:
         """The tasks named hogs, worst first."""
         return Table(self, "hogs", columns)
 
+    def episodes(self, columns=None):
+        """One row per hog episode, as hogs counts them: the task, the
+        request's time, the last tick that found it pending, its pending
+        time, upgrade and end, the call site where the trace has stacks."""
+        return Table(self, "episodes", columns)
+
     def sites(self, columns=None):
         """The hogs' call sites (kernel stacks at ticks)."""
         return Table(self, "sites", columns)
@@ -883,6 +889,9 @@ class Fleet:
 
     def hogs(self, columns=None):
         return _FleetTable(self, "hogs", columns)
+
+    def episodes(self, columns=None):
+        return _FleetTable(self, "episodes", columns)
 
     def sites(self, columns=None):
         return _FleetTable(self, "sites", columns)

@@ -73,7 +73,7 @@ FILTERS = [
 def _filter_cases():
     for kw, opts in FILTERS:
         for name in ("requests", "transitions", "tasks", "switches",
-                     "meta"):
+                     "episodes", "meta"):
             # kind selects transitions, idle lists tasks: only there
             if ("kind" in kw and name != "transitions") or \
                     ("idle" in kw and name != "tasks"):
@@ -233,6 +233,33 @@ def test_file_objects(hogs_dat, tmp_path):
     txt = lzma.open(os.path.join(DATA, "lazy612-hogs.txt.xz"), "rt").read()
     t = lazytrace.open(io.StringIO(txt))
     assert t.meta.events == 16934
+
+
+@pytest.mark.parametrize("path", [
+    "lazy612-hogs.dat", "lazy612-hogs.txt.xz",
+    "stock/stock72-lazy-nohrtick-stacks.dat"])
+def test_episodes_are_the_hogs(path):
+    """The episodes table has one row per episode the analysis counts:
+    per task, as many as the tasks and hogs tables say; in every
+    format, the same rows."""
+    path = os.path.join(DATA, path)
+    t = lazytrace.open(path)
+    assert "episodes" in lazytrace.STREAM_TABLES
+    rows = t.episodes().rows()
+    per_task = {}
+    for r in rows:
+        per_task[r.task_id] = per_task.get(r.task_id, 0) + 1
+        assert r.since_ns <= r.last_tick_ns
+        assert r.ticks >= 1 and r.pending_ns > 0
+        if r.served_ns is not None:
+            assert r.latency_ns == r.served_ns - r.since_ns
+    want = {x.task_id: x.episodes for x in t.tasks() if x.episodes}
+    assert per_task == want
+    assert sum(h.episodes for h in t.hogs()) <= len(rows)
+    j = cli_json("table", "episodes", path, "--json")["episodes"]
+    assert_rows_equal(rows, j, t.episodes().columns, path)
+    fleet = lazytrace.open_many([path])
+    assert [r[5:] for r in fleet.episodes().rows()] == rows
 
 
 def test_open_many(tmp_path):

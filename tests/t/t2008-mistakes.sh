@@ -141,4 +141,29 @@ lt tui -i "$TMPDIR/prose.txt" < /dev/null > /dev/null 2> "$TMPDIR/err"
 [ $? = 2 ] || fail "tui on prose: not exit 2"
 grep -q 'prose.txt: line 1 (offset 0): not a trace' "$TMPDIR/err" ||
 	fail "tui on prose: $(cat "$TMPDIR/err")"
+# Standard input is <stdin> in headers, results and messages, as in the
+# errors above: never '-'.
+for cmd in stats hogs; do
+	lt $cmd -i - < "$k" > "$TMPDIR/out" 2> "$TMPDIR/err" ||
+		fail "$cmd -i - on text: exit $?"
+	case "$(head -n 1 "$TMPDIR/out")" in
+	"<stdin>: "*) ;;
+	*) fail "$cmd -i -: header $(head -n 1 "$TMPDIR/out")" ;;
+	esac
+done
+lt table meta --csv -i - < "$k" > "$TMPDIR/out" || fail "table meta -i -"
+[ "$(sed -n 2p "$TMPDIR/out" | cut -d, -f1)" = "<stdin>" ] ||
+	fail "table meta -i -: file $(sed -n 2p "$TMPDIR/out" | cut -d, -f1)"
+lt compare - "$dat" < "$k" > "$TMPDIR/out" || fail "compare - DAT"
+[ "$(head -n 1 "$TMPDIR/out")" = "A: <stdin> (ABI mainline)" ] ||
+	fail "compare -: $(head -n 1 "$TMPDIR/out")"
+lt stats -i - --cpu 7 < "$k" > /dev/null 2> "$TMPDIR/err"
+[ $? = 2 ] || fail "stats -i - --cpu 7: not exit 2"
+first '^lazytrace stats: --cpu: no CPU 7 in <stdin> (CPUs 0-1)$'
+lt report -i - --pid 99999 < "$k" > /dev/null 2> "$TMPDIR/err"
+[ $? = 1 ] || fail "report -i - --pid 99999: not exit 1"
+first '^lazytrace report: note: <stdin>: no event matches the filters'
+lt timeline -i - < "$TMPDIR/header-only.txt" > /dev/null 2> "$TMPDIR/err"
+[ $? = 1 ] || fail "timeline -i - on a header: not exit 1"
+first '^lazytrace timeline: note: <stdin>: no events$'
 echo "mistakes refused, empty results noted"

@@ -3,7 +3,8 @@
 # The KernelShark plugin in a real window (Xvfb): KernelShark opens
 # lazy612-hogs.dat once without the plugin and once with it. With it,
 # the plugin's counts (LAZYTRACE_KSHARK_LOG) equal `lazytrace stats
-# --json` and `hogs --json`, it drew every hog episode on the CPU graphs,
+# --json` and `hogs --json`, it drew every row of `lazytrace table
+# episodes` as a hog frame (220), on the CPU graphs and each hog's task graph,
 # the screenshot has the plugin's colours (and the one without has
 # none), a double click on an upgrade marker puts the library's latency
 # in KernelShark's information line, and KernelShark printed nothing it
@@ -112,9 +113,15 @@ run plugin -p "$plugin" --task sh
 # The counts: the library's, as the CLI prints them.
 lt stats --json -i "$f" > "$W/stats.json" || fail "stats --json"
 lt hogs --json -i "$f" > "$W/hogs.json" || fail "hogs --json"
-python3 - "$log" "$W/stats.json" "$W/hogs.json" <<'EOF' || fail "counts differ"
-import json, sys
+# The episodes: the library's table, one row each.
+lt table episodes --csv -i "$f" > "$W/episodes.csv" || fail "table episodes"
+python3 - "$log" "$W/stats.json" "$W/hogs.json" "$W/episodes.csv" <<'EOF' || fail "counts differ"
+import csv, json, sys
 log, st, hg = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+rows = list(csv.DictReader(open(sys.argv[4])))
+per_pid = {}
+for r in rows:
+    per_pid[int(r["pid"])] = per_pid.get(int(r["pid"]), 0) + 1
 kv, drew, tasks = {}, {}, {}
 for line in open(log):
     w = line.split()
@@ -141,11 +148,12 @@ for k, v in want.items():
     print(f"{k:16} plugin {got} lazytrace {v}")
     if got != v:
         bad = 1
-# Episode boxes: the library gives no time per episode; the plugin marks
-# them as the TUI does, which must come within 5% of the library's count.
+# Episode frames: the rows of the library's episodes table, exactly,
+# and as many as the hogs report counts.
 eb = kv.get("episode_spans", -1)
-print(f"episode_spans    plugin {eb} library episodes {ep}")
-if not (ep > 0 and abs(eb - ep) <= ep * 0.05):
+print(f"episode_spans    plugin {eb} rows {kv.get('episode_rows')} "
+      f"table episodes {len(rows)} hogs' episodes {ep}")
+if not (len(rows) > 0 and eb == len(rows) == kv.get("episode_rows") == ep):
     bad = 1
 # The whole trace is in view at first: every episode box was drawn, on
 # the CPU graphs together, and both CPUs got spans.
@@ -156,14 +164,15 @@ if sorted(drew) != list(range(st["meta"]["nr_cpus"])) or \
    sum(d[1] for d in drew.values()) == 0:
     bad = 1
 # Each hog's task graph: its upgrades (one marker a pixel column at
-# most) and its episodes, as many as the library counts within 5%.
+# most) and its episodes, the table's rows of that task.
 print("drawn per task (spans, markers, episodes):", tasks)
 for h in hg["hogs"]:
     t = next(t for t in st["tasks"] if t["pid"] == h["pid"])
     d = tasks.get(h["pid"])
-    print(f"hog {h['pid']}: drawn {d}, upgrades {t['upgrades']}, episodes {h['episodes']}")
+    print(f"hog {h['pid']}: drawn {d}, upgrades {t['upgrades']}, "
+          f"episodes {h['episodes']}, table rows {per_pid.get(h['pid'])}")
     if not d or not 0 < d[1] <= t["upgrades"] or d[0] == 0 or \
-       abs(d[2] - h["episodes"]) > h["episodes"] * 0.05:
+       d[2] != per_pid.get(h["pid"]) or d[2] != h["episodes"]:
         bad = 1
 sys.exit(bad)
 EOF
