@@ -58,6 +58,8 @@ done
 cmp -s stty.before stty.after || { diff stty.before stty.after; fail "terminal modes not restored"; }
 [ ! -d $T/instances/lazytrace-$lpid ] || fail "instance lazytrace-$lpid left"
 tm kill-server > /dev/null 2>&1
+# a new server: the last one may still be shutting down on its socket
+SOCK=$TMPDIR/tmux-rec.sock
 
 tm -f /dev/null new-session -d -s rec -x 150 -y 10 \
 	"${LAZYTRACE_WRAP:-} $LAZYTRACE record -d 3 -o $TMPDIR/rec.dat; echo \$? > $TMPDIR/rexit; sleep 600" ||
