@@ -88,6 +88,9 @@ struct lt_probe {
 
 #define LT_PROBES_PER_CPU 4
 
+/* Step lengths of the tick's expiry grid kept per CPU (lt-hogs.c). */
+#define LT_GRID_SLOTS 8
+
 struct lt_cpu {
 	bool seen;		/* had an event */
 	bool baseline;		/* e/l/p below describe cur */
@@ -118,6 +121,12 @@ struct lt_cpu {
 	uint64_t *spacing;
 	uint32_t nr_spacing;
 	uint64_t spacings_seen;
+	/* the tick's expiry grid: steps between expiries, counted */
+	uint64_t grid_last;
+	struct lt_grid_step {
+		uint64_t step;
+		uint32_t count;
+	} grid[LT_GRID_SLOTS];
 	uint64_t ticks;
 	uint64_t lost;
 	bool lost_unknown;
@@ -240,6 +249,7 @@ void lt_hogs_request_end(struct lt_analysis *a, struct lt_cpu *c,
 uint64_t lt_hogs_irq_time(const struct lt_cpu *c, uint64_t ts);
 void lt_hogs_finish(struct lt_analysis *a);
 int lt_hogs_spacing(struct lt_cpu *c, uint64_t ns);
+void lt_hogs_grid(struct lt_cpu *c, uint64_t expires);
 
 /* lt-stack.c */
 void lt_stack_feed(struct lt_analysis *a, struct lt_cpu *c,

@@ -188,6 +188,58 @@ int lt_hogs_spacing(struct lt_cpu *c, uint64_t ns)
 	return 0;
 }
 
+/*
+ * The tick's timer is set to expire on the tick's grid, one tick after
+ * the last expiry while the CPU is busy, a whole number of ticks later
+ * after it idled (NO_HZ): the steps between its expiries are exact
+ * multiples of the tick, whatever the interrupt latency. Each CPU counts
+ * the step lengths it sees (the most frequent LT_GRID_SLOTS, a step that
+ * is not there taking the place of the rarest): the shortest step seen
+ * three times or more is the tick. Unlike the spacing of the tick's
+ * runs, it does not grow on a CPU that idles most of the time.
+ */
+void lt_hogs_grid(struct lt_cpu *c, uint64_t expires)
+{
+	uint64_t step = expires - c->grid_last;
+	int i, rare = 0;
+
+	if (!expires)
+		return;
+	if (!c->grid_last || expires <= c->grid_last) {
+		c->grid_last = expires;
+		return;
+	}
+	c->grid_last = expires;
+	for (i = 0; i < LT_GRID_SLOTS; i++) {
+		if (c->grid[i].step == step) {
+			c->grid[i].count++;
+			return;
+		}
+		if (c->grid[i].count < c->grid[rare].count)
+			rare = i;
+	}
+	c->grid[rare].step = step;
+	c->grid[rare].count = 1;
+}
+
+/* The shortest step any CPU saw three times or more; 0 if none did. */
+static uint64_t grid_tick(const struct lt_analysis *a)
+{
+	uint64_t best = 0;
+	int i, j;
+
+	for (i = 0; i < a->nr_cpus_alloc; i++)
+		for (j = 0; j < LT_GRID_SLOTS; j++) {
+			const struct lt_grid_step *g = &a->cpus[i].grid[j];
+
+			/* no kernel ticks slower than 1 Hz */
+			if (g->count >= 3 && g->step <= 1000000000ULL &&
+			    (!best || g->step < best))
+				best = g->step;
+		}
+	return best;
+}
+
 static int cmp_u64(const void *pa, const void *pb)
 {
 	uint64_t x = *(const uint64_t *)pa, y = *(const uint64_t *)pb;
@@ -282,6 +334,12 @@ void lt_hogs_finish(struct lt_analysis *a)
 
 	a->sum.tick_from_trace = false;
 	a->sum.tick_source = tick ? LT_TICK_OPTION : LT_TICK_ESTIMATE;
+	if (!tick) {
+		tick = grid_tick(a);
+		a->sum.tick_from_trace = tick != 0;
+		if (tick)
+			a->sum.tick_source = LT_TICK_GRID;
+	}
 	if (!tick) {
 		tick = trace_tick(a);
 		a->sum.tick_from_trace = tick != 0;

@@ -79,6 +79,8 @@ const char *lt_tick_source_name(enum lt_tick_source src)
 		return "hz_option";
 	case LT_TICK_UNKNOWN:
 		return "unknown";
+	case LT_TICK_GRID:
+		return "timer_grid";
 	default:
 		return "estimate";
 	}
@@ -696,6 +698,10 @@ static void context(struct lt_analysis *a, struct lt_cpu *c,
 		if (!c->irq_tick_counted)
 			tick_arrival(a, c, ev->ts);
 		c->irq_tick_counted = false;
+		break;
+	case LT_EV_HRTIMER_START:
+		if (is_tick_handler(ev->u.hrtimer.func))
+			lt_hogs_grid(c, ev->u.hrtimer.expires);
 		break;
 	case LT_EV_HRTIMER_EXPIRE_EXIT:
 		c->hrtimer_src = 0;

@@ -153,6 +153,7 @@ char lt_flags_resched_letter(enum lt_abi abi, unsigned int flags);
  *	or set_need_resched (any group) on the bare tracepoint
  *	sched_set_need_resched_tp, with the fields pid (target task), cpu, tif
  * @LT_EV_KERNEL_STACK: ftrace:kernel_stack, a stack the kernel took
+ * @LT_EV_HRTIMER_START: timer:hrtimer_start (the handler and its expiry)
  * @LT_EV_KIND_MAX: the number of kinds
  */
 enum lt_event_kind {
@@ -178,6 +179,7 @@ enum lt_event_kind {
 	LT_EV_PRINT,
 	LT_EV_SET_NEED_RESCHED,
 	LT_EV_KERNEL_STACK,
+	LT_EV_HRTIMER_START,
 	LT_EV_KIND_MAX,
 };
 
@@ -249,9 +251,14 @@ struct lt_event {
 			int prio;
 			int target_cpu;
 		} wakeup;
+		/*
+		 * hrtimer_expire_entry: the handler's name; hrtimer_start:
+		 * also the time it is set to expire at
+		 */
 		struct {
 			char func[64];
-		} hrtimer;	/* hrtimer_expire_entry: the handler's name */
+			uint64_t expires;
+		} hrtimer;
 		struct {
 			char func[64];
 			char parent[64];
@@ -837,6 +844,9 @@ struct lt_task_stats {
  *	(&lt_analysis_opts.hz)
  * @LT_TICK_UNKNOWN: no tick events and no HZ: the tick is unknown,
  *	&lt_analysis_summary.tick_ns is 0 and no task is called a hog
+ * @LT_TICK_GRID: the tick's expiry grid (timer:hrtimer_start of its
+ *	handler): the shortest step between expiries, exact also where
+ *	CPUs idle and the tick stops (NO_HZ), when the median overstates
  */
 enum lt_tick_source {
 	LT_TICK_ESTIMATE = 0,
@@ -845,11 +855,12 @@ enum lt_tick_source {
 	LT_TICK_SETUP,
 	LT_TICK_HZ_OPTION,
 	LT_TICK_UNKNOWN,
+	LT_TICK_GRID,
 };
 
 /**
  * lt_tick_source_name - "estimate", "timer_function", "option", "setup",
- *	"hz_option" or "unknown"
+ *	"hz_option", "unknown" or "timer_grid"
  * @src: the source
  */
 const char *lt_tick_source_name(enum lt_tick_source src);

@@ -297,6 +297,7 @@ static const char *const field_names[][8] = {
 	[LT_EV_SCHED_PROCESS_EXIT] = { "comm", "pid" },
 	[LT_EV_SCHED_PROCESS_FORK] = { "child_comm", "child_pid" },
 	[LT_EV_HRTIMER_EXPIRE_ENTRY] = { "function" },
+	[LT_EV_HRTIMER_START] = { "function", "expires" },
 	[LT_EV_SOFTIRQ_ENTRY] = { "vec" },
 	[LT_EV_SOFTIRQ_EXIT] = { "vec" },
 	[LT_EV_SYS_ENTER] = { "id" },
@@ -591,6 +592,11 @@ static void fill_fields(struct dat *d, struct event_info *ei,
 	case LT_EV_HRTIMER_EXPIRE_ENTRY:
 		func_name(d, num(f[0], rec), ev->u.hrtimer.func,
 			  sizeof(ev->u.hrtimer.func));
+		break;
+	case LT_EV_HRTIMER_START:
+		func_name(d, num(f[0], rec), ev->u.hrtimer.func,
+			  sizeof(ev->u.hrtimer.func));
+		ev->u.hrtimer.expires = num(f[1], rec);
 		break;
 	case LT_EV_SOFTIRQ_ENTRY:
 	case LT_EV_SOFTIRQ_EXIT:

@@ -39,6 +39,8 @@ const struct lt_known_event lt_known_events[] = {
 	  "the tick by its timer function; which timer made an upgrade" },
 	{ "timer", "hrtimer_expire_exit", LT_EV_HRTIMER_EXPIRE_EXIT,
 	  LT_REC_IF_PRESENT, "the end of the timer's window" },
+	{ "timer", "hrtimer_start", LT_EV_HRTIMER_START, LT_REC_IF_PRESENT,
+	  "the tick's expiry grid: its length where CPUs idle (NO_HZ)" },
 	{ "irq_vectors", "reschedule_entry", LT_EV_RESCHEDULE_ENTRY,
 	  LT_REC_IF_PRESENT,
 	  "an IPI delivers another CPU's request: a direct upgrade" },

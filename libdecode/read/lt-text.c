@@ -383,6 +383,12 @@ static void parse_fields(const char *s, struct lt_event *ev)
 		str_of(s, "function", NULL, ev->u.hrtimer.func,
 		       sizeof(ev->u.hrtimer.func));
 		break;
+	case LT_EV_HRTIMER_START:
+		str_of(s, "function", "expires", ev->u.hrtimer.func,
+		       sizeof(ev->u.hrtimer.func));
+		ev->u.hrtimer.expires = num_of(s, "expires") > 0 ?
+					num_of(s, "expires") : 0;
+		break;
 	case LT_EV_SOFTIRQ_ENTRY:
 	case LT_EV_SOFTIRQ_EXIT:
 		ev->u.softirq.vec = num_of(s, "vec");

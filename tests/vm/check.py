@@ -130,8 +130,10 @@ def check_record(tag, name, hog_load):
 	meta = st.get("meta") or {}
 	expect(tag, name + ": tick_ns 4 ms +-5%", tick_ok(meta.get("tick_ns")),
 	       "tick_ns=%s" % meta.get("tick_ns"))
-	expect(tag, name + ": tick_source timer_function",
-	       meta.get("tick_source") == "timer_function", "tick_source=%s" % meta.get("tick_source"))
+	# record enables hrtimer_start: the tick from its expiry grid, exact
+	expect(tag, name + ": tick_source timer_grid, 4 ms exactly",
+	       meta.get("tick_source") == "timer_grid" and meta.get("tick_ns") == 4000000,
+	       "tick_source=%s tick_ns=%s" % (meta.get("tick_source"), meta.get("tick_ns")))
 	expect(tag, name + ": requests from the probe", meta.get("requests") == "probe",
 	       "requests=%s" % meta.get("requests"))
 	setup = {k: meta.get(k) for k in ("kernel", "preempt", "hz", "sched_features")}
