@@ -1109,8 +1109,14 @@ static size_t dat_payload(struct lt_reader *r, const struct lt_event *ev,
 		return k;
 	trace_seq_reset(&d->seq);
 	if (d->printer)
-		lt_print_info(d->printer, d->rec, ev->kind != LT_EV_OTHER,
-			      &d->seq);
+		/*
+		 * The known events print plainly, libtraceevent is exact for
+		 * them; not hrtimer_start, whose mode is __print_symbolic()
+		 * over enum names only our printer evaluates.
+		 */
+		lt_print_info(d->printer, d->rec,
+			      ev->kind != LT_EV_OTHER &&
+			      ev->kind != LT_EV_HRTIMER_START, &d->seq);
 	else
 		tep_print_event(d->tep, &d->seq, d->rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&d->seq);
