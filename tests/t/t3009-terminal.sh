@@ -16,16 +16,29 @@ tm() {
 	tmux -S "$SOCK" "$@"
 }
 trap 'tm kill-server > /dev/null 2>&1' EXIT
+# poll N WHY CMD...: until CMD succeeds, every 50 ms, N times at most
+poll() {
+	n=$1 why=$2
+	shift 2
+	i=0
+	until "$@"; do
+		i=$((i + 1))
+		[ $i -lt "$n" ] || { tm capture-pane -p; cat err 2> /dev/null; fail "$why"; }
+		sleep 0.05
+	done
+}
+title() {	# title ERE: the first line of the live pane matches
+	tm capture-pane -p -t live | head -1 | grep -Eq "$1"
+}
+screen_has() {	# screen_has PANE ERE
+	tm capture-pane -p -t "$1" | grep -Eq "$2"
+}
 tm -f /dev/null new-session -d -s live -x 120 -y 30 \
 	"stty -a > $TMPDIR/stty.before; ${LAZYTRACE_WRAP:-} $LAZYTRACE live --interval 200ms 2> $TMPDIR/err; \
 	 echo \$? > $TMPDIR/exit; stty -a > $TMPDIR/stty.after; sleep 600" ||
 	fail "tmux"
-i=0
-until tm capture-pane -p -t live | grep -q '^lazytrace live  interval [2-9]'; do
-	i=$((i + 1))
-	[ $i -lt 400 ] || { tm capture-pane -p -t live; cat err; fail "no second interval on the screen"; }
-	sleep 0.05
-done
+poll 400 "no second interval on the screen" \
+	screen_has live '^lazytrace live  interval [2-9]'
 # redrawn in place: one title on the screen, at the top
 [ "$(tm capture-pane -p -t live | grep -c '^lazytrace live  interval')" = 1 ] ||
 	fail "live scrolls: $(tm capture-pane -p -t live | grep -c '^lazytrace live  interval') titles on the screen"
@@ -35,12 +48,7 @@ tm capture-pane -p -t live | head -1 | grep -q '^lazytrace live  interval' ||
 tm capture-pane -p -t live | head -1 | grep -q '  sort hogs (h t l e u m p; q quits)$' ||
 	fail "no sort on the title: $(tm capture-pane -p -t live | head -1)"
 tm send-keys -t live p
-i=0
-until tm capture-pane -p -t live | head -1 | grep -q '  sort pid '; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "p did not sort by pid: $(tm capture-pane -p -t live | head -1)"
-	sleep 0.05
-done
+poll 100 "p did not sort by pid" title '  sort pid '
 tm capture-pane -p -t live | awk '/^ +PID COMM/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { print $1 }' > pids
 [ "$(wc -l < pids)" -ge 2 ] || fail "fewer than two rows"
 sort -n -c pids || fail "rows not in pid order: $(tr '\n' ' ' < pids)"
@@ -48,12 +56,7 @@ pane=$(tm list-panes -t live -F '#{pane_pid}')
 lpid=$(pgrep -P "$pane" lazytrace | head -1)
 [ -n "$lpid" ] || fail "no live process"
 tm send-keys -t live q
-i=0
-until [ -s exit ]; do
-	i=$((i + 1))
-	[ $i -lt 60 ] || fail "live still running 3 s after q"
-	sleep 0.05
-done
+poll 60 "live still running 3 s after q" test -s exit
 [ "$(cat exit)" = 0 ] || fail "live exited $(cat exit) after q: $(cat err)"
 cmp -s stty.before stty.after || { diff stty.before stty.after; fail "terminal modes not restored"; }
 [ ! -d $T/instances/lazytrace-$lpid ] || fail "instance lazytrace-$lpid left"
@@ -64,18 +67,9 @@ SOCK=$TMPDIR/tmux-rec.sock
 tm -f /dev/null new-session -d -s rec -x 150 -y 10 \
 	"${LAZYTRACE_WRAP:-} $LAZYTRACE record -d 3 -o $TMPDIR/rec.dat; echo \$? > $TMPDIR/rexit; sleep 600" ||
 	fail "tmux"
-i=0
-until tm capture-pane -p -t rec | grep -Eq '^lazytrace record: [1-9] s, [0-9.]+ MiB of ring buffer read, [0-9]+ events lost'; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || { tm capture-pane -p -t rec; fail "record showed no progress"; }
-	sleep 0.05
-done
-i=0
-until [ -s rexit ]; do
-	i=$((i + 1))
-	[ $i -lt 200 ] || fail "record -d 3 still running"
-	sleep 0.05
-done
+poll 100 "record showed no progress" screen_has rec \
+	'^lazytrace record: [1-9] s, [0-9.]+ MiB of ring buffer read, [0-9]+ events lost'
+poll 200 "record -d 3 still running" test -s rexit
 [ "$(cat rexit)" = 0 ] || fail "record exited $(cat rexit)"
 tm capture-pane -p -t rec > rec.screen
 grep -q '^lazytrace record: wrote .*rec.dat' rec.screen || { cat rec.screen; fail "no summary"; }
