@@ -30,7 +30,10 @@ LT_CFLAGS	:= -std=gnu11 -Wall -Wextra $(WERROR) -Wno-unused-parameter \
 # declarations; libdecode/liblazytrace.map versions them).
 # No -Ilibdecode: a private header is included by its path relative to
 # the includer (docs/design.md), so a layer's reach shows in its #includes.
-LIB_CFLAGS	:= -fvisibility=hidden
+# Calls between the library's own exported functions (lt_table_next() from
+# lt_table_fill(), lt_reader_next() from the run) bind directly, not
+# through the PLT: nothing may interpose a symbol of liblazytrace.
+LIB_CFLAGS	:= -fvisibility=hidden -fno-semantic-interposition
 LIB_MAP		:= libdecode/liblazytrace.map
 TRACE_LIBS	:= $(shell $(PKG_CONFIG) --libs libtracecmd libtraceevent libtracefs 2>/dev/null || echo -ltracecmd -ltraceevent -ltracefs)
 CURSES_LIBS	:= $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)

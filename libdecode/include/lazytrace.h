@@ -1507,8 +1507,10 @@ struct lt_run *lt_run_new(void);
  * "comm" (comma-separated shell globs), "kind" (transition kinds, and
  * "served"), "from" and "to" (a time: "7.25" seconds, "7250ms", "20us",
  * "300ns"), "hz", "tick" (a time), "episode-ticks", "hog-episodes",
- * "hog-pending-ticks" (docs/model.md §7) and "idle" ("1": the tasks
- * table lists the idle tasks too).
+ * "hog-pending-ticks" (docs/model.md §7), "idle" ("1": the tasks
+ * table lists the idle tasks too), "live" ("1": the input is this
+ * machine's tracefs, read by lt_run_interval()) and "save" (a live run's
+ * directory for its intervals, lt_live_save()).
  *
  * Return: 0, or -1 with lt_run_error() saying which option and why
  * (%LT_RUN_USAGE).
@@ -1526,6 +1528,28 @@ int lt_run_set(struct lt_run *run, const char *option, const char *value);
  * of corrupt data).
  */
 int lt_run_open(struct lt_run *run);
+
+/**
+ * lt_run_interval - a live run's next interval
+ * @run: a run opened with "live" set
+ * @ns: how long the interval lasts
+ *
+ * Waits until @ns after the previous interval ended (or lt_run_open(),
+ * for the first; at once if that time has passed), keeping the session's
+ * buffers drained, and
+ * makes what was recorded the run's input: the tables asked for next
+ * are this interval's (a stream table and the others, as for a file).
+ * The tables of the interval before are freed, and a request pending at
+ * its end is truncated there. With "save" set, the interval is also
+ * written as DIR/interval-N.dat (N from 1), a trace.dat any run can read
+ * again. The session stops and its tracefs instance goes with
+ * lt_run_free().
+ *
+ * Return: 0; 1 when a signal ended the wait early (the interval is then
+ * shorter, and made as well); -1 with lt_run_error() set (not a live
+ * run, or tracefs failed).
+ */
+int lt_run_interval(struct lt_run *run, uint64_t ns);
 
 /**
  * lt_run_error - the last error, one line
@@ -1743,6 +1767,39 @@ double lt_table_double(const struct lt_table *t, unsigned int col);
  * @col: the column
  */
 const char *lt_table_string(const struct lt_table *t, unsigned int col);
+
+/**
+ * lt_table_fill - copy the next rows into the caller's arrays, many rows
+ *	per call (for a binding to another language, where a call per cell
+ *	costs more than the row)
+ * @t: the table
+ * @cols: the columns wanted, as indexes
+ * @nr_cols: how many
+ * @max_rows: the most rows to copy
+ * @cells: @max_rows * @nr_cols cells, by column: the k-th wanted column's
+ *	   value of row r at [k * @max_rows + r]; int and bool columns as
+ *	   int64_t (bool 0 or 1), uint, timestamp and duration as uint64_t,
+ *	   double as double, string as the offset of its text in @strs
+ * @nulls: @max_rows * @nr_cols bytes in the same order: 1 where the cell
+ *	   is null (its value then 0, or "")
+ * @strs: the strings, each NUL-terminated, row by row and within a row in
+ *	  the order of @cols (a null string is "", so a row's strings are
+ *	  always there)
+ * @strs_len: @strs' size
+ * @strs_used: receives the bytes of @strs used
+ *
+ * A row whose strings do not fit is kept for the next call (or the next
+ * lt_table_next(): the two can be mixed, but lt_table_string() and the
+ * other getters show the kept row only after lt_table_next()).
+ *
+ * Return: the rows copied, 0 at the end, -1 on an error: the input's
+ * (lt_run_error()), or errno EINVAL for a column out of range, ENOSPC when
+ * one row's strings alone need more than @strs_len.
+ */
+int lt_table_fill(struct lt_table *t, const unsigned int *cols,
+		  unsigned int nr_cols, unsigned int max_rows, void *cells,
+		  unsigned char *nulls, char *strs, size_t strs_len,
+		  size_t *strs_used);
 
 /**
  * lt_table_event_field - a numeric field of the events table's current

@@ -22,7 +22,7 @@ int lt_run_fail(struct lt_run *run, enum lt_run_status st,
 	return -1;
 }
 
-static void run_ok(struct lt_run *run)
+void lt_run_ok(struct lt_run *run)
 {
 	run->status = LT_RUN_OK;
 	run->err[0] = '\0';
@@ -262,7 +262,7 @@ int lt_run_set(struct lt_run *run, const char *option, const char *value)
 	if (run->opened)
 		return lt_run_fail(run, LT_RUN_USAGE,
 				   "--%s: the run is already open", option);
-	run_ok(run);
+	lt_run_ok(run);
 	if (!strcmp(option, "input"))
 		return set_str(run, &run->input, value && *value ? value :
 			       "trace.dat");
@@ -297,6 +297,12 @@ int lt_run_set(struct lt_run *run, const char *option, const char *value)
 		run->idle = value && *value && strcmp(value, "0");
 		return 0;
 	}
+	if (!strcmp(option, "live")) {
+		run->live = value && *value && strcmp(value, "0");
+		return 0;
+	}
+	if (!strcmp(option, "save"))
+		return set_str(run, &run->save, value);
 	for (i = 0; i < ARRAY_SIZE(numbers); i++)
 		if (!strcmp(option, numbers[i]))
 			return set_number(run, option, value);
@@ -316,23 +322,10 @@ static int check_cpus(struct lt_run *run)
 			   max, lt_input_name(run->input), n - 1);
 }
 
-int lt_run_open(struct lt_run *run)
+int lt_run_new_analysis(struct lt_run *run)
 {
-	struct lt_open_opts o = { .abi = run->abi, .buffer = run->buffer };
 	struct lt_analysis_opts lo = run->lo;
 
-	if (run->opened)
-		return lt_run_fail(run, LT_RUN_USAGE, "the run is already open");
-	run_ok(run);
-	run->reader = lt_reader_open(run->input, &o, run->err,
-				     sizeof(run->err));
-	if (!run->reader) {
-		run->status = LT_RUN_BAD_INPUT;
-		return -1;
-	}
-	run->opened = true;
-	if (run->cpus.nr && check_cpus(run))
-		return -1;
 	/* the ABI is detected once, by the reader; the analysis takes it */
 	lo.abi = lt_reader_abi(run->reader, &run->abi_reason);
 	if (lo.abi == LT_ABI_AUTO)
@@ -343,6 +336,30 @@ int lt_run_open(struct lt_run *run)
 	if (!run->an)
 		return lt_run_fail(run, LT_RUN_NOMEM, "out of memory");
 	return 0;
+}
+
+int lt_run_open(struct lt_run *run)
+{
+	struct lt_open_opts o = { .abi = run->abi, .buffer = run->buffer };
+
+	if (run->opened)
+		return lt_run_fail(run, LT_RUN_USAGE, "the run is already open");
+	lt_run_ok(run);
+	if (run->live)
+		return lt_run_open_live(run);
+	if (run->save)
+		return lt_run_fail(run, LT_RUN_USAGE,
+				   "--save: only a live run saves intervals");
+	run->reader = lt_reader_open(run->input, &o, run->err,
+				     sizeof(run->err));
+	if (!run->reader) {
+		run->status = LT_RUN_BAD_INPUT;
+		return -1;
+	}
+	run->opened = true;
+	if (run->cpus.nr && check_cpus(run))
+		return -1;
+	return lt_run_new_analysis(run);
 }
 
 const char *lt_run_error(const struct lt_run *run)
@@ -448,7 +465,7 @@ static void episodes_judge(struct lt_run *run)
 	bool dat, oom = false;
 	struct stat st;
 
-	if (!strcmp(run->input, "-") || stat(run->input, &st) ||
+	if (run->live || !strcmp(run->input, "-") || stat(run->input, &st) ||
 	    !S_ISREG(st.st_mode) || !st.st_size)
 		return;
 	r = lt_reader_open(run->input, &o, err, sizeof(err));
@@ -540,7 +557,7 @@ struct lt_table *lt_run_table(struct lt_run *run, const char *name)
 
 	/* an input error stays: it tells what every later table lacks */
 	if (run->status == LT_RUN_USAGE)
-		run_ok(run);
+		lt_run_ok(run);
 	for (i = 0; lt_table_defs[i]; i++)
 		if (!strcmp(lt_table_defs[i]->name, name))
 			def = lt_table_defs[i];
@@ -593,28 +610,47 @@ static void table_free(struct lt_table *t)
 	free(t);
 }
 
-void lt_run_free(struct lt_run *run)
+void lt_run_reset(struct lt_run *run)
 {
 	struct lt_table *t, *next;
 	size_t i;
 
-	if (!run)
-		return;
 	for (t = run->tables; t; t = next) {
 		next = t->next;
 		table_free(t);
 	}
+	run->tables = NULL;
+	run->queue_for = NULL;
 	for (i = 0; i < run->q_cap; i++) {
 		free(run->queue[i]->cell);
 		free(run->queue[i]->null);
 		free(run->queue[i]);
 	}
 	free(run->queue);
+	run->queue = NULL;
+	run->q_head = run->q_len = run->q_cap = 0;
 	free(run->open_req);
+	run->open_req = NULL;
+	run->nr_open_req = run->open_req_cap = 0;
 	free(run->order);
+	run->order = NULL;
+	run->nr_order = 0;
 	lt_analysis_free(run->an);
 	lt_analysis_free(run->judge);
+	run->an = run->judge = NULL;
+	run->ev = NULL;
+	run->fed_all = run->stream_taken = run->nomem = false;
+}
+
+void lt_run_free(struct lt_run *run)
+{
+	if (!run)
+		return;
+	lt_run_reset(run);
 	lt_reader_close(run->reader);
+	/* after its reader: the session outlives what reads it */
+	lt_tracefs_destroy(run->session);
+	free(run->save);
 	lt_int_set_free(&run->cpus);
 	lt_int_set_free(&run->pids);
 	free_comms(run);

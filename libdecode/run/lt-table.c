@@ -92,6 +92,10 @@ int lt_table_next(struct lt_table *t)
 {
 	int ret;
 
+	if (t->held) {
+		t->held = false;
+		return 1;
+	}
 	if (t->done)
 		return 0;
 	for (;;) {
@@ -103,6 +107,7 @@ int lt_table_next(struct lt_table *t)
 			return 1;
 	}
 	t->done = true;
+	t->failed = ret < 0;
 	return ret;
 }
 
@@ -160,6 +165,93 @@ size_t lt_table_cell_text(const struct lt_table *t, unsigned int col,
 		break;
 	}
 	return n < 0 ? 0 : n;
+}
+
+/*
+ * Copy the current row into slot @r of lt_table_fill()'s arrays; false,
+ * with nothing kept of it, when its strings do not fit in @strs.
+ */
+static bool fill_row(const struct lt_table *t, const unsigned int *cols,
+		     unsigned int nr_cols, unsigned int max_rows,
+		     unsigned int r, unsigned char *cells,
+		     unsigned char *nulls, char *strs, size_t strs_len,
+		     size_t *used)
+{
+	size_t at, len, start = *used;
+	union { int64_t i; uint64_t u; double d; } v;
+	unsigned int k, c;
+	const char *s;
+
+	for (k = 0; k < nr_cols; k++) {
+		c = cols[k];
+		at = (size_t)k * max_rows + r;
+		nulls[at] = t->null[c];
+		v.u = 0;
+		switch (t->def->cols[c].type) {
+		case LT_COL_STRING:
+			s = t->null[c] || !t->cell[c].s ? "" : t->cell[c].s;
+			len = strlen(s) + 1;
+			if (len > strs_len - *used) {
+				*used = start;
+				return false;
+			}
+			memcpy(strs + *used, s, len);
+			v.u = *used;
+			*used += len;
+			break;
+		case LT_COL_BOOL:
+			if (!t->null[c])
+				v.i = t->cell[c].i != 0;
+			break;
+		default:
+			/* int, uint, double: the same eight bytes */
+			if (!t->null[c])
+				v.u = t->cell[c].u;
+			break;
+		}
+		memcpy(cells + at * sizeof(v), &v, sizeof(v));
+	}
+	return true;
+}
+
+/* Documented in lazytrace.h. */
+int lt_table_fill(struct lt_table *t, const unsigned int *cols,
+		  unsigned int nr_cols, unsigned int max_rows, void *cells,
+		  unsigned char *nulls, char *strs, size_t strs_len,
+		  size_t *strs_used)
+{
+	unsigned int k, n = 0;
+	int ret;
+
+	*strs_used = 0;
+	for (k = 0; k < nr_cols; k++) {
+		if (cols[k] >= t->def->nr_cols) {
+			errno = EINVAL;
+			return -1;
+		}
+	}
+	while (n < max_rows) {
+		if (!t->held) {
+			ret = lt_table_next(t);
+			if (ret <= 0) {
+				/* an error after rows: it comes next call */
+				if (n)
+					break;
+				return ret < 0 || t->failed ? -1 : 0;
+			}
+			t->held = true;
+		}
+		if (!fill_row(t, cols, nr_cols, max_rows, n, cells, nulls,
+			      strs, strs_len, strs_used)) {
+			if (n)
+				break;
+			errno = ENOSPC;
+			return -1;
+		}
+		t->held = false;
+		n++;
+	}
+	return n;
 }
 
 int lt_table_event_field(const struct lt_table *t, const char *field,

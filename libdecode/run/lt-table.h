@@ -52,6 +52,8 @@ struct lt_table {
 	size_t pos;		/* an aggregate table's cursor */
 	size_t sub;		/* and its inner cursor (sites of a task) */
 	bool done;
+	bool failed;		/* lt_table_next() ended on an error */
+	bool held;		/* the row lt_table_fill() could not take */
 	char str[4][256];	/* strings a producer formats for the row */
 	char *info;		/* events: the event's text */
 	size_t info_len;
@@ -112,6 +114,12 @@ struct lt_run {
 	/* tasks table order, made once the analysis is finished */
 	const struct lt_task_stats **order;
 	size_t nr_order;
+
+	/* a live session (lt-run-live.c) */
+	bool live;
+	char *save;		/* where each interval is written too */
+	struct lt_tracefs *session;
+	uint64_t interval_end;	/* CLOCK_MONOTONIC: when the last one ended */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -125,6 +133,14 @@ int lt_run_fail(struct lt_run *run, enum lt_run_status st,
 int lt_run_step(struct lt_run *run);
 /* Read what is left and finish the analysis; -1 on error. */
 int lt_run_finish(struct lt_run *run);
+/* The last call succeeded: no error to tell. */
+void lt_run_ok(struct lt_run *run);
+/* The run's analysis, made for a new input or a new live interval. */
+int lt_run_new_analysis(struct lt_run *run);
+/* Start the tracefs session and its reader of a live run. */
+int lt_run_open_live(struct lt_run *run);
+/* Free what the tables and the analysis hold, for the next interval. */
+void lt_run_reset(struct lt_run *run);
 /* Whether the row @t holds passes the run's pid, comm and kind filters. */
 bool lt_table_row_matches(const struct lt_table *t);
 

@@ -13,10 +13,14 @@ and CSV: docs/json.md); docs/python.md describes this module.
 """
 
 import decimal
+import errno
+import functools
+import itertools
 import math
 import numbers
 import os
 import re
+import shutil
 import sys
 import tempfile
 import weakref
@@ -28,7 +32,7 @@ from ._lib import ffi, lib
 __version__ = "0.1.0"
 
 __all__ = [
-    "open", "open_many", "Trace", "Fleet", "Table", "Column", "Meta",
+    "open", "open_many", "live", "Trace", "Fleet", "Table", "Column", "Meta",
     "Error", "UsageError", "InputError", "OutOfMemoryError", "TABLES",
     "STREAM_TABLES",
 ]
@@ -147,59 +151,102 @@ class _Schema:
         self.row = _event_row(base) if self.events else base
         self.fetch = self._make_fetch(False)
         self.fetch_any = self._make_fetch(True)
-        self.loop = self._make_fetch(False, loop=True)
 
-    def _make_fetch(self, tolerant, loop=False):
+    def _make_fetch(self, tolerant):
         """A function that reads the current row into a tuple: one
         getter call per cell, straight-line, and a null check only
         where the getter gave 0 or "" (what it gives for null). Text
-        is UTF-8; the tolerant one keeps other bytes as \\xNN. With
-        loop, a generator of every row left, the cells read inline (a
-        call per row less): it returns lt_table_next()'s last value."""
+        is UTF-8; the tolerant one keeps other bytes as \\xNN. For
+        the events table, whose rows also read the event's fields."""
         get = {_lib.COL_INT: "I", _lib.COL_BOOL: "I", _lib.COL_UINT: "U",
                _lib.COL_TIMESTAMP: "U", _lib.COL_DURATION: "U",
                _lib.COL_DOUBLE: "D", _lib.COL_STRING: "S"}
         dec = "decode('utf-8', 'backslashreplace')" if tolerant \
             else "decode()"
-        args = ("t, _new=tuple.__new__, Row=Row, I=I, U=U, D=D, S=S, N=N, "
-                "s=s")
-        if loop:
-            src = ["def loop(%s, nxt=nxt, fetch_any=fetch_any):" % args,
-                   " while True:",
-                   "  r = nxt(t)",
-                   "  if r <= 0:",
-                   "   return r",
-                   "  try:"]
-            ind = "   "
-        else:
-            src = ["def fetch(%s):" % args]
-            ind = " "
+        src = ["def fetch(t, _new=tuple.__new__, Row=Row, I=I, U=U, D=D, "
+               "S=S, N=N, s=s):"]
         vs = []
         for ty, i in zip(self.types, self.index):
             v = "v%d" % i
             vs.append(v)
             if ty == _lib.COL_STRING:
-                src.append("%s%s = s(S(t, %d)).%s" % (ind, v, i, dec))
+                src.append(" %s = s(S(t, %d)).%s" % (v, i, dec))
             elif ty == _lib.COL_BOOL:
-                src.append("%s%s = I(t, %d) != 0" % (ind, v, i))
+                src.append(" %s = I(t, %d) != 0" % (v, i))
             else:
-                src.append("%s%s = %s(t, %d)" % (ind, v, get[ty], i))
-            src.append("%sif not %s and N(t, %d): %s = None" % (ind, v, i,
-                                                                 v))
-        if loop:
-            src += ["   row = _new(Row, (%s,))" % ", ".join(vs),
-                    "  except UnicodeDecodeError:",
-                    "   row = fetch_any(t)",
-                    "  yield row"]
-        else:
-            src.append(" return _new(Row, (%s,))" % ", ".join(vs))
+                src.append(" %s = %s(t, %d)" % (v, get[ty], i))
+            src.append(" if not %s and N(t, %d): %s = None" % (v, i, v))
+        src.append(" return _new(Row, (%s,))" % ", ".join(vs))
         env = {"Row": self.row, "I": lib.lt_table_int,
                "U": lib.lt_table_uint, "D": lib.lt_table_double,
                "S": lib.lt_table_string, "N": lib.lt_table_null,
-               "s": ffi.string, "nxt": lib.lt_table_next,
-               "fetch_any": getattr(self, "fetch_any", None)}
+               "s": ffi.string}
         exec("\n".join(src), env)
-        return env["loop" if loop else "fetch"]
+        return env["fetch"]
+
+    def batches(self, t):
+        """Every row left in table t, BATCH rows per library call
+        (lt_table_fill()): each column of a batch becomes a list in C
+        (memoryview.tolist(), one decode and split for all its text),
+        and a row is one tuple of them; a batch is a list of rows. A
+        call per cell, as fetch() does, costs several times more
+        (bench/README.md). Returns lt_table_fill()'s last value."""
+        n = len(self.index)
+        size = _BATCH
+        cols = ffi.new("unsigned int[]", self.index)
+        cells = ffi.new("uint64_t[]", size * n)
+        nulls = ffi.new("unsigned char[]", size * n)
+        used = ffi.new("size_t *")
+        slen = _STRS
+        strs = ffi.new("char[]", slen)
+        raw = memoryview(ffi.buffer(cells))
+        views = {"q": raw.cast("q"), "Q": raw.cast("Q"), "d": raw.cast("d")}
+        nbuf = ffi.buffer(nulls)
+        kinds = [_BATCH_KIND[ty] for ty in self.types]
+        nstr = kinds.count("s")
+        make = functools.partial(tuple.__new__, self.row)
+        while True:
+            r = lib.lt_table_fill(t, cols, n, size, cells, nulls, strs, slen,
+                                  used)
+            if r <= 0:
+                if r < 0 and ffi.errno == errno.ENOSPC and slen < 1 << 30:
+                    slen *= 4	# one row's text is longer than the buffer
+                    strs = ffi.new("char[]", slen)
+                    continue
+                return r
+            text = ffi.buffer(strs, used[0])[:].decode(
+                "utf-8", "backslashreplace").split("\0") if nstr else ()
+            out, j = [], 0
+            for k, kind in enumerate(kinds):
+                at = k * size
+                if kind == "s":
+                    v = text[j:r * nstr:nstr]
+                    j += 1
+                elif kind == "b":
+                    v = list(map(bool, views["q"][at:at + r].tolist()))
+                else:
+                    v = views[kind][at:at + r].tolist()
+                nl = nbuf[at:at + r]
+                nn = nl.count(1)
+                if nn == r:
+                    v = [None] * r
+                elif nn * 8 < r:
+                    for m in _ONE.finditer(nl):
+                        v[m.start()] = None
+                elif nn:
+                    v = [None if z else x for x, z in zip(v, nl)]
+                out.append(v)
+            yield list(map(make, zip(*out)))
+
+
+# rows per lt_table_fill() call, its first text buffer (it grows when a
+# row's text alone needs more), and how each column type is read
+_BATCH = 1024
+_STRS = 1 << 16
+_ONE = re.compile(b"\x01")
+_BATCH_KIND = {_lib.COL_INT: "q", _lib.COL_BOOL: "b", _lib.COL_UINT: "Q",
+               _lib.COL_TIMESTAMP: "Q", _lib.COL_DURATION: "Q",
+               _lib.COL_DOUBLE: "d", _lib.COL_STRING: "s"}
 
 
 _schemas = {}
@@ -414,13 +461,18 @@ class _Run:
 
 
 def _rows(run, name, select=None):
-    """Stream a table of a run: one tuple per row."""
+    """Stream a table of a run: an iterator of tuples, one per row. An
+    events row is made when it is reached (ev["field"] reads the
+    library's current event); other rows come a batch at a time."""
     sch = _schema(name, select)
     t = run.table(name)
     if sch.events:
-        yield from _event_rows(run, t, sch)
-        return
-    if (yield from sch.loop(t)) < 0:
+        return _event_rows(run, t, sch)
+    return itertools.chain.from_iterable(_batches(run, t, sch))
+
+
+def _batches(run, t, sch):
+    if (yield from sch.batches(t)) < 0:
         raise run.error()
 
 
@@ -648,6 +700,96 @@ def open(path_or_file, abi=None, cpus=None, pids=None, comms=None,
                                         end, analysis_opts))
 
 
+# ---- live ----
+
+def _span(name, v):
+    """A length of time for live(): seconds (int or float), or str as the
+    command line takes it ("500ms", "2s", "1.5")."""
+    if isinstance(v, bool) or not isinstance(v, (numbers.Real, str)):
+        raise UsageError("%s: a length of time is seconds or str, not %r"
+                         % (name, v))
+    if isinstance(v, str):
+        ns = ffi.new("uint64_t *")
+        if lib.lt_time_parse(v.encode(), ns):
+            raise UsageError("%s: bad time %r" % (name, v))
+        return ns[0]
+    if not math.isfinite(v) or v < 0:
+        raise UsageError("%s: bad time %r" % (name, v))
+    return int(decimal.Decimal(repr(float(v))) * 1000000000)
+
+
+class _LiveDir:
+    """The temporary directory of live()'s intervals: removed when the
+    last interval read from it is gone."""
+
+    def __init__(self):
+        self.path = tempfile.mkdtemp(prefix="lazytrace-live-")
+        self._rm = weakref.finalize(self, shutil.rmtree, self.path, True)
+
+
+def _interval(path, opts, tmp):
+    trace = Trace(path, opts)
+    if tmp:
+        trace._tmp = weakref.finalize(trace, os.unlink, path)
+        trace._dir = tmp
+    return trace
+
+
+def live(interval=1.0, duration=None, abi=None, cpus=None, pids=None,
+         comms=None, save=None, **analysis_opts):
+    """Trace this machine and yield each interval as a Trace: its meta
+    and every table, as open() gives them for a file (root and tracefs,
+    as `lazytrace live`; the session records what the analysis needs).
+
+    interval, duration: seconds, or str as the command line takes them
+        ("500ms"); interval at least 10 ms; duration None: until the
+        loop stops (break, or Ctrl-C: KeyboardInterrupt). Tracing stops
+        when the generator is closed or garbage collected.
+    save: a directory that keeps each interval as interval-N.dat; without
+        it each interval's file is temporary and goes with its Trace.
+    The other options are open()'s (start and end excepted). A request
+    pending at an interval's end is truncated there, as live shows it.
+
+    Raises UsageError on a bad option, InputError when tracing cannot
+    start (not root, no tracefs: the message says what to do).
+    """
+    step = _span("interval", interval)
+    if step < 10000000:
+        raise UsageError("interval: at least 10ms, not %r" % (interval,))
+    end = None if duration is None else _span("duration", duration)
+    opts = _options(abi, cpus, pids, comms, None, None, analysis_opts)
+    tmp = _LiveDir() if save is None else None
+    where = tmp.path if tmp else os.fspath(save)
+    if tmp is None:
+        os.makedirs(where, exist_ok=True)
+    p = lib.lt_run_new()
+    if p == ffi.NULL:
+        raise OutOfMemoryError("lazytrace: out of memory")
+    run = ffi.gc(p, lib.lt_run_free)
+    try:
+        for k, v in opts + [(b"live", b"1"), (b"save", os.fsencode(where))]:
+            if lib.lt_run_set(run, k, v):
+                raise _run_error(run, "live")
+        if lib.lt_run_open(run):
+            raise _run_error(run, "live")
+        n, spent = 0, 0
+        while end is None or spent < end:
+            ns = step if end is None else min(step, end - spent)
+            r = lib.lt_run_interval(run, ns)
+            if r < 0:
+                raise _run_error(run, "live")
+            spent += ns
+            n += 1
+            # not kept in this frame: a temporary file goes with its Trace
+            yield _interval(os.path.join(where, "interval-%d.dat" % n),
+                            opts, tmp)
+            if r > 0:
+                break	# a signal ended the wait: the caller's to handle
+    finally:
+        # stops tracing and removes the instance
+        ffi.release(run)
+
+
 # ---- Table ----
 
 _NUMPY_HINT = ("lazytrace: %s needs NumPy (Debian: apt-get install "
@@ -691,14 +833,12 @@ class Table:
     def __iter__(self):
         if self._rows is not None:
             return iter(self._rows)
-        return self._fresh()
+        return itertools.chain.from_iterable(self._fresh())
 
     def _fresh(self):
         # list() asks len() after iter(): the rows len() kept are these
-        if self._rows is not None:
-            yield from self._rows
-        else:
-            yield from self._source._stream(self.name, self._select)
+        yield self._rows if self._rows is not None else \
+            self._source._stream(self.name, self._select)
 
     def __len__(self):
         return len(self.rows())
@@ -929,10 +1069,7 @@ class _FleetTable(Table):
         self._rows = None
 
     def _fresh(self):
-        if self._rows is not None:
-            yield from self._rows
-        else:
-            yield from self._stream()
+        yield self._rows if self._rows is not None else self._stream()
 
     def rows(self):
         if self._rows is None:

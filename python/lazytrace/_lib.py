@@ -20,6 +20,7 @@ struct lt_reader;
 struct lt_run *lt_run_new(void);
 int lt_run_set(struct lt_run *run, const char *option, const char *value);
 int lt_run_open(struct lt_run *run);
+int lt_run_interval(struct lt_run *run, uint64_t ns);
 const char *lt_run_error(const struct lt_run *run);
 int lt_run_status(const struct lt_run *run);
 uint64_t lt_run_truncated(const struct lt_run *run);
@@ -42,6 +43,10 @@ int64_t lt_table_int(const struct lt_table *t, unsigned int col);
 uint64_t lt_table_uint(const struct lt_table *t, unsigned int col);
 double lt_table_double(const struct lt_table *t, unsigned int col);
 const char *lt_table_string(const struct lt_table *t, unsigned int col);
+int lt_table_fill(struct lt_table *t, const unsigned int *cols,
+                  unsigned int nr_cols, unsigned int max_rows, void *cells,
+                  unsigned char *nulls, char *strs, size_t strs_len,
+                  size_t *strs_used);
 int lt_table_event_field(const struct lt_table *t, const char *field,
                          long long *val);
 int lt_time_parse(const char *text, uint64_t *ns);

@@ -74,7 +74,7 @@ print:
 read: print
 analysis: read
 tracefs: read
-run: read analysis
+run: read analysis tracefs
 "
 lib=$TOP/libdecode
 dirs=$(printf '%s\n' "$layers" | sed -n 's/^\([a-z]*\):.*/\1/p' | tr '\n' ' ')
