@@ -1501,6 +1501,21 @@ static long long tracked_offset(int pos_fd)
 }
 
 /*
+ * The version and byte order of a file lt_dat_check() passed: after the
+ * 10-byte magic, the version as text ("6" or "7", NUL-ended), then the
+ * endianness byte.
+ */
+static void file_header(struct lt_reader *r, int fd)
+{
+	unsigned char h[3];
+
+	if (pread(fd, h, sizeof(h), 10) != sizeof(h) || h[1])
+		return;
+	r->file_version = h[0] - '0';
+	r->big_endian = h[2] != 0;
+}
+
+/*
  * Walk the whole file before libtracecmd sees it: Debian's libtracecmd
  * and libtraceevent trust its sizes and offsets (see lt-dat-check.c).
  */
@@ -1526,6 +1541,8 @@ static int check_file(struct lt_reader *r, struct dat *d)
 	r->size = st.st_size;
 	ret = lt_dat_check(fd, st.st_size, &hooks, &d->zpages, msg,
 			   sizeof(msg));
+	if (!ret)
+		file_header(r, fd);
 	if (d->zpages)
 		d->fd = fd;	/* lt_dat_chunk() reads the rest */
 	else

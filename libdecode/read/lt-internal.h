@@ -49,6 +49,8 @@ struct lt_reader {
 	bool failed;
 	char err[LT_ERR_LEN];
 	uint64_t cut;		/* a trace.dat cut short there, or 0 */
+	int file_version;	/* a trace.dat's: 6 or 7; 0 for text */
+	int big_endian;		/* its byte order: 1 big, 0 little; -1 text */
 };
 
 __attribute__((format(printf, 2, 3)))

@@ -149,6 +149,7 @@ struct lt_reader *lt_reader_open(const char *path,
 		return NULL;
 	}
 	r->abi = opts->abi;
+	r->big_endian = -1;	/* a trace.dat's header says */
 	if (!strcmp(path, "-"))
 		return open_stream(r, stdin, opts) ? open_fail(r, err, errlen) : r;
 

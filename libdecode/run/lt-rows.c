@@ -58,6 +58,8 @@ static const char *letter_str(char c)
 static const struct lt_col meta_cols[] = {
 	COL("file", STRING, "", "the input's path ('<stdin>': standard input)"),
 	COL("format", STRING, "", "trace.dat, text or text-latency"),
+	COL("file_version", INT, "", "a trace.dat's version, 6 or 7; null for text"),
+	COL("byte_order", STRING, "", "little or big: the recording machine's; null for text"),
 	COL("kernel", STRING, "", "kernel release the trace was recorded on"),
 	COL("preempt", STRING, "", "preemption model the setup line names"),
 	COL("hz", UINT, "", "CONFIG_HZ the setup line records"),
@@ -105,6 +107,14 @@ static int meta_next(struct lt_table *t)
 		return 0;
 	set_s(t, c++, lt_input_name(run->input));
 	set_s(t, c++, format_name(lt_reader_format(run->reader)));
+	if (run->reader->file_version)
+		set_i(t, c++, run->reader->file_version);
+	else
+		set_null(t, c++);
+	if (run->reader->big_endian >= 0)
+		set_s(t, c++, run->reader->big_endian ? "big" : "little");
+	else
+		set_null(t, c++);
 	if (s->setup.release[0])
 		kernel = s->setup.release;
 	if (kernel)

@@ -227,6 +227,7 @@ struct lt_reader *lt_live_open(struct lt_tracefs *s,
 	r->priv = l;
 	r->ops = &live_ops;
 	r->format = LT_INPUT_TRACE_DAT;
+	r->big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 	if (asprintf(&r->path, "live:%s", lt_tracefs_name(s)) < 0) {
 		r->path = NULL;
 		goto oom;

@@ -428,3 +428,22 @@ def test_small_batches(hogs_dat, monkeypatch, name):
     monkeypatch.setattr(lazytrace, "_STRS", 4)
     got = list(lazytrace.open(hogs_dat).table(name))
     assert len(want) > 3 and got == want
+
+
+def test_meta_file_version_and_byte_order():
+    """The header's own bytes (version after the 10-byte magic, then the
+    endianness byte), read here independently of the library."""
+    for rel_path in ("lazy612-hogs.dat", "old/bullseye510-allevents-i686.dat",
+                     "stock/stock72-allevents-s390x.dat",
+                     "lazy612-hogs.txt.xz"):
+        path = os.path.join(DATA, rel_path)
+        m = lazytrace.open(path).meta
+        with open(path, "rb") as f:
+            head = f.read(13)
+        if head[:10] == b"\x17\x08Dtracing":
+            assert m.file_version == int(head[10:11])
+            assert m.byte_order == ("big" if head[12] else "little")
+        else:
+            assert (m.file_version, m.byte_order) == (None, None)
+    assert lazytrace.open(os.path.join(
+        DATA, "stock/stock72-allevents-s390x.dat")).meta.byte_order == "big"
