@@ -27,7 +27,7 @@ PROLOGUE = "import sys; sys.path.insert(0, %r); import lazytrace\n" % \
     os.path.join(TOP, "python")
 SCRIPTS = [
     ("import lazytrace (no trace)", "pass"),
-    ("binding floor: lt_table_next only",
+    ("a call per row: lt_table_next only (the per-cell path's floor)",
      "from lazytrace._lib import lib\n"
      "r = lazytrace._Run(sys.argv[1], []); t = r.table('transitions')\n"
      "while lib.lt_table_next(t) > 0: pass"),

@@ -15,6 +15,7 @@ and CSV: docs/json.md); docs/python.md describes this module.
 import decimal
 import errno
 import functools
+import gc
 import itertools
 import math
 import numbers
@@ -236,7 +237,16 @@ class _Schema:
                 elif nn:
                     v = [None if z else x for x, z in zip(v, nl)]
                 out.append(v)
-            yield list(map(make, zip(*out)))
+            # a collection every 700 new tuples would visit each batch
+            # several times: one pass per batch, when it is made
+            was = gc.isenabled()
+            gc.disable()
+            try:
+                rows = list(map(make, zip(*out)))
+            finally:
+                if was:
+                    gc.enable()
+            yield rows
 
 
 # rows per lt_table_fill() call, its first text buffer (it grows when a
