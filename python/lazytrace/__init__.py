@@ -332,8 +332,12 @@ def _event_row(base):
     # a dict per row, for _cur: tuples take no other attribute
     return type(base.__name__, (base,), {
         "__getitem__": __getitem__, "get": get, "__str__": __str__,
+        # perf script's name for it
+        "ts": property(lambda self: self.ts_ns, doc="ts_ns, as perf "
+                       "script names it"),
         "__doc__": base.__doc__ + "; ev['field'] reads a numeric field "
-        "of the current event; str(ev) is the kernel's line"})
+        "of the current event; str(ev) is the kernel's line; ev.ts is "
+        "ev.ts_ns"})
 
 
 # ---- options ----

@@ -70,7 +70,8 @@ def test_fields_and_bits(hogs_dat):
     letters = set()
     for ev in t.events():
         if ev.name == "sched_switch":
-            seen.append((ev.ts_ns, ev.cpu, ev["prev_pid"], ev["next_pid"]))
+            seen.append((ev.ts, ev.cpu, ev["prev_pid"], ev["next_pid"]))
+            assert ev.ts == ev.ts_ns
             assert ev.get("no_such_field") is None
             with pytest.raises(KeyError):
                 ev["no_such_field"]
