@@ -1580,6 +1580,7 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	int pos_fd, i, fd;
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
+	lt_dat_zlib_register();
 	d = calloc(1, sizeof(*d));
 	if (!d) {
 		lt_reader_fail(r, "out of memory");
