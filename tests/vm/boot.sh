@@ -39,6 +39,10 @@ amd64)
 arm64)
 	cmd=(qemu-system-aarch64 -M virt -cpu max "${common[@]}"
 	     -append "console=ttyAMA0 panic=-1 loglevel=4 preempt=$preempt $env") ;;
+armhf)
+	# 32-bit ARM (Debian's armmp, no LPAE): no device above 4 GiB
+	cmd=(qemu-system-arm -M virt,highmem=off -cpu max "${common[@]}"
+	     -append "console=ttyAMA0 panic=-1 loglevel=4 preempt=$preempt $env") ;;
 i386)
 	cmd=(qemu-system-i386 -M pc -cpu max "${common[@]}"
 	     -append "console=ttyS0 panic=-1 loglevel=4 preempt=$preempt $env") ;;
