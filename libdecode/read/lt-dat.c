@@ -944,6 +944,8 @@ int lt_dat_continue(struct lt_reader *r, const char *const *buf,
 	d->rec = NULL;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		d->pending[cpu] = NULL;
+		if (d->folded)
+			d->folded[cpu].rec = NULL;
 		d->pages[cpu].buf = buf[cpu];
 		d->pages[cpu].len = len[cpu];
 		d->pages[cpu].off = 0;
@@ -1247,6 +1249,8 @@ static int dat_seek(struct lt_reader *r, uint64_t ts, uint64_t pos)
 	struct dat *d = r->priv;
 	int cpu;
 
+	for (cpu = 0; d->folded && cpu < r->nr_cpus; cpu++)
+		d->folded[cpu].rec = NULL;
 	if (d->chunked)
 		return seek_chunks(r, d, ts);
 	if (d->pages)
