@@ -62,6 +62,7 @@ struct lt_printer {
 		char *fmt;
 	} *src;				/* lt_printer_add_format() */
 	int nr_src;
+	struct fgraph_cpu *fgraph;	/* per CPU, once a graph is printed */
 };
 
 /* A value of the expression evaluator. */
@@ -1374,13 +1375,28 @@ static void probe_addr(struct ctx *c, struct trace_seq *s,
 /* ------------------------------------------------------------------ */
 
 /*
- * funcgraph_entry and funcgraph_exit print as the graph trace-cmd report
- * draws from them (the kernel's own function_graph output has its own
- * layout, with no per-event line): an entry as "func() {" indented by
- * its depth, an exit as its duration and "}" (and the return value when
- * the kernel records it). The columns: 2 for the overhead mark, the
- * duration in 11, "|  ", two spaces per depth level.
+ * funcgraph_entry and funcgraph_exit print as the function_graph tracer
+ * prints them in the kernel's trace file (trace_functions_graph.c), past
+ * its context columns: the duration column (an overhead mark, the time
+ * in microseconds padded to 12, "|  "), two spaces of indent per depth
+ * level, then "func() {" for an entry, "}" for a return, and "func();"
+ * for a call with nothing inside, the entry and its own return as one
+ * line (lt_print_fgraph_leaf()). A return whose entry was not printed on
+ * its CPU (it came before the trace, or was lost) says which function it
+ * closes: "}" and the name in a comment. The kernel's default options: no return value
+ * (funcgraph-retval), no tail comments (funcgraph-tail).
  */
+#define FGRAPH_DEPTH	50	/* the kernel's FTRACE_RETFUNC_DEPTH */
+
+/* Per CPU: the function whose "{" is open at each depth. */
+struct fgraph_cpu {
+	unsigned long long open[FGRAPH_DEPTH];
+	/* the last return checked, its verdict: a payload asked twice */
+	unsigned long long ret_ts;
+	const void *ret_data;
+	bool ret_matched;
+};
+
 static bool fgraph_field(struct ctx *c, const char *name,
 			 unsigned long long *v)
 {
@@ -1393,6 +1409,20 @@ static bool fgraph_field(struct ctx *c, const char *name,
 	return true;
 }
 
+static struct fgraph_cpu *fgraph_cpu(struct lt_printer *p, int cpu)
+{
+	int n = tep_get_cpus(p->tep);
+
+	if (cpu < 0 || cpu >= n || n > 8192)
+		return NULL;
+	if (!p->fgraph) {
+		p->fgraph = calloc(n, sizeof(*p->fgraph));
+		if (!p->fgraph)
+			return NULL;
+	}
+	return &p->fgraph[cpu];
+}
+
 static void fgraph_indent(struct trace_seq *s, unsigned long long depth)
 {
 	unsigned long long i;
@@ -1402,62 +1432,105 @@ static void fgraph_indent(struct trace_seq *s, unsigned long long depth)
 		trace_seq_putc(s, ' ');
 }
 
-/* trace-cmd's (and the kernel's) marks of a long call, then its length. */
+/* The kernel's marks of a long call, then its length in microseconds. */
 static void fgraph_duration(struct trace_seq *s, unsigned long long ns)
 {
-	unsigned int start;
+	static const struct {
+		unsigned long long over;
+		const char *mark;
+	} marks[] = {
+		{ 1000000000ULL, "$ " }, { 100000000ULL, "@ " },
+		{ 10000000ULL, "* " }, { 1000000ULL, "# " },
+		{ 100000ULL, "! " }, { 10000ULL, "+ " },
+	};
+	const char *mark = "  ";
+	unsigned int start, i;
 	int len;
 
-	trace_seq_puts(s, ns > 1000000000ULL ? "$ " : ns > 1000000ULL ? "# " :
-		       ns > 100000ULL ? "! " : ns > 10000ULL ? "+ " : "  ");
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (ns > marks[i].over) {
+			mark = marks[i].mark;
+			break;
+		}
+	trace_seq_puts(s, mark);
 	start = s->len;
 	trace_seq_printf(s, "%llu", ns / 1000);
-	if (s->len - start < 7)
-		trace_seq_printf(s, ".%03llu", ns % 1000);
+	/* 7 digits at most: the nanoseconds' leading ones as room is left */
+	len = s->len - start;
+	if (len < 7) {
+		int digits = len > 4 ? 7 - len : 3;
+		unsigned long long frac = ns % 1000;
+
+		for (i = digits; i < 3; i++)
+			frac /= 10;
+		trace_seq_printf(s, ".%0*llu", digits, frac);
+	}
 	len = s->len - start;
 	trace_seq_puts(s, " us ");
-	for (; len < 7; len++)
+	for (; len < 8; len++)
 		trace_seq_putc(s, ' ');
 	trace_seq_puts(s, "|  ");
+}
+
+static void fgraph_func(struct ctx *c, struct trace_seq *s,
+			unsigned long long func)
+{
+	const char *name = func ? tep_find_function(c->p->tep, func) : NULL;
+
+	if (name)
+		trace_seq_puts(s, name);
+	else
+		trace_seq_printf(s, "0x%llx", func);
 }
 
 static bool print_fgraph(struct ctx *c, struct ev_print *ep,
 			 struct trace_seq *s)
 {
+	struct fgraph_cpu *fc = fgraph_cpu(c->p, c->rec->cpu);
 	unsigned long long func, depth, call, ret, v;
 	const char *name;
+	bool matched;
 
 	if (!fgraph_field(c, "func", &func) ||
 	    !fgraph_field(c, "depth", &depth))
 		return false;
 	if (ep->mode == PM_FGRAPH_ENTRY) {
-		trace_seq_puts(s, "  " "           |  ");	/* no mark, no time */
+		if (fc && depth < FGRAPH_DEPTH)
+			fc->open[depth] = func;
+		trace_seq_puts(s, "              |  ");	/* no time */
 		fgraph_indent(s, depth);
-		name = func ? tep_find_function(c->p->tep, func) : NULL;
-		if (name)
-			trace_seq_printf(s, "%s()", name);
-		else
-			trace_seq_printf(s, "%llx()", func);
+		fgraph_func(c, s, func);
+		trace_seq_puts(s, "() {");
+		/* funcgraph-retaddr's entries: where the call came from */
 		if (fgraph_field(c, "retaddr", &v)) {
 			name = tep_find_function(c->p->tep, v);
 			if (name)
 				trace_seq_printf(s, " /* <-%s */", name);
 		}
-		trace_seq_puts(s, " {");
 		return true;
 	}
 	if (!fgraph_field(c, "calltime", &call) ||
 	    !fgraph_field(c, "rettime", &ret))
 		return false;
+	if (fc && fc->ret_data == c->rec->data && fc->ret_ts == c->rec->ts) {
+		matched = fc->ret_matched;
+	} else {
+		matched = fc && depth < FGRAPH_DEPTH && fc->open[depth] == func;
+		if (fc && depth < FGRAPH_DEPTH)
+			fc->open[depth] = 0;
+		if (fc) {
+			fc->ret_data = c->rec->data;
+			fc->ret_ts = c->rec->ts;
+			fc->ret_matched = matched;
+		}
+	}
 	fgraph_duration(s, ret - call);
 	fgraph_indent(s, depth);
 	trace_seq_putc(s, '}');
-	if (fgraph_field(c, "retval", &v)) {
-		/* error codes in decimal, anything else in hex */
-		if (v >= (unsigned long long)-4095)
-			trace_seq_printf(s, " (ret=%lld)", (long long)v);
-		else
-			trace_seq_printf(s, " (ret=0x%llx)", v);
+	if (!matched) {
+		trace_seq_puts(s, " /* ");
+		fgraph_func(c, s, func);
+		trace_seq_puts(s, " */");
 	}
 	return true;
 }
@@ -2044,6 +2117,42 @@ static struct ev_print *ev_print_of(struct lt_printer *p, int type,
 	return ep;
 }
 
+/* Documented in lt-print.h. */
+bool lt_print_fgraph_leaf(struct lt_printer *p, struct tep_record *rec,
+			  struct tep_record *next, struct trace_seq *s)
+{
+	struct ev_print *ep = ev_print_of(p, tep_data_type(p->tep, rec), false);
+	struct ev_print *nx;
+	struct ctx c = { .p = p, .rec = rec };
+	struct ctx n = { .p = p, .rec = next };
+	unsigned long long func, depth, nfunc, call, ret;
+	struct fgraph_cpu *fc;
+
+	if (!ep || ep->mode != PM_FGRAPH_ENTRY || !next ||
+	    next->cpu != rec->cpu)
+		return false;
+	nx = ev_print_of(p, tep_data_type(p->tep, next), false);
+	if (!nx || nx->mode != PM_FGRAPH_EXIT ||
+	    tep_data_pid(p->tep, rec) != tep_data_pid(p->tep, next))
+		return false;
+	c.event = ep->event;
+	n.event = nx->event;
+	if (!fgraph_field(&c, "func", &func) ||
+	    !fgraph_field(&c, "depth", &depth) ||
+	    !fgraph_field(&n, "func", &nfunc) || nfunc != func ||
+	    !fgraph_field(&n, "calltime", &call) ||
+	    !fgraph_field(&n, "rettime", &ret))
+		return false;
+	fc = fgraph_cpu(p, rec->cpu);
+	if (fc && depth < FGRAPH_DEPTH)
+		fc->open[depth] = 0;
+	fgraph_duration(s, ret - call);
+	fgraph_indent(s, depth);
+	fgraph_func(&c, s, func);
+	trace_seq_puts(s, "();");
+	return true;
+}
+
 void lt_print_info(struct lt_printer *p, struct tep_record *rec, bool fast,
 		   struct trace_seq *s)
 {
@@ -2164,5 +2273,6 @@ void lt_printer_free(struct lt_printer *p)
 	free(p->src);
 	free(p->copy);
 	free(p->ev);
+	free(p->fgraph);
 	free(p);
 }

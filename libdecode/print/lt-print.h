@@ -55,6 +55,17 @@ int lt_printer_add_format(struct lt_printer *p, int id, const char *fmt);
 void lt_print_info(struct lt_printer *p, struct tep_record *rec, bool fast,
 		   struct trace_seq *s);
 
+/*
+ * lt_print_fgraph_leaf - a call with nothing inside, as the kernel prints
+ * it: when @rec is a funcgraph_entry and @next, the next record of the
+ * same CPU, its own return (same task, same function), the one line
+ * "func();" with the call's duration goes into @s and true is returned;
+ * the caller then prints no line for @next. False, @s untouched,
+ * otherwise.
+ */
+bool lt_print_fgraph_leaf(struct lt_printer *p, struct tep_record *rec,
+			  struct tep_record *next, struct trace_seq *s);
+
 /* Per-construct printers, exposed for the unit tests. */
 void lt_print_flags(struct trace_seq *s, unsigned long long v,
 		    const char *delim, struct tep_print_flag_sym *flags);

@@ -8,6 +8,7 @@
  * a section or a page, no allocation of a claimed size, no loop.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -2012,6 +2013,83 @@ int lt_dat_chunks_seek(const struct lt_dat_pages *p, int fd,
 	}
 	it->last_ts = 0;
 	return 0;
+}
+
+/*
+ * libtracecmd's hooks for a compression algorithm (trace-cmd-private.h of
+ * trace-cmd 3.1, not installed by Debian's libtracecmd-dev; the layout
+ * libtracecmd 3.1.6 copies in tracecmd_compress_proto_register()).
+ */
+struct tracecmd_compression_proto {
+	int weight;
+	const char *name;
+	const char *version;
+	int (*compress)(void *ctx, const void *in, int in_bytes, void *out,
+			int out_bytes);
+	int (*uncompress)(void *ctx, const void *in, int in_bytes, void *out,
+			  int out_bytes);
+	unsigned int (*compress_size)(void *ctx, unsigned int bytes);
+	bool (*is_supported)(const char *name, const char *version);
+	void *(*new_context)(void);
+	void (*free_context)(void *ctx);
+};
+
+int tracecmd_compress_proto_register(struct tracecmd_compression_proto *proto);
+
+static int zlib_pack(void *ctx, const void *in, int in_bytes, void *out,
+		     int out_bytes)
+{
+	uLongf n = out_bytes;
+
+	if (in_bytes < 0 || out_bytes < 0 ||
+	    compress2(out, &n, in, in_bytes, Z_BEST_COMPRESSION) != Z_OK)
+		return -1;
+	return n;
+}
+
+static int zlib_unpack(void *ctx, const void *in, int in_bytes, void *out,
+		       int out_bytes)
+{
+	uLongf n = out_bytes;
+
+	if (in_bytes < 0 || out_bytes < 0 ||
+	    uncompress(out, &n, in, in_bytes) != Z_OK)
+		return -1;
+	return n;
+}
+
+static unsigned int zlib_bound(void *ctx, unsigned int bytes)
+{
+	return compressBound(bytes);
+}
+
+/* zlib's stream format has not changed: any version trace-cmd names */
+static bool zlib_names(const char *name, const char *version)
+{
+	return name && !strcmp(name, "zlib");
+}
+
+static void zlib_register_once(void)
+{
+	static struct tracecmd_compression_proto zlib_proto = {
+		.weight = 10,
+		.name = "zlib",
+		.version = ZLIB_VERSION,
+		.compress = zlib_pack,
+		.uncompress = zlib_unpack,
+		.compress_size = zlib_bound,
+		.is_supported = zlib_names,
+	};
+
+	/* -1 when the library has its own (built with zlib): that one */
+	tracecmd_compress_proto_register(&zlib_proto);
+}
+
+int lt_dat_zlib_register(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	return pthread_once(&once, zlib_register_once) ? -1 : 0;
 }
 
 int lt_dat_page_size(const struct lt_dat_pages *p)

@@ -137,6 +137,14 @@ int lt_dat_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
 int lt_dat_chunks_seek(const struct lt_dat_pages *p, int fd,
 		       struct lt_dat_chunks *it, uint64_t ts);
 
+/*
+ * lt_dat_zlib_register - teach libtracecmd zlib, once per process: trace-cmd
+ * writes version 7 files compressed with zlib as with zstd, and Debian's
+ * libtracecmd 3.1.6 is built with zstd only, so it could not read their
+ * headers. Return: 0, or -1 if the registration could not run.
+ */
+int lt_dat_zlib_register(void);
+
 /* The file's ring-buffer page size. */
 int lt_dat_page_size(const struct lt_dat_pages *p);
 

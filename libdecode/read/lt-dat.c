@@ -98,6 +98,8 @@ struct dat {
 	struct tep_handle *tep;
 	struct tep_record *rec;		/* the current event's record */
 	struct tep_record **pending;	/* next record of each CPU */
+	/* each CPU's pending record already printed, as a graph's leaf */
+	struct { struct tep_record *rec; unsigned long long ts; } *folded;
 	bool started;
 	struct event_info *info;
 	int nr_info;
@@ -786,6 +788,8 @@ static void dat_rewind(struct lt_reader *r, struct dat *d)
 			chunks_from(&d->pages[cpu], &d->pages[cpu].start);
 		put_rec(d, d->pending[cpu]);
 		d->pending[cpu] = read_rec(r, d, cpu, true, 0);
+		if (d->folded)
+			d->folded[cpu].rec = NULL;
 	}
 	d->started = true;
 }
@@ -940,6 +944,8 @@ int lt_dat_continue(struct lt_reader *r, const char *const *buf,
 	d->rec = NULL;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		d->pending[cpu] = NULL;
+		if (d->folded)
+			d->folded[cpu].rec = NULL;
 		d->pages[cpu].buf = buf[cpu];
 		d->pages[cpu].len = len[cpu];
 		d->pages[cpu].off = 0;
@@ -1079,6 +1085,12 @@ static int dat_next(struct lt_reader *r)
 
 	put_rec(d, d->rec);
 	d->rec = dat_take(r, d, &cpu);
+	while (d->rec && d->folded && d->folded[cpu].rec == d->rec &&
+	       d->folded[cpu].ts == d->rec->ts) {
+		d->folded[cpu].rec = NULL;
+		put_rec(d, d->rec);
+		d->rec = dat_take(r, d, &cpu);
+	}
 	if (!d->rec)
 		return r->failed ? -1 : 0;
 	if (d->consumed && d->rec->data)
@@ -1108,7 +1120,12 @@ static size_t dat_payload(struct lt_reader *r, const struct lt_event *ev,
 	if (k >= 0)
 		return k;
 	trace_seq_reset(&d->seq);
-	if (d->printer)
+	n = d->rec->cpu;
+	if (d->printer && d->folded && n >= 0 && n < r->nr_cpus &&
+	    lt_print_fgraph_leaf(d->printer, d->rec, d->pending[n], &d->seq)) {
+		d->folded[n].rec = d->pending[n];
+		d->folded[n].ts = d->pending[n]->ts;
+	} else if (d->printer)
 		/*
 		 * The known events print plainly, libtraceevent is exact for
 		 * them; not hrtimer_start, whose mode is __print_symbolic()
@@ -1177,6 +1194,7 @@ static void dat_close(struct lt_reader *r)
 	if (d->top)
 		tracecmd_close(d->top);
 	free(d->pending);
+	free(d->folded);
 	free(d->consumed);
 	trace_seq_destroy(&d->seq);
 	lt_printer_free(d->printer);
@@ -1231,6 +1249,8 @@ static int dat_seek(struct lt_reader *r, uint64_t ts, uint64_t pos)
 	struct dat *d = r->priv;
 	int cpu;
 
+	for (cpu = 0; d->folded && cpu < r->nr_cpus; cpu++)
+		d->folded[cpu].rec = NULL;
 	if (d->chunked)
 		return seek_chunks(r, d, ts);
 	if (d->pages)
@@ -1597,6 +1617,7 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	int pos_fd, i, fd;
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
+	lt_dat_zlib_register();
 	d = calloc(1, sizeof(*d));
 	if (!d) {
 		lt_reader_fail(r, "out of memory");
@@ -1655,6 +1676,8 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 		return -1;
 	}
 	d->pending = calloc(r->nr_cpus, sizeof(*d->pending));
+	/* without it, a graph's leaves print as an entry and a return */
+	d->folded = calloc(r->nr_cpus, sizeof(*d->folded));
 	/* Without it, pages are just not dropped. */
 	d->consumed = calloc(r->nr_cpus, sizeof(*d->consumed));
 	if (!d->pending) {

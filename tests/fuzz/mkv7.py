@@ -8,6 +8,8 @@ command, or not at all), laid out as trace-cmd.dat.v7(5) describes:
 sections for the headers, formats, kallsyms, printk formats and command
 lines, two options sections, a flyrecord section with one chunk per CPU.
 Debian 12's trace-cmd writes zstd only; this gives the fuzzer zlib seeds.
+Only the top buffer is written (instances are dropped): for files that
+trace-cmd reads as its own, tests/tools/v7-recompress.py.
 """
 import struct
 import subprocess

@@ -17,14 +17,16 @@
 # bullseye's 5.10, i686, trace.dat v6 of trace-cmd 2.9.1 with an empty
 # TRACECLOCK option) is identical, with the syscall arguments in bare hex
 # as kernels before 6.18 print them (sys_dup2(oldfd: b)) and a 32-bit
-# long's %ld negative (sys_exit: NR 114 = -10).
+# long's %ld negative (sys_exit: NR 114 = -10). old/bullseye510-allevents-armhf
+# (the same kernel for 32-bit ARM, armmp, one CPU) is identical too.
 set -- allevents/host618-allevents 99.99 \
 	vm/lazy612vm-allevents 99.99 \
 	stock/stock72-allevents-x86 99.99 \
 	stock/stock72-allevents-arm64 99.99 \
 	stock/stock72-probes-x86 76.5 \
 	stock/stock72-allevents-s390x 99.99 \
-	old/bullseye510-allevents-i686 99.99
+	old/bullseye510-allevents-i686 99.99 \
+	old/bullseye510-allevents-armhf 99.99
 tables=${LT_TABLES:-$TMPDIR}
 while [ $# -ge 2 ]; do
 	n=$1 floor=$2

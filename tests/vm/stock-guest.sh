@@ -19,6 +19,10 @@
 #                     the window: its static key patches the kernel's text
 #                     on every CPU, an IPI to a cpumask (s390x sends no
 #                     other in that load: no bitmask in the trace)
+#   fgraph:NAME       the function_graph tracer (the top buffer: an
+#                     instance has none before 6.x) on read() of a dd,
+#                     depth 6, with the kernel's graph text (absolute
+#                     time, CPU, task) as NAME.txt and NAME.dat
 #   hrtick:on|off     HRTICK / NO_HRTICK (only between scenarios: quiet)
 #   housekeeping:off  khugepaged and proactive compaction idle (see below)
 #   lt:TAG            lazytrace record, live --json and tui --live (tmux)
@@ -180,6 +184,37 @@ record() { # kind name
 	stamp "$2 end"
 	save $2
 	teardown
+}
+
+# The function graph of a read() path: leaves, nested calls, returns.
+fgraph() {
+	stamp "$1 start"
+	echo 0 > $T/tracing_on
+	echo nop > $T/current_tracer
+	echo > $T/trace
+	echo 6 > $T/max_graph_depth
+	echo ksys_read > $T/set_graph_function ||
+		echo "set_graph_function: $(tail -n 2 $T/error_log | tr '\n' ' ')"
+	if ! echo function_graph > $T/current_tracer; then
+		echo "no function_graph tracer"
+		return
+	fi
+	for o in funcgraph-abstime funcgraph-proc funcgraph-cpu; do
+		echo 1 > $T/options/$o
+	done
+	echo 1 > $T/tracing_on
+	dd if=/dev/zero of=/dev/null bs=4k count=${LT_FGRAPH_READS:-40} 2>/dev/null
+	echo 0 > $T/tracing_on
+	cat $T/trace > $OUT/$1.txt
+	grep -m1 'entries-in-buffer' $OUT/$1.txt
+	trace-cmd extract -o $OUT/$1.dat > $OUT/$1.extract.log 2>&1 ||
+		echo "trace-cmd extract failed: $(tail -n 3 $OUT/$1.extract.log)"
+	echo nop > $T/current_tracer
+	echo > $T/set_graph_function
+	for o in funcgraph-abstime funcgraph-proc; do
+		echo 0 > $T/options/$o
+	done
+	stamp "$1 end"
 }
 
 # Every kind of dynamic probe, with fetch args of every type.
@@ -395,6 +430,7 @@ for step in $(echo "${LT_RUN:-info}" | tr ',' ' '); do
 	all:*)		record all $arg ;;
 	probes:*)	probes $arg ;;
 	allipi:*)	record allipi $arg ;;
+	fgraph:*)	fgraph $arg ;;
 	lt:*)		lt $arg ;;
 	*)		echo "unknown step $step" ;;
 	esac
