@@ -287,6 +287,8 @@ static int report(struct report_opts *o)
 	int ret;
 
 	check_cpus(&o->cpus, lt_reader_nr_cpus(r), input_name(o->in.file));
+	/* the kernel's graph: a call with nothing inside is one line */
+	lt_reader_graph_leaves(r);
 	/* Lines go to a pipe or file in big blocks; a terminal sees each. */
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);

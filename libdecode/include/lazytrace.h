@@ -532,6 +532,19 @@ size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
 			char *buf, size_t len);
 
 /**
+ * lt_reader_graph_leaves - print a function_graph leaf as one line
+ * @r: a reader
+ *
+ * From now on, a trace.dat's function_graph call with nothing inside
+ * (an entry whose next event on its CPU is its own return) prints as
+ * the kernel prints it, "func();" with its duration, from the entry's
+ * lt_event_payload(); the return is then not returned by
+ * lt_reader_next(). For a printer of the kernel's layout; without it,
+ * every event is returned and the entry prints as "func() {".
+ */
+void lt_reader_graph_leaves(struct lt_reader *r);
+
+/**
  * lt_event_named - whether the kernel prints "name: " before the payload
  * @ev: an event
  *

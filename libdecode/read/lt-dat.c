@@ -1121,7 +1121,8 @@ static size_t dat_payload(struct lt_reader *r, const struct lt_event *ev,
 		return k;
 	trace_seq_reset(&d->seq);
 	n = d->rec->cpu;
-	if (d->printer && d->folded && n >= 0 && n < r->nr_cpus &&
+	if (r->graph_leaves && d->printer && d->folded && n >= 0 &&
+	    n < r->nr_cpus &&
 	    lt_print_fgraph_leaf(d->printer, d->rec, d->pending[n], &d->seq)) {
 		d->folded[n].rec = d->pending[n];
 		d->folded[n].ts = d->pending[n]->ts;

@@ -51,6 +51,7 @@ struct lt_reader {
 	uint64_t cut;		/* a trace.dat cut short there, or 0 */
 	int file_version;	/* a trace.dat's: 6 or 7; 0 for text */
 	int big_endian;		/* its byte order: 1 big, 0 little; -1 text */
+	bool graph_leaves;	/* lt_reader_graph_leaves() */
 };
 
 __attribute__((format(printf, 2, 3)))

@@ -228,6 +228,11 @@ int lt_reader_seek(struct lt_reader *r, uint64_t ts, uint64_t pos)
 	return 0;
 }
 
+void lt_reader_graph_leaves(struct lt_reader *r)
+{
+	r->graph_leaves = true;
+}
+
 uint64_t lt_reader_truncated(const struct lt_reader *r)
 {
 	return r->cut;

@@ -30,7 +30,17 @@ def test_str_is_report_line(path):
     # an event's info may end in a newline or hold several lines (stacks)
     got = "".join(str(ev) + "\n" for ev in lazytrace.open(path).events()
                   ).splitlines(True)
-    assert len(got) == len(want)
+    # report prints a function_graph call with nothing inside as one
+    # line, "func();" (lt_reader_graph_leaves()); events() has its entry
+    # and its return, each its own row
+    leaves = sum(1 for w in want if w.endswith("();\n"))
+    assert len(got) == len(want) + leaves
+    if leaves:
+        rest = iter(got)
+        missing = [w for w in want if not w.endswith("();\n")
+                   and not any(g == w for g in rest)]
+        assert not missing, "not in order in events(): %r" % missing[:3]
+        return
     bad = [(i, g, w) for i, (g, w) in enumerate(zip(got, want)) if g != w]
     assert not bad, "%d lines differ, first: %r" % (len(bad), bad[:3])
 
