@@ -288,8 +288,11 @@ void lt_print_symbol(struct tep_handle *tep, struct trace_seq *s,
 	const char *name, *mod;
 
 	/* It returns 1 when it found a symbol. */
-	if (!addr || !tep_find_function_info(tep, addr, &name, &start, &size) ||
-	    !name) {
+	if (!addr || !(mod_of && mod_of->sym ?
+		       mod_of->sym(mod_of->ctx, addr, offset, &name, &start,
+				   &size) :
+		       tep_find_function_info(tep, addr, &name, &start,
+					      &size)) || !name) {
 		trace_seq_printf(s, "0x%llx", addr);
 		return;
 	}

@@ -5,6 +5,7 @@
 #ifndef _LT_DAT_CHECK_H
 #define _LT_DAT_CHECK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,25 @@ struct lt_dat_hooks {
 	/* the file was cut short at @off: its pages are read up to there */
 	void (*truncated)(void *ctx, uint64_t off);
 	void *ctx;
+	/*
+	 * What a reader needs to parse the headers itself, each once it
+	 * passed the checks: the initial header; the header_page text;
+	 * every event format file whole, with its system ("ftrace" for
+	 * ftrace's) and ID; the printk formats and saved command lines;
+	 * every option but the sections (its ID and content, in the
+	 * file's byte order); the CPU count (v6 header, v7 CPUCOUNT).
+	 */
+	void (*file)(void *ctx, bool big, int long_size, uint32_t page_size);
+	void (*header_page)(void *ctx, const char *text, size_t len);
+	void (*event)(void *ctx, const char *system, int id, const char *text,
+		      size_t len);
+	void (*printk)(void *ctx, const char *text, size_t len);
+	void (*cmdlines)(void *ctx, const char *text, size_t len);
+	void (*option)(void *ctx, unsigned int id, const void *data,
+		       size_t len);
+	void (*cpus)(void *ctx, uint64_t cpus);
+	/* with @pages: hand over the pages even when none is left */
+	bool all_pages;
 };
 
 /*
