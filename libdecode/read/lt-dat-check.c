@@ -2011,6 +2011,23 @@ int lt_dat_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
 	return 1;
 }
 
+int lt_dat_chunk_r(const struct lt_dat_pages *p, int fd,
+		   struct lt_dat_chunks *it, uint8_t **buf, size_t *cap,
+		   size_t *len, uint8_t **in, size_t *in_cap, char *err,
+		   size_t errlen)
+{
+	/* a copy: what the walk writes (its error, its input) is ours */
+	struct lt_dat_pages own = *p;
+	int ret;
+
+	own.c.in = *in;
+	own.c.in_size = *in_cap;
+	ret = lt_dat_chunk(&own, fd, it, buf, cap, len, err, errlen);
+	*in = own.c.in;
+	*in_cap = own.c.in_size;
+	return ret;
+}
+
 int lt_dat_chunks_seek(const struct lt_dat_pages *p, int fd,
 		       struct lt_dat_chunks *it, uint64_t ts)
 {

@@ -150,6 +150,16 @@ int lt_dat_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
 		 size_t errlen);
 
 /*
+ * lt_dat_chunk_r - lt_dat_chunk() for threads: @p is only read, and
+ * @in, @in_cap are the caller's buffer for the compressed chunk, so that
+ * several threads may read chunks of the same file at once.
+ */
+int lt_dat_chunk_r(const struct lt_dat_pages *p, int fd,
+		   struct lt_dat_chunks *it, uint8_t **buf, size_t *cap,
+		   size_t *len, uint8_t **in, size_t *in_cap, char *err,
+		   size_t errlen);
+
+/*
  * lt_dat_chunks_seek - move @it, at a CPU's first block of uncompressed
  * pages, to the last block that starts before @ts: 0, or -1 for
  * compressed chunks, which cannot be found without reading them.

@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,9 @@ struct event_info {
 	struct lt_known_print print;	/* printed by hand if known */
 };
 
+/* Chunks of each CPU that workers read ahead of the reader. */
+#define AHEAD 2
+
 /* Where a chunk or block of pages starts, and its first page's time. */
 struct chunk_mark {
 	struct lt_dat_chunks at;
@@ -77,6 +81,17 @@ struct page_src {
 	size_t nr_mark, max_mark;
 	struct tep_record rec[2];
 	int slot;
+	/* chunks read ahead by the workers (lt_dat_set_jobs()) */
+	struct ahead {
+		uint8_t *buf;
+		size_t cap, len;
+		struct lt_dat_chunks at;	/* where it starts */
+		int ret;			/* lt_dat_chunk_r()'s */
+		char msg[LT_ERR_LEN];
+	} ahead[AHEAD];
+	int head, ready;	/* ready chunks: ahead[head], the next... */
+	bool busy;		/* a worker reads the next one */
+	bool done;		/* the last one read was the end, or an error */
 };
 
 /*
@@ -197,6 +212,21 @@ struct dat {
 		} *ev;
 		size_t nr_ev, max_ev;
 	} h;
+	/*
+	 * Worker threads reading (decompressing, checking) each CPU's next
+	 * chunks while the reader decodes and merges; one lock for all.
+	 */
+	struct {
+		pthread_t *tid;
+		int nr;
+		pthread_mutex_t lock;
+		pthread_cond_t work;	/* a chunk can be read ahead */
+		pthread_cond_t ready;	/* a chunk was read, a worker idles */
+		bool stop;
+		bool tried;
+		struct worker_arg *arg;
+	} w;
+	int jobs;		/* threads reading the pages, the reader's too */
 	bool own_tep;
 	char *ksyms_raw;	/* the kallsyms text, for libtraceevent */
 	/* own_tep: the kallsyms as libtraceevent parses them, when needed */
@@ -1097,11 +1127,232 @@ static void put_rec(struct dat *d, struct tep_record *rec)
 }
 
 /* Read a CPU's pages from @at on. */
-static void chunks_from(struct page_src *p, const struct lt_dat_chunks *at)
+static void chunks_from(struct dat *d, struct page_src *p,
+			const struct lt_dat_chunks *at)
 {
-	p->it = *at;
+	if (d->w.nr) {
+		/* what was read ahead is of the old place */
+		pthread_mutex_lock(&d->w.lock);
+		while (p->busy)
+			pthread_cond_wait(&d->w.ready, &d->w.lock);
+		p->it = *at;
+		p->head = p->ready = 0;
+		p->done = false;
+		pthread_cond_broadcast(&d->w.work);
+		pthread_mutex_unlock(&d->w.lock);
+	} else {
+		p->it = *at;
+	}
 	p->len = p->off = 0;
 	p->loaded = false;
+}
+
+/* A CPU whose next chunk a worker can read now, or NULL; under the lock. */
+static struct page_src *ahead_wanted(struct lt_reader *r, struct dat *d,
+				     int *next)
+{
+	struct page_src *p;
+	int i, cpu;
+
+	for (i = 0; i < r->nr_cpus; i++) {
+		cpu = (*next + i) % r->nr_cpus;
+		p = &d->pages[cpu];
+		if (p->chunked && !p->busy && !p->done && p->ready < AHEAD &&
+		    p->it.left) {
+			*next = cpu + 1;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+struct worker_arg {
+	struct lt_reader *r;
+	struct dat *d;
+};
+
+/*
+ * A worker: the next chunk of the CPU that most lacks one, read into a
+ * free slot outside the lock; each CPU's chunks in order, one worker at
+ * a time on it.
+ */
+static void *worker(void *arg)
+{
+	struct lt_reader *r = ((struct worker_arg *)arg)->r;
+	struct dat *d = ((struct worker_arg *)arg)->d;
+	uint8_t *in = NULL;
+	size_t in_cap = 0;
+	struct page_src *p;
+	struct ahead *a;
+	struct lt_dat_chunks it;
+	int next = 0;
+
+	pthread_mutex_lock(&d->w.lock);
+	while (!d->w.stop) {
+		p = ahead_wanted(r, d, &next);
+		if (!p) {
+			pthread_cond_wait(&d->w.work, &d->w.lock);
+			continue;
+		}
+		p->busy = true;
+		a = &p->ahead[(p->head + p->ready) % AHEAD];
+		a->at = it = p->it;
+		pthread_mutex_unlock(&d->w.lock);
+		a->ret = lt_dat_chunk_r(d->zpages, d->fd, &it, &a->buf,
+					&a->cap, &a->len, &in, &in_cap, a->msg,
+					sizeof(a->msg));
+		pthread_mutex_lock(&d->w.lock);
+		p->busy = false;
+		p->it = it;
+		p->ready++;
+		if (a->ret <= 0)
+			p->done = true;
+		pthread_cond_broadcast(&d->w.ready);
+	}
+	pthread_mutex_unlock(&d->w.lock);
+	free(in);
+	return NULL;
+}
+
+/*
+ * next_chunk() from the workers: wait for the CPU's next chunk, and swap
+ * buffers with its slot (the one given back holds no record handed out).
+ */
+static int take_ahead(struct lt_reader *r, struct dat *d, struct page_src *p,
+		      struct lt_dat_chunks *at, size_t *len)
+{
+	struct ahead *a;
+	uint8_t *b;
+	size_t c;
+	int ret;
+
+	pthread_mutex_lock(&d->w.lock);
+	while (!p->ready && (p->busy || (!p->done && p->it.left))) {
+		pthread_cond_signal(&d->w.work);
+		pthread_cond_wait(&d->w.ready, &d->w.lock);
+	}
+	if (!p->ready) {
+		pthread_mutex_unlock(&d->w.lock);
+		return 0;
+	}
+	a = &p->ahead[p->head];
+	ret = a->ret;
+	if (ret < 0)
+		lt_reader_fail(r, "%s", a->msg);
+	if (ret > 0) {
+		p->cur ^= 1;
+		b = p->cbuf[p->cur];
+		c = p->ccap[p->cur];
+		p->cbuf[p->cur] = a->buf;
+		p->ccap[p->cur] = a->cap;
+		a->buf = b;
+		a->cap = c;
+		*at = a->at;
+		*len = a->len;
+	}
+	p->head = (p->head + 1) % AHEAD;
+	p->ready--;
+	pthread_cond_signal(&d->w.work);
+	pthread_mutex_unlock(&d->w.lock);
+	return ret;
+}
+
+/* Size of CPU data from which the default is a thread per vCPU. */
+#define JOBS_AUTO_SIZE (64ULL << 20)
+
+/*
+ * Start the workers, when the first chunk past each CPU's first is
+ * needed: no chunk is read ahead yet, every CPU is where the reader is.
+ */
+static void start_workers(struct lt_reader *r, struct dat *d)
+{
+	struct worker_arg *arg;
+	int i, n = d->jobs - 1;
+
+	d->w.tried = true;
+	if (n > r->nr_cpus)
+		n = r->nr_cpus;	/* one worker per CPU's pages at most */
+	if (n <= 0 || !d->chunked)
+		return;
+	arg = malloc(sizeof(*arg));
+	d->w.tid = calloc(n, sizeof(*d->w.tid));
+	if (!arg || !d->w.tid) {
+		free(arg);
+		free(d->w.tid);
+		d->w.tid = NULL;
+		return;		/* one thread, as without -j */
+	}
+	*arg = (struct worker_arg){ r, d };
+	d->w.arg = arg;
+	pthread_mutex_init(&d->w.lock, NULL);
+	pthread_cond_init(&d->w.work, NULL);
+	pthread_cond_init(&d->w.ready, NULL);
+	d->w.stop = false;
+	for (i = 0; i < n; i++) {
+		if (pthread_create(&d->w.tid[i], NULL, worker, arg))
+			break;
+		d->w.nr++;
+	}
+	if (!d->w.nr) {
+		pthread_mutex_destroy(&d->w.lock);
+		pthread_cond_destroy(&d->w.work);
+		pthread_cond_destroy(&d->w.ready);
+		free(d->w.tid);
+		d->w.tid = NULL;
+	}
+}
+
+/* Documented in lt-internal.h. */
+void lt_dat_set_jobs(struct lt_reader *r, int jobs)
+{
+	struct dat *d = r->priv;
+
+	if (r->ops == &dat_ops && d && jobs > 0)
+		d->jobs = jobs;
+}
+
+/*
+ * The default: LAZYTRACE_JOBS (a count, or 0 for one per online CPU),
+ * else one per online CPU for a large file and one for a small one,
+ * whose pages take less time to read than threads to start.
+ */
+static int default_jobs(const struct lt_reader *r)
+{
+	const char *env = getenv("LAZYTRACE_JOBS");
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	char *end;
+	long n;
+
+	if (online < 1)
+		online = 1;
+	if (env && *env) {
+		n = strtol(env, &end, 10);
+		if (!*end && n >= 0 && n <= 1024)
+			return n ? (int)n : (int)online;
+	}
+	return r->size >= JOBS_AUTO_SIZE ? (int)online : 1;
+}
+
+static void stop_workers(struct dat *d)
+{
+	int i;
+
+	if (!d->w.nr)
+		return;
+	pthread_mutex_lock(&d->w.lock);
+	d->w.stop = true;
+	pthread_cond_broadcast(&d->w.work);
+	pthread_mutex_unlock(&d->w.lock);
+	for (i = 0; i < d->w.nr; i++)
+		pthread_join(d->w.tid[i], NULL);
+	free(d->w.tid);
+	d->w.tid = NULL;
+	free(d->w.arg);
+	d->w.arg = NULL;
+	d->w.nr = 0;
+	pthread_mutex_destroy(&d->w.lock);
+	pthread_cond_destroy(&d->w.work);
+	pthread_cond_destroy(&d->w.ready);
 }
 
 /* (Re)start every CPU at its first record. */
@@ -1111,7 +1362,7 @@ static void dat_rewind(struct lt_reader *r, struct dat *d)
 
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		if (d->chunked)
-			chunks_from(&d->pages[cpu], &d->pages[cpu].start);
+			chunks_from(d, &d->pages[cpu], &d->pages[cpu].start);
 		put_rec(d, d->pending[cpu]);
 		d->pending[cpu] = read_rec(r, d, cpu, true, 0);
 	}
@@ -1158,13 +1409,21 @@ static int next_chunk(struct lt_reader *r, struct dat *d,
 	size_t len, idx;
 	int ret;
 
-	p->cur ^= 1;
-	ret = lt_dat_chunk(d->zpages, d->fd, &p->it, &p->cbuf[p->cur],
-			   &p->ccap[p->cur], &len, msg, sizeof(msg));
-	if (ret < 0)
-		lt_reader_fail(r, "%s", msg);
-	if (ret <= 0)
-		return ret;
+	if (!d->w.tried && d->jobs > 1)
+		start_workers(r, d);
+	if (d->w.nr) {
+		ret = take_ahead(r, d, p, &at, &len);
+		if (ret <= 0)
+			return ret;
+	} else {
+		p->cur ^= 1;
+		ret = lt_dat_chunk(d->zpages, d->fd, &p->it, &p->cbuf[p->cur],
+				   &p->ccap[p->cur], &len, msg, sizeof(msg));
+		if (ret < 0)
+			lt_reader_fail(r, "%s", msg);
+		if (ret <= 0)
+			return ret;
+	}
 	p->buf = (const char *)p->cbuf[p->cur];
 	p->len = len;
 	p->off = 0;
@@ -1247,6 +1506,8 @@ int lt_dat_continue(struct lt_reader *r, const char *const *buf,
 
 	if (r->ops != &dat_ops || !d || page_size <= 0)
 		return -1;
+	stop_workers(d);	/* the file's pages are done */
+	d->w.tried = true;
 	if (!d->pages) {
 		d->pages = calloc(r->nr_cpus, sizeof(*d->pages));
 		if (!d->pages)
@@ -1536,7 +1797,7 @@ static int seek_chunks(struct lt_reader *r, struct dat *d, uint64_t ts)
 		p = &d->pages[cpu];
 		at = p->start;
 		if (!lt_dat_chunks_seek(d->zpages, d->fd, &at, ts)) {
-			chunks_from(p, &at);
+			chunks_from(d, p, &at);
 			d->pending[cpu] = page_rec(r, d, cpu);
 			continue;
 		}
@@ -1549,7 +1810,7 @@ static int seek_chunks(struct lt_reader *r, struct dat *d, uint64_t ts)
 			else
 				hi = mid;
 		}
-		chunks_from(p, lo ? &p->mark[lo - 1].at : &p->start);
+		chunks_from(d, p, lo ? &p->mark[lo - 1].at : &p->start);
 		d->pending[cpu] = page_rec(r, d, cpu);
 	}
 	d->started = true;
@@ -1908,10 +2169,13 @@ static void free_page_srcs(struct lt_reader *r, struct dat *d)
 {
 	int i;
 
+	stop_workers(d);
 	for (i = 0; d->pages && i < r->nr_cpus; i++) {
 		kbuffer_free(d->pages[i].kb);
 		free(d->pages[i].cbuf[0]);
 		free(d->pages[i].cbuf[1]);
+		free(d->pages[i].ahead[0].buf);
+		free(d->pages[i].ahead[1].buf);
 		free(d->pages[i].mark);
 	}
 	free(d->pages);
@@ -1942,7 +2206,7 @@ static int use_chunks(struct lt_reader *r, struct dat *d)
 			goto oom;
 		p->chunked = lt_dat_chunks_of(d->zpages, d->buffer, cpu,
 					      &p->start);
-		chunks_from(p, &p->start);
+		chunks_from(d, p, &p->start);
 	}
 	d->chunked = true;
 	/* records are the reader's own: no libtracecmd mapping to drop */
@@ -2152,6 +2416,7 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 		      tracecmd_get_first_ts(d->handle);
 	if (use_chunks(r, d))
 		return -1;
+	d->jobs = default_jobs(r);
 	detect_abi(r, d, opts);
 	lt_printer_set_kernel(d->printer, r->kernel);
 	return r->failed ? -1 : 0;

@@ -40,6 +40,9 @@ struct lt_reader {
 	char abi_reason_buf[160];
 	char *kernel;
 	unsigned int flag_columns;	/* as the text shows them; 0: by release */
+	/* lt_reader_flag_columns() by release, for the release it was of */
+	const char *columns_kernel;
+	unsigned int release_columns;
 	int nr_cpus;
 	uint64_t first_ts;
 	uint64_t size;
@@ -124,6 +127,15 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts);
  */
 struct tep_handle;
 void lt_dat_use_symbols(struct lt_reader *r, struct tep_handle *syms);
+/*
+ * Threads reading a trace.dat's pages (decompressing and checking each
+ * CPU's next chunks while the reader decodes): @jobs counts the reader's
+ * own, so 1 is none. Any time before the events are read; ignored for
+ * other inputs. The default is lt_dat_open()'s (LAZYTRACE_JOBS, or by
+ * the file's size).
+ */
+void lt_dat_set_jobs(struct lt_reader *r, int jobs);
+
 /*
  * Go on with trace.dat reader @r on a live session's next interval: @buf
  * holds each CPU's ring-buffer pages (@len bytes, pages of @page_size),
