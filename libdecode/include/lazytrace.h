@@ -1507,8 +1507,11 @@ struct lt_run *lt_run_new(void);
  * "comm" (comma-separated shell globs), "kind" (transition kinds, and
  * "served"), "from" and "to" (a time: "7.25" seconds, "7250ms", "20us",
  * "300ns"), "hz", "tick" (a time), "episode-ticks", "hog-episodes",
- * "hog-pending-ticks" (docs/model.md §7) and "idle" ("1": the tasks
- * table lists the idle tasks too).
+ * "hog-pending-ticks" (docs/model.md §7), "idle" ("1": the tasks
+ * table lists the idle tasks too) and "jobs" (threads reading a
+ * trace.dat, the reading one included: 1 is none; by default
+ * LAZYTRACE_JOBS, else one per online CPU for files of 64 MB or more;
+ * the output is the same with any).
  *
  * Return: 0, or -1 with lt_run_error() saying which option and why
  * (%LT_RUN_USAGE).

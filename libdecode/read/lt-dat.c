@@ -1403,7 +1403,7 @@ static uint64_t chunk_time(struct dat *d, const struct page_src *p)
 static int next_chunk(struct lt_reader *r, struct dat *d,
 		      struct page_src *p)
 {
-	struct lt_dat_chunks at = p->it;
+	struct lt_dat_chunks at;
 	char msg[LT_ERR_LEN];
 	struct chunk_mark *m;
 	size_t len, idx;
@@ -1416,6 +1416,7 @@ static int next_chunk(struct lt_reader *r, struct dat *d,
 		if (ret <= 0)
 			return ret;
 	} else {
+		at = p->it;
 		p->cur ^= 1;
 		ret = lt_dat_chunk(d->zpages, d->fd, &p->it, &p->cbuf[p->cur],
 				   &p->ccap[p->cur], &len, msg, sizeof(msg));
@@ -1489,7 +1490,7 @@ static struct tep_record *page_rec(struct lt_reader *r, struct dat *d,
 	rec->offset = p->page_off + kbuffer_curr_offset(p->kb);
 	/* in the file: the record's, or its compressed chunk's */
 	if (p->chunked)
-		rec->offset = p->it.raw ? p->base + rec->offset : p->base;
+		rec->offset = p->start.raw ? p->base + rec->offset : p->base;
 	rec->cpu = cpu;
 	rec->missed_events = first ? p->missed : 0;
 	return rec;
