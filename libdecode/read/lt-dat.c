@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * trace.dat reader, through libtracecmd and libtraceevent (no plugins).
+ * trace.dat reader, through libtraceevent (no plugins). lt_dat_check()
+ * walks the file and hands over its headers; the reader builds the
+ * parser handle itself (formats parsed when their events are read, the
+ * kallsyms when an address inside a function is looked up) and reads the
+ * pages itself, optionally with worker threads reading ahead. libtracecmd
+ * opens what needs its help: files patched for safety, cut short, or with
+ * options that move timestamps.
  */
 #include <ctype.h>
 #include <errno.h>
