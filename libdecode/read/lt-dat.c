@@ -1970,12 +1970,17 @@ static bool has_lazy_count_field(struct dat *d)
 	size_t k;
 	int i;
 
-	/* the formats not parsed: their common fields' lines */
+	/*
+	 * The formats not parsed: their common fields' lines, which end at
+	 * the first empty line.
+	 */
 	for (k = 0; d->own_tep && k < d->h.nr_ev; k++) {
 		const struct hdr_ev *e = &d->h.ev[k];
+		const char *t = d->h.fmt + e->text;
+		const char *end = memmem(t, e->len, "\n\n", 2);
 
 		if (!e->parsed &&
-		    memmem(d->h.fmt + e->text, e->len,
+		    memmem(t, end ? (size_t)(end - t) : e->len,
 			   " common_preempt_lazy_count;", 27))
 			return true;
 	}
