@@ -235,9 +235,9 @@ struct dat {
 	int jobs;		/* threads reading the pages, the reader's too */
 	bool own_tep;
 	char *ksyms_raw;	/* the kallsyms text, for libtraceevent */
-	/* own_tep: the kallsyms as libtraceevent parses them, when needed */
-	struct tep_handle *symtep;
-	bool tep_ksyms;		/* symtep was made */
+	/* own_tep: every symbol as libtraceevent keeps them, when needed */
+	struct lt_ksyms_all symtab;
+	bool tep_ksyms;		/* symtab was made */
 };
 
 /*
@@ -347,22 +347,49 @@ static void build_ksyms(struct dat *d)
  * work never needs them, and they were most of the cost of opening a
  * distribution kernel's trace.
  */
-static struct tep_handle *sym_tep(struct dat *d)
+static const struct lt_ksyms_all *sym_table(struct dat *d)
 {
 	const char *text;
+	char *copy;
+	size_t len;
 
-	if (!d->own_tep || d->syms.tep != d->tep)
-		return d->syms.tep;
 	if (!d->tep_ksyms) {
 		d->tep_ksyms = true;
 		text = d->ksyms_built ? d->ksyms_raw : d->ksyms_text;
-		d->symtep = tep_alloc();
-		if (d->symtep && text)
-			tep_parse_kallsyms(d->symtep, text);
+		len = d->ksyms_len;
+		/* the table cuts the names in place, in a copy of its own */
+		copy = text ? malloc(len + 1) : NULL;
+		if (copy) {
+			memcpy(copy, text, len + 1);
+			lt_ksyms_all_init(&d->symtab, copy, len);
+		}
 		free(d->ksyms_raw);
 		d->ksyms_raw = NULL;
 	}
-	return d->symtep;	/* NULL: out of memory, no symbol */
+	return d->symtab.f ? &d->symtab : NULL;
+}
+
+/*
+ * The function containing @addr, as tep_find_function_info() on the
+ * handle the symbols come from: libtracecmd's, the live session's, or
+ * with our own parser handle, the table above.
+ */
+static int find_function(struct dat *d, uint64_t addr, const char **name,
+			 unsigned long long *start, unsigned long *size)
+{
+	const struct lt_ksyms_all *t;
+	uint64_t st, sz;
+
+	if (!d->own_tep || d->syms.tep != d->tep)
+		return tep_find_function_info(d->syms.tep, addr, name, start,
+					      size);
+	t = sym_table(d);
+	*name = t ? lt_ksyms_find(t, addr, &st, &sz) : NULL;
+	if (!*name)
+		return 0;
+	*start = st;
+	*size = sz;
+	return 1;
 }
 
 /* The function starting at @addr, if the file's kallsyms has one. */
@@ -570,7 +597,6 @@ static int print_symbol(void *ctx, unsigned long long addr, bool offset,
 			unsigned long *size)
 {
 	struct dat *d = ctx;
-	struct tep_handle *t;
 
 	if (!offset && d->syms.tep == d->tep) {
 		*name = exact_function(d, addr);
@@ -580,8 +606,7 @@ static int print_symbol(void *ctx, unsigned long long addr, bool offset,
 			return 1;
 		}
 	}
-	t = sym_tep(d);
-	return t ? tep_find_function_info(t, addr, name, start, size) : 0;
+	return find_function(d, addr, name, start, size);
 }
 
 /*
@@ -870,9 +895,7 @@ static int dat_symbol(const struct lt_symbols *s, uint64_t ip,
 	unsigned long sz = 0;
 	const char *n = NULL;
 
-	struct tep_handle *t = sym_tep(ds->d);
-
-	if (!ip || !t || !tep_find_function_info(t, ip, &n, &st, &sz) || !n)
+	if (!ip || !find_function(ds->d, ip, &n, &st, &sz) || !n)
 		return -1;
 	*name = n;
 	*start = st;
@@ -1774,8 +1797,7 @@ static void dat_close(struct lt_reader *r)
 	lt_printer_free(d->printer);
 	if (d->own_tep)
 		tep_free(d->tep);
-	if (d->symtep)
-		tep_free(d->symtep);
+	lt_ksyms_all_free(&d->symtab);
 	free_hdr(d);
 	free(d->ksyms_raw);
 	free_patches(d);

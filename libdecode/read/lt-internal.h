@@ -115,6 +115,26 @@ const char *lt_ksyms_exact(const struct lt_ksyms *k, uint64_t addr);
 const char *lt_ksyms_module(const struct lt_ksyms *k, uint64_t addr);
 void lt_ksyms_free(struct lt_ksyms *k);
 
+/*
+ * Every symbol of a kallsyms text as libtraceevent's tep_parse_kallsyms()
+ * keeps them, for addresses inside functions: the same answers as its
+ * tep_find_function_info(), from one pass without sscanf.
+ */
+struct lt_ksyms_all {
+	char *text;
+	struct lt_kfunc {
+		uint64_t addr;
+		const char *name;
+		size_t idx;	/* the line's, for the order of equal addresses */
+	} *f;			/* by address, then nr entries: a 0 end */
+	size_t nr;
+};
+
+int lt_ksyms_all_init(struct lt_ksyms_all *t, char *text, size_t len);
+const char *lt_ksyms_find(const struct lt_ksyms_all *t, uint64_t addr,
+			  uint64_t *start, uint64_t *size);
+void lt_ksyms_all_free(struct lt_ksyms_all *t);
+
 /* A kernel_stack event's payload as the kernel prints it (lt-reader.c). */
 size_t lt_stack_payload(const struct lt_event *ev, char *buf, size_t len);
 
