@@ -55,9 +55,16 @@ struct input_opts {
 #define INPUT_LONG_OPTS \
 	{ "input", required_argument, NULL, 'i' }, \
 	{ "buffer", required_argument, NULL, 'B' }, \
-	{ "abi", required_argument, NULL, OPT_ABI }
+	{ "abi", required_argument, NULL, OPT_ABI }, \
+	{ "jobs", required_argument, NULL, 'j' }
 
-#define INPUT_SHORT_OPTS "i:B:"
+#define INPUT_SHORT_OPTS "i:B:j:"
+
+/* -j N: threads reading a trace.dat (the reader's default is its own). */
+#define JOBS_USAGE \
+"  -j, --jobs N       threads reading a trace.dat, this one included (1:\n" \
+"                     no other; default LAZYTRACE_JOBS, else one per CPU\n" \
+"                     from 64 MB); the output is the same with any\n"
 
 enum {
 	OPT_ABI = 0x100,
@@ -264,11 +271,12 @@ static inline void progress_tick(struct progress *p)
 	{ "episode-ticks", required_argument, NULL, OPT_RUN_EPISODE_TICKS }, \
 	{ "hog-episodes", required_argument, NULL, OPT_RUN_HOG_EPISODES }, \
 	{ "hog-pending-ticks", required_argument, NULL, OPT_RUN_HOG_PENDING }, \
+	{ "jobs", required_argument, NULL, 'j' }, \
 	{ "json", no_argument, NULL, OPT_JSON }, \
 	{ "csv", no_argument, NULL, OPT_CSV }, \
 	{ "ndjson", no_argument, NULL, OPT_NDJSON }
 
-#define RUN_SHORT_OPTS "i:B:t"
+#define RUN_SHORT_OPTS "i:B:tj:"
 
 #define RUN_USAGE \
 "  -i, --input FILE   trace.dat or kernel text ('-': standard input; default\n" \
@@ -284,7 +292,8 @@ static inline void progress_tick(struct progress *p)
 "  -t                 times in full nanoseconds\n" \
 "  --hz N, --tick T   the tick when the trace has no tick events\n" \
 "  --episode-ticks X, --hog-episodes N, --hog-pending-ticks X\n" \
-"                     the hog rules (docs/model.md §7)\n"
+"                     the hog rules (docs/model.md §7)\n" \
+JOBS_USAGE
 
 enum {
 	OPT_NDJSON = OPT_PRIVATE - 0x20,

@@ -38,6 +38,7 @@ static const char report_usage[] =
 "  --comm GLOB        only events whose current task's name matches\n"
 "  --from T, --to T   time window, in the trace's seconds (e.g. 7.25, 7250ms)\n"
 "  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n"
+JOBS_USAGE
 "  --color[=WHEN]     colour the need-resched letter: auto (on a terminal,\n"
 "                     the default), always, never\n";
 

@@ -27,6 +27,7 @@ static const struct {
 	{ OPT_RUN_EPISODE_TICKS, "episode-ticks" },
 	{ OPT_RUN_HOG_EPISODES, "hog-episodes" },
 	{ OPT_RUN_HOG_PENDING, "hog-pending-ticks" },
+	{ 'j', "jobs" },
 };
 
 void run_cli_init(struct run_cli *rc)

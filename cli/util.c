@@ -142,6 +142,14 @@ int input_opt(struct input_opts *in, int c, const char *arg)
 			die_usage("unknown ABI '%s' (auto, legacy, mainline, poc2023, rt-lazy)",
 				  arg);
 		return 1;
+	case 'j':
+		/* the reader's default, for every reader this command opens */
+		if (!arg[0] || arg[strspn(arg, "0123456789")] ||
+		    strlen(arg) > 4 || atoi(arg) < 1 || atoi(arg) > 1024)
+			die_usage("bad --jobs '%s': threads, 1 to 1024", arg);
+		if (setenv("LAZYTRACE_JOBS", arg, 1))
+			die("out of memory");
+		return 1;
 	}
 	return 0;
 }

@@ -1521,9 +1521,12 @@ struct lt_run *lt_run_new(void);
  * "served"), "from" and "to" (a time: "7.25" seconds, "7250ms", "20us",
  * "300ns"), "hz", "tick" (a time), "episode-ticks", "hog-episodes",
  * "hog-pending-ticks" (docs/model.md §7), "idle" ("1": the tasks
- * table lists the idle tasks too), "live" ("1": the input is this
- * machine's tracefs, read by lt_run_interval()) and "save" (a live run's
- * directory for its intervals, lt_live_save()).
+ * table lists the idle tasks too), "jobs" (threads reading a trace.dat,
+ * the reading one included: 1 is none; by default LAZYTRACE_JOBS, else
+ * one per online CPU for files of 64 MB or more; the output is the same
+ * with any), "live" ("1": the input is this machine's tracefs, read by
+ * lt_run_interval()) and "save" (a live run's directory for its
+ * intervals, lt_live_save()).
  *
  * Return: 0, or -1 with lt_run_error() saying which option and why
  * (%LT_RUN_USAGE).

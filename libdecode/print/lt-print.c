@@ -289,8 +289,11 @@ void lt_print_symbol(struct tep_handle *tep, struct trace_seq *s,
 	const char *name, *mod;
 
 	/* It returns 1 when it found a symbol. */
-	if (!addr || !tep_find_function_info(tep, addr, &name, &start, &size) ||
-	    !name) {
+	if (!addr || !(mod_of && mod_of->sym ?
+		       mod_of->sym(mod_of->ctx, addr, offset, &name, &start,
+				   &size) :
+		       tep_find_function_info(tep, addr, &name, &start,
+					      &size)) || !name) {
 		trace_seq_printf(s, "0x%llx", addr);
 		return;
 	}
@@ -2050,9 +2053,10 @@ static struct ev_print *ev_print_of(struct lt_printer *p, int type,
 		return ep;
 	e = tep_find_event(p->tep, type);
 	ep->event = e;
-	ep->mode = PM_TEP;
+	/* not cached: a reader may parse the format later (on first use) */
 	if (!e)
 		return ep;
+	ep->mode = PM_TEP;
 	if (!strcmp(e->system, "syscalls") &&
 	    (!strncmp(e->name, "sys_enter_", 10) ||
 	     !strncmp(e->name, "sys_exit_", 9))) {

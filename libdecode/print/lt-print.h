@@ -19,10 +19,18 @@
 
 struct lt_printer;
 
-/* The module of the function starting at @start, or NULL (%pS's suffix). */
+/*
+ * The module of the function starting at @start, or NULL (%pS's suffix);
+ * and, if @sym is set, the symbol lookup in place of libtraceevent's
+ * (same answers as tep_find_function_info(); @size is needed only with
+ * @offset), so that a reader can load its symbols when first needed.
+ */
 struct lt_module_lookup {
 	const char *(*fn)(void *ctx, unsigned long long start);
 	void *ctx;
+	int (*sym)(void *ctx, unsigned long long addr, bool offset,
+		   const char **name, unsigned long long *start,
+		   unsigned long *size);
 };
 
 struct lt_printer *lt_printer_new(struct tep_handle *tep);

@@ -124,6 +124,8 @@ struct chk {
 	size_t errlen;
 	/* why the last format lost something, for lt_dat_format_verdict() */
 	char why[160];
+	/* the system of the formats being checked, for hooks->event */
+	const char *sys;
 };
 
 /* The check, kept for the chunks it left to the reader. */
@@ -952,6 +954,9 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 	if (c->hooks && c->hooks->format && fmt)
 		c->hooks->format(c->hooks->ctx, c->ev[c->nr_ev - 1].id,
 				 fmt + 10, end - (fmt + 10));
+	if (c->hooks && c->hooks->event)
+		c->hooks->event(c->hooks->ctx, c->sys ? c->sys : "",
+				c->ev[c->nr_ev - 1].id, t, f->len);
 	ret = 0;
 out:
 	free(t);
@@ -1063,6 +1068,9 @@ static int check_header_info(struct chk *c, struct view *v)
 				    tags[i]);
 		if (!i && check_header_page(c, &d))
 			return -1;
+		if (!i && c->hooks && c->hooks->header_page)
+			c->hooks->header_page(c->hooks->ctx,
+					      (const char *)d.p, d.len);
 	}
 	return 0;
 }
@@ -1093,6 +1101,7 @@ static int check_ftrace_events(struct chk *c, struct view *v)
 
 	if (num(c, v, 4, &count, "the ftrace format count"))
 		return -1;
+	c->sys = "ftrace";
 	return check_formats(c, v, count, "an ftrace event");
 }
 
@@ -1108,8 +1117,10 @@ static int check_event_formats(struct chk *c, struct view *v)
 			    (unsigned long long)systems);
 	for (i = 0; i < systems; i++) {
 		if (cstr(c, v, 256, &name, "an event system name") ||
-		    num(c, v, 4, &count, "an event count") ||
-		    check_formats(c, v, count, "an event"))
+		    num(c, v, 4, &count, "an event count"))
+			return -1;
+		c->sys = name;
+		if (check_formats(c, v, count, "an event"))
 			return -1;
 	}
 	return 0;
@@ -1119,10 +1130,17 @@ static int check_event_formats(struct chk *c, struct view *v)
 static int check_sized(struct chk *c, struct view *v, int width,
 		       const char *what)
 {
+	void (*hook)(void *ctx, const char *text, size_t len);
 	struct view d;
 	uint64_t n;
 
-	return num(c, v, width, &n, what) || blob(c, v, n, &d, what) ? -1 : 0;
+	if (num(c, v, width, &n, what) || blob(c, v, n, &d, what))
+		return -1;
+	hook = !c->hooks ? NULL : width == 4 ? c->hooks->printk :
+	       c->hooks->cmdlines;
+	if (hook)
+		hook(c->hooks->ctx, (const char *)d.p, d.len);
+	return 0;
 }
 
 /* The kallsyms section (4-byte size), handed to the caller's hook. */
@@ -1519,6 +1537,8 @@ static int check_option(struct chk *c, unsigned int id, struct view *o)
 		if (x > LT_DAT_MAX_CPUS)
 			return fail(c, at(o), "corrupt trace.dat: %llu CPUs",
 				    (unsigned long long)x);
+		if (c->hooks && c->hooks->cpus)
+			c->hooks->cpus(c->hooks->ctx, x);
 		return 0;
 	case OPT_TRACEID:
 		return need(c, o, 8, "the TRACEID option");
@@ -1559,6 +1579,8 @@ static int check_option_v7(struct chk *c, unsigned int id, struct view *o,
 {
 	uint64_t x;
 
+	if (c->hooks && c->hooks->option && id < OPT_HEADER_INFO)
+		c->hooks->option(c->hooks->ctx, id, o->p, o->len);
 	switch (id) {
 	case OPT_DONE:
 		return num(c, o, 8, next, "the DONE option");
@@ -1736,6 +1758,8 @@ static int check_v6(struct chk *c, struct view *v)
 	if (!cpus || cpus > LT_DAT_MAX_CPUS)
 		return fail(c, at(v) - 4, "corrupt trace.dat: %llu CPUs",
 			    (unsigned long long)cpus);
+	if (c->hooks && c->hooks->cpus)
+		c->hooks->cpus(c->hooks->ctx, cpus);
 	if (sort_formats(c))
 		return -1;
 	if (v->len - v->pos >= 10 && !memcmp(v->p + v->pos, "options  ", 10)) {
@@ -1748,6 +1772,8 @@ static int check_v6(struct chk *c, struct view *v)
 			if (num(c, v, 4, &len, "an option") ||
 			    blob(c, v, len, &o, "an option"))
 				return -1;
+			if (c->hooks && c->hooks->option)
+				c->hooks->option(c->hooks->ctx, id, o.p, o.len);
 			if (id != OPT_BUFFER) {
 				if (check_option(c, id, &o))
 					return -1;
@@ -1859,10 +1885,13 @@ int lt_dat_check(int fd, uint64_t size, const struct lt_dat_hooks *hooks,
 		goto out;
 	}
 	c.page_size = psize;
+	if (hooks && hooks->file)
+		hooks->file(hooks->ctx, c.big, c.long_size, c.page_size);
 	ret = c.version == 6 ? check_v6(&c, &v) : check_v7(&c, &v);
 	if (!ret && c.cut && hooks && hooks->truncated)
 		hooks->truncated(hooks->ctx, c.cut);
-	if (!ret && pages && deferred(&c)) {
+	if (!ret && pages &&
+	    (deferred(&c) || (hooks && hooks->all_pages && c.nr_cpu))) {
 		*pages = keep_pages(&c);
 		if (!*pages)
 			ret = fail(&c, 0, "out of memory");
@@ -1981,6 +2010,23 @@ int lt_dat_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
 	it->left--;
 	*len = usize;
 	return 1;
+}
+
+int lt_dat_chunk_r(const struct lt_dat_pages *p, int fd,
+		   struct lt_dat_chunks *it, uint8_t **buf, size_t *cap,
+		   size_t *len, uint8_t **in, size_t *in_cap, char *err,
+		   size_t errlen)
+{
+	/* a copy: what the walk writes (its error, its input) is ours */
+	struct lt_dat_pages own = *p;
+	int ret;
+
+	own.c.in = *in;
+	own.c.in_size = *in_cap;
+	ret = lt_dat_chunk(&own, fd, it, buf, cap, len, err, errlen);
+	*in = own.c.in;
+	*in_cap = own.c.in_size;
+	return ret;
 }
 
 int lt_dat_chunks_seek(const struct lt_dat_pages *p, int fd,

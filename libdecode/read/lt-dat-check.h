@@ -5,6 +5,7 @@
 #ifndef _LT_DAT_CHECK_H
 #define _LT_DAT_CHECK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,25 @@ struct lt_dat_hooks {
 	/* the file was cut short at @off: its pages are read up to there */
 	void (*truncated)(void *ctx, uint64_t off);
 	void *ctx;
+	/*
+	 * What a reader needs to parse the headers itself, each once it
+	 * passed the checks: the initial header; the header_page text;
+	 * every event format file whole, with its system ("ftrace" for
+	 * ftrace's) and ID; the printk formats and saved command lines;
+	 * every option but the sections (its ID and content, in the
+	 * file's byte order); the CPU count (v6 header, v7 CPUCOUNT).
+	 */
+	void (*file)(void *ctx, bool big, int long_size, uint32_t page_size);
+	void (*header_page)(void *ctx, const char *text, size_t len);
+	void (*event)(void *ctx, const char *system, int id, const char *text,
+		      size_t len);
+	void (*printk)(void *ctx, const char *text, size_t len);
+	void (*cmdlines)(void *ctx, const char *text, size_t len);
+	void (*option)(void *ctx, unsigned int id, const void *data,
+		       size_t len);
+	void (*cpus)(void *ctx, uint64_t cpus);
+	/* with @pages: hand over the pages even when none is left */
+	bool all_pages;
 };
 
 /*
@@ -128,6 +148,16 @@ int lt_dat_chunks_of(const struct lt_dat_pages *p, const char *buffer,
 int lt_dat_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
 		 uint8_t **buf, size_t *cap, size_t *len, char *err,
 		 size_t errlen);
+
+/*
+ * lt_dat_chunk_r - lt_dat_chunk() for threads: @p is only read, and
+ * @in, @in_cap are the caller's buffer for the compressed chunk, so that
+ * several threads may read chunks of the same file at once.
+ */
+int lt_dat_chunk_r(const struct lt_dat_pages *p, int fd,
+		   struct lt_dat_chunks *it, uint8_t **buf, size_t *cap,
+		   size_t *len, uint8_t **in, size_t *in_cap, char *err,
+		   size_t errlen);
 
 /*
  * lt_dat_chunks_seek - move @it, at a CPU's first block of uncompressed

@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * trace.dat reader, through libtracecmd and libtraceevent (no plugins).
+ * trace.dat reader, through libtraceevent (no plugins). lt_dat_check()
+ * walks the file and hands over its headers; the reader builds the
+ * parser handle itself (formats parsed when their events are read, the
+ * kallsyms when an address inside a function is looked up) and reads the
+ * pages itself, optionally with worker threads reading ahead. libtracecmd
+ * opens what needs its help: files patched for safety, cut short, or with
+ * options that move timestamps.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +49,9 @@ struct event_info {
 	struct lt_known_print print;	/* printed by hand if known */
 };
 
+/* Chunks of each CPU that workers read ahead of the reader. */
+#define AHEAD 2
+
 /* Where a chunk or block of pages starts, and its first page's time. */
 struct chunk_mark {
 	struct lt_dat_chunks at;
@@ -77,6 +87,17 @@ struct page_src {
 	size_t nr_mark, max_mark;
 	struct tep_record rec[2];
 	int slot;
+	/* chunks read ahead by the workers (lt_dat_set_jobs()) */
+	struct ahead {
+		uint8_t *buf;
+		size_t cap, len;
+		struct lt_dat_chunks at;	/* where it starts */
+		int ret;			/* lt_dat_chunk_r()'s */
+		char msg[LT_ERR_LEN];
+	} ahead[AHEAD];
+	int head, ready;	/* ready chunks: ahead[head], the next... */
+	bool busy;		/* a worker reads the next one */
+	bool done;		/* the last one read was the end, or an error */
 };
 
 /*
@@ -113,6 +134,7 @@ struct dat {
 	struct dat_syms {
 		struct lt_symbols s;
 		struct tep_handle *tep;
+		struct dat *d;
 	} syms;
 	/* pid -> comm: libtraceevent's lookup is a bsearch per event */
 	struct {
@@ -168,6 +190,56 @@ struct dat {
 	bool patch_oom;
 	uint64_t cut;		/* where the file was cut short, or 0 */
 	bool ksyms_built;
+	/*
+	 * The headers as lt_dat_check() handed them over, for opening the
+	 * file without libtracecmd (own_tep): libtraceevent is then given
+	 * only the formats of the events read, and the kallsyms only when
+	 * a symbol is printed.
+	 */
+	struct hdr {
+		bool big;
+		int long_size;
+		char *header_page;
+		size_t header_page_len;
+		char *printk;
+		char *cmdlines;
+		char *uname;
+		uint64_t cpus;
+		bool have_cpus;
+		bool odd;	/* options libtracecmd applies to timestamps */
+		bool oom;
+		char **buf;	/* instance names, in the file's order */
+		int nr_buf;
+		/* every format: "system\0name\0text" one after the other */
+		char *fmt;
+		size_t fmt_len, fmt_cap;
+		struct hdr_ev {
+			int id;
+			size_t sys, name, text, len;
+			bool parsed;
+		} *ev;
+		size_t nr_ev, max_ev;
+	} h;
+	/*
+	 * Worker threads reading (decompressing, checking) each CPU's next
+	 * chunks while the reader decodes and merges; one lock for all.
+	 */
+	struct {
+		pthread_t *tid;
+		int nr;
+		pthread_mutex_t lock;
+		pthread_cond_t work;	/* a chunk can be read ahead */
+		pthread_cond_t ready;	/* a chunk was read, a worker idles */
+		bool stop;
+		bool tried;
+		struct worker_arg *arg;
+	} w;
+	int jobs;		/* threads reading the pages, the reader's too */
+	bool own_tep;
+	char *ksyms_raw;	/* the kallsyms text, for libtraceevent */
+	/* own_tep: every symbol as libtraceevent keeps them, when needed */
+	struct lt_ksyms_all symtab;
+	bool tep_ksyms;		/* symtab was made */
 };
 
 /*
@@ -254,10 +326,72 @@ static void build_ksyms(struct dat *d)
 {
 	if (!d->ksyms_built && d->ksyms_text) {
 		d->ksyms_built = true;
+		/*
+		 * The index cuts the names in place: libtraceevent, which
+		 * may still need the text, gets its own copy.
+		 */
+		if (d->own_tep && !d->tep_ksyms) {
+			d->ksyms_raw = malloc(d->ksyms_len + 1);
+			if (d->ksyms_raw)
+				memcpy(d->ksyms_raw, d->ksyms_text,
+				       d->ksyms_len + 1);
+		}
 		/* the index owns the text now, and frees it on failure */
 		lt_ksyms_init(&d->ksyms, d->ksyms_text, d->ksyms_len);
 		d->ksyms_text = NULL;
 	}
+}
+
+/*
+ * Where addresses inside functions are looked up (a %pS, a stack): with
+ * our own parser handle, a handle of its own holding the file's kallsyms
+ * as libtraceevent parses them, made the first time one is needed. Most
+ * work never needs them, and they were most of the cost of opening a
+ * distribution kernel's trace.
+ */
+static const struct lt_ksyms_all *sym_table(struct dat *d)
+{
+	const char *text;
+	char *copy;
+	size_t len;
+
+	if (!d->tep_ksyms) {
+		d->tep_ksyms = true;
+		text = d->ksyms_built ? d->ksyms_raw : d->ksyms_text;
+		len = d->ksyms_len;
+		/* the table cuts the names in place, in a copy of its own */
+		copy = text ? malloc(len + 1) : NULL;
+		if (copy) {
+			memcpy(copy, text, len + 1);
+			lt_ksyms_all_init(&d->symtab, copy, len);
+		}
+		free(d->ksyms_raw);
+		d->ksyms_raw = NULL;
+	}
+	return d->symtab.f ? &d->symtab : NULL;
+}
+
+/*
+ * The function containing @addr, as tep_find_function_info() on the
+ * handle the symbols come from: libtracecmd's, the live session's, or
+ * with our own parser handle, the table above.
+ */
+static int find_function(struct dat *d, uint64_t addr, const char **name,
+			 unsigned long long *start, unsigned long *size)
+{
+	const struct lt_ksyms_all *t;
+	uint64_t st, sz;
+
+	if (!d->own_tep || d->syms.tep != d->tep)
+		return tep_find_function_info(d->syms.tep, addr, name, start,
+					      size);
+	t = sym_table(d);
+	*name = t ? lt_ksyms_find(t, addr, &st, &sz) : NULL;
+	if (!*name)
+		return 0;
+	*start = st;
+	*size = sz;
+	return 1;
 }
 
 /* The function starting at @addr, if the file's kallsyms has one. */
@@ -276,6 +410,224 @@ static const char *module_of(void *ctx, unsigned long long start)
 
 	build_ksyms(d);
 	return d->ksyms.sym ? lt_ksyms_module(&d->ksyms, start) : NULL;
+}
+
+/* ---- the headers, for a parser handle of our own (own_tep) ---- */
+
+static char *dup_text(struct dat *d, const char *text, size_t len)
+{
+	char *t = malloc(len + 1);
+
+	if (!t) {
+		d->h.oom = true;
+		return NULL;
+	}
+	memcpy(t, text, len);
+	t[len] = '\0';
+	return t;
+}
+
+static void keep_file(void *ctx, bool big, int long_size, uint32_t page_size)
+{
+	struct dat *d = ctx;
+
+	(void)page_size;	/* lt_dat_page_size() has it */
+	d->h.big = big;
+	d->h.long_size = long_size;
+}
+
+static void keep_header_page(void *ctx, const char *text, size_t len)
+{
+	struct dat *d = ctx;
+
+	free(d->h.header_page);
+	d->h.header_page = dup_text(d, text, len);
+	d->h.header_page_len = len;
+}
+
+static void keep_printk(void *ctx, const char *text, size_t len)
+{
+	struct dat *d = ctx;
+
+	free(d->h.printk);
+	d->h.printk = dup_text(d, text, len);
+}
+
+static void keep_cmdlines(void *ctx, const char *text, size_t len)
+{
+	struct dat *d = ctx;
+
+	free(d->h.cmdlines);
+	d->h.cmdlines = dup_text(d, text, len);
+}
+
+static void keep_cpus(void *ctx, uint64_t cpus)
+{
+	struct dat *d = ctx;
+
+	d->h.cpus = cpus;
+	d->h.have_cpus = true;
+}
+
+/* v6/v7 option IDs (trace-cmd.dat.v7(5)) the reader looks at. */
+enum {
+	OPT_BUFFER = 3,
+	OPT_UNAME = 5,
+	OPT_OFFSET = 7,
+	OPT_TIME_SHIFT = 12,
+	OPT_TSC2NSEC = 14,
+};
+
+static void keep_option(void *ctx, unsigned int id, const void *data,
+			size_t len)
+{
+	struct dat *d = ctx;
+	const char *p = data;
+	char **n;
+
+	switch (id) {
+	case OPT_UNAME:
+		/* the check made sure it ends in a NUL */
+		free(d->h.uname);
+		d->h.uname = len ? dup_text(d, p, len - 1) : NULL;
+		break;
+	case OPT_BUFFER:
+		/* offset, name: the one with no name is the top buffer */
+		if (len <= 8 || !memchr(p + 8, '\0', len - 8) || !p[8])
+			break;
+		n = realloc(d->h.buf, (d->h.nr_buf + 1) * sizeof(*n));
+		if (!n) {
+			d->h.oom = true;
+			break;
+		}
+		d->h.buf = n;
+		n[d->h.nr_buf] = strdup(p + 8);
+		if (n[d->h.nr_buf])
+			d->h.nr_buf++;
+		else
+			d->h.oom = true;
+		break;
+	case OPT_OFFSET:
+	case OPT_TIME_SHIFT:
+	case OPT_TSC2NSEC:
+		/* libtracecmd moves the timestamps: it opens such a file */
+		d->h.odd = true;
+		break;
+	}
+}
+
+/* Append @len bytes and a NUL to the formats' text; its offset, or -1. */
+static long long fmt_append(struct dat *d, const char *text, size_t len)
+{
+	size_t at = d->h.fmt_len, cap;
+	char *n;
+
+	if (at + len + 1 > d->h.fmt_cap) {
+		cap = (at + len + 1) * 2 + 4096;
+		n = realloc(d->h.fmt, cap);
+		if (!n) {
+			d->h.oom = true;
+			return -1;
+		}
+		d->h.fmt = n;
+		d->h.fmt_cap = cap;
+	}
+	memcpy(d->h.fmt + at, text, len);
+	d->h.fmt[at + len] = '\0';
+	d->h.fmt_len += len + 1;
+	return at;
+}
+
+static void keep_event(void *ctx, const char *system, int id,
+		       const char *text, size_t len)
+{
+	struct dat *d = ctx;
+	const char *name = "", *eol;
+	long long sys, nm, t;
+	struct hdr_ev *n;
+	size_t nlen = 0;
+
+	if (d->h.oom)
+		return;
+	if (len > 6 && !memcmp(text, "name: ", 6)) {
+		name = text + 6;
+		eol = memchr(name, '\n', len - 6);
+		nlen = eol ? (size_t)(eol - name) : len - 6;
+	}
+	if (d->h.nr_ev == d->h.max_ev) {
+		n = realloc(d->h.ev, (d->h.max_ev * 2 + 64) * sizeof(*n));
+		if (!n) {
+			d->h.oom = true;
+			return;
+		}
+		d->h.ev = n;
+		d->h.max_ev = d->h.max_ev * 2 + 64;
+	}
+	sys = fmt_append(d, system, strlen(system));
+	nm = fmt_append(d, name, nlen);
+	t = fmt_append(d, text, len);
+	if (sys < 0 || nm < 0 || t < 0)
+		return;
+	d->h.ev[d->h.nr_ev++] = (struct hdr_ev){ .id = id, .sys = sys,
+		.name = nm, .text = t, .len = len };
+}
+
+static void free_hdr(struct dat *d)
+{
+	int i;
+
+	free(d->h.header_page);
+	free(d->h.printk);
+	free(d->h.cmdlines);
+	free(d->h.uname);
+	for (i = 0; i < d->h.nr_buf; i++)
+		free(d->h.buf[i]);
+	free(d->h.buf);
+	free(d->h.fmt);
+	free(d->h.ev);
+	memset(&d->h, 0, sizeof(d->h));
+}
+
+/*
+ * The printer's symbol lookup: a function's own address (a timer's
+ * handler, "%ps") from the index, anything else (an offset into a
+ * function, its size) from libtraceevent, which parses the kallsyms
+ * the first time.
+ */
+static int print_symbol(void *ctx, unsigned long long addr, bool offset,
+			const char **name, unsigned long long *start,
+			unsigned long *size)
+{
+	struct dat *d = ctx;
+
+	if (!offset && d->syms.tep == d->tep) {
+		*name = exact_function(d, addr);
+		if (*name) {
+			*start = addr;
+			*size = 0;
+			return 1;
+		}
+	}
+	return find_function(d, addr, name, start, size);
+}
+
+/*
+ * libtraceevent's own lookups (its printing of %ps, tep_find_function())
+ * on our parser handle: the same answers as print_symbol(), the size
+ * aside, which libtraceevent does not print.
+ */
+static char *resolve_function(void *ctx, unsigned long long *addr,
+			      char **mod)
+{
+	unsigned long long start;
+	unsigned long size;
+	const char *name;
+
+	*mod = NULL;
+	if (!print_symbol(ctx, *addr, false, &name, &start, &size))
+		return NULL;
+	*addr = start;
+	return (char *)name;
 }
 
 static void free_sources(struct dat *d)
@@ -338,6 +690,39 @@ static void find_state_letters(struct event_info *ei, struct tep_print_arg *arg)
 	}
 }
 
+static int cmp_hdr_ev(const void *a, const void *b)
+{
+	const struct hdr_ev *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void parse_format(struct dat *d, struct hdr_ev *e)
+{
+	e->parsed = true;
+	/* a format it cannot parse leaves the event unknown, as before */
+	tep_parse_event(d->tep, d->h.fmt + e->text, e->len,
+			d->h.fmt + e->sys);
+}
+
+/*
+ * The event of ID @type: with our own parser handle, its format is
+ * parsed the first time an event of the type is read.
+ */
+static struct tep_event *find_event(struct dat *d, int type)
+{
+	struct tep_event *e = tep_find_event(d->tep, type);
+	struct hdr_ev key = { .id = type }, *f;
+
+	if (e || !d->own_tep)
+		return e;
+	f = bsearch(&key, d->h.ev, d->h.nr_ev, sizeof(*f), cmp_hdr_ev);
+	if (!f || f->parsed)
+		return NULL;
+	parse_format(d, f);
+	return tep_find_event(d->tep, type);
+}
+
 static struct event_info *event_info(struct dat *d, int type)
 {
 	struct event_info *ei;
@@ -347,7 +732,7 @@ static struct event_info *event_info(struct dat *d, int type)
 		return NULL;
 	if (type >= d->nr_info) {
 		/* A corrupt record's type can be anything: grow for real ones. */
-		if (!tep_find_event(d->tep, type))
+		if (!find_event(d, type))
 			return NULL;
 		if (lt_type_table_grow((void **)&d->info, &d->nr_info, type,
 				       sizeof(*d->info)))
@@ -357,7 +742,7 @@ static struct event_info *event_info(struct dat *d, int type)
 	if (ei->known)
 		return ei->event ? ei : NULL;
 	ei->known = true;
-	ei->event = tep_find_event(d->tep, type);
+	ei->event = find_event(d, type);
 	if (!ei->event)
 		return NULL;
 	ei->kind = lt_event_kind_of(ei->event->system, ei->event->name);
@@ -512,7 +897,7 @@ static int dat_symbol(const struct lt_symbols *s, uint64_t ip,
 	unsigned long sz = 0;
 	const char *n = NULL;
 
-	if (!ip || !tep_find_function_info(ds->tep, ip, &n, &st, &sz) || !n)
+	if (!ip || !find_function(ds->d, ip, &n, &st, &sz) || !n)
 		return -1;
 	*name = n;
 	*start = st;
@@ -759,6 +1144,8 @@ static struct tep_record *read_rec(struct lt_reader *r, struct dat *d,
 {
 	if (d->pages)
 		return page_rec(r, d, cpu);
+	if (!d->handle)
+		return NULL;	/* our own open, and no CPU data */
 	return first ? tracecmd_read_cpu_first(d->handle, cpu) :
 		       tracecmd_read_data(d->handle, cpu);
 }
@@ -771,11 +1158,232 @@ static void put_rec(struct dat *d, struct tep_record *rec)
 }
 
 /* Read a CPU's pages from @at on. */
-static void chunks_from(struct page_src *p, const struct lt_dat_chunks *at)
+static void chunks_from(struct dat *d, struct page_src *p,
+			const struct lt_dat_chunks *at)
 {
-	p->it = *at;
+	if (d->w.nr) {
+		/* what was read ahead is of the old place */
+		pthread_mutex_lock(&d->w.lock);
+		while (p->busy)
+			pthread_cond_wait(&d->w.ready, &d->w.lock);
+		p->it = *at;
+		p->head = p->ready = 0;
+		p->done = false;
+		pthread_cond_broadcast(&d->w.work);
+		pthread_mutex_unlock(&d->w.lock);
+	} else {
+		p->it = *at;
+	}
 	p->len = p->off = 0;
 	p->loaded = false;
+}
+
+/* A CPU whose next chunk a worker can read now, or NULL; under the lock. */
+static struct page_src *ahead_wanted(struct lt_reader *r, struct dat *d,
+				     int *next)
+{
+	struct page_src *p;
+	int i, cpu;
+
+	for (i = 0; i < r->nr_cpus; i++) {
+		cpu = (*next + i) % r->nr_cpus;
+		p = &d->pages[cpu];
+		if (p->chunked && !p->busy && !p->done && p->ready < AHEAD &&
+		    p->it.left) {
+			*next = cpu + 1;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+struct worker_arg {
+	struct lt_reader *r;
+	struct dat *d;
+};
+
+/*
+ * A worker: the next chunk of the CPU that most lacks one, read into a
+ * free slot outside the lock; each CPU's chunks in order, one worker at
+ * a time on it.
+ */
+static void *worker(void *arg)
+{
+	struct lt_reader *r = ((struct worker_arg *)arg)->r;
+	struct dat *d = ((struct worker_arg *)arg)->d;
+	uint8_t *in = NULL;
+	size_t in_cap = 0;
+	struct page_src *p;
+	struct ahead *a;
+	struct lt_dat_chunks it;
+	int next = 0;
+
+	pthread_mutex_lock(&d->w.lock);
+	while (!d->w.stop) {
+		p = ahead_wanted(r, d, &next);
+		if (!p) {
+			pthread_cond_wait(&d->w.work, &d->w.lock);
+			continue;
+		}
+		p->busy = true;
+		a = &p->ahead[(p->head + p->ready) % AHEAD];
+		a->at = it = p->it;
+		pthread_mutex_unlock(&d->w.lock);
+		a->ret = lt_dat_chunk_r(d->zpages, d->fd, &it, &a->buf,
+					&a->cap, &a->len, &in, &in_cap, a->msg,
+					sizeof(a->msg));
+		pthread_mutex_lock(&d->w.lock);
+		p->busy = false;
+		p->it = it;
+		p->ready++;
+		if (a->ret <= 0)
+			p->done = true;
+		pthread_cond_broadcast(&d->w.ready);
+	}
+	pthread_mutex_unlock(&d->w.lock);
+	free(in);
+	return NULL;
+}
+
+/*
+ * next_chunk() from the workers: wait for the CPU's next chunk, and swap
+ * buffers with its slot (the one given back holds no record handed out).
+ */
+static int take_ahead(struct lt_reader *r, struct dat *d, struct page_src *p,
+		      struct lt_dat_chunks *at, size_t *len)
+{
+	struct ahead *a;
+	uint8_t *b;
+	size_t c;
+	int ret;
+
+	pthread_mutex_lock(&d->w.lock);
+	while (!p->ready && (p->busy || (!p->done && p->it.left))) {
+		pthread_cond_signal(&d->w.work);
+		pthread_cond_wait(&d->w.ready, &d->w.lock);
+	}
+	if (!p->ready) {
+		pthread_mutex_unlock(&d->w.lock);
+		return 0;
+	}
+	a = &p->ahead[p->head];
+	ret = a->ret;
+	if (ret < 0)
+		lt_reader_fail(r, "%s", a->msg);
+	if (ret > 0) {
+		p->cur ^= 1;
+		b = p->cbuf[p->cur];
+		c = p->ccap[p->cur];
+		p->cbuf[p->cur] = a->buf;
+		p->ccap[p->cur] = a->cap;
+		a->buf = b;
+		a->cap = c;
+		*at = a->at;
+		*len = a->len;
+	}
+	p->head = (p->head + 1) % AHEAD;
+	p->ready--;
+	pthread_cond_signal(&d->w.work);
+	pthread_mutex_unlock(&d->w.lock);
+	return ret;
+}
+
+/* Size of CPU data from which the default is a thread per vCPU. */
+#define JOBS_AUTO_SIZE (64ULL << 20)
+
+/*
+ * Start the workers, when the first chunk past each CPU's first is
+ * needed: no chunk is read ahead yet, every CPU is where the reader is.
+ */
+static void start_workers(struct lt_reader *r, struct dat *d)
+{
+	struct worker_arg *arg;
+	int i, n = d->jobs - 1;
+
+	d->w.tried = true;
+	if (n > r->nr_cpus)
+		n = r->nr_cpus;	/* one worker per CPU's pages at most */
+	if (n <= 0 || !d->chunked)
+		return;
+	arg = malloc(sizeof(*arg));
+	d->w.tid = calloc(n, sizeof(*d->w.tid));
+	if (!arg || !d->w.tid) {
+		free(arg);
+		free(d->w.tid);
+		d->w.tid = NULL;
+		return;		/* one thread, as without -j */
+	}
+	*arg = (struct worker_arg){ r, d };
+	d->w.arg = arg;
+	pthread_mutex_init(&d->w.lock, NULL);
+	pthread_cond_init(&d->w.work, NULL);
+	pthread_cond_init(&d->w.ready, NULL);
+	d->w.stop = false;
+	for (i = 0; i < n; i++) {
+		if (pthread_create(&d->w.tid[i], NULL, worker, arg))
+			break;
+		d->w.nr++;
+	}
+	if (!d->w.nr) {
+		pthread_mutex_destroy(&d->w.lock);
+		pthread_cond_destroy(&d->w.work);
+		pthread_cond_destroy(&d->w.ready);
+		free(d->w.tid);
+		d->w.tid = NULL;
+	}
+}
+
+/* Documented in lt-internal.h. */
+void lt_dat_set_jobs(struct lt_reader *r, int jobs)
+{
+	struct dat *d = r->priv;
+
+	if (r->ops == &dat_ops && d && jobs > 0)
+		d->jobs = jobs;
+}
+
+/*
+ * The default: LAZYTRACE_JOBS (a count, or 0 for one per online CPU),
+ * else one per online CPU for a large file and one for a small one,
+ * whose pages take less time to read than threads to start.
+ */
+static int default_jobs(const struct lt_reader *r)
+{
+	const char *env = getenv("LAZYTRACE_JOBS");
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	char *end;
+	long n;
+
+	if (online < 1)
+		online = 1;
+	if (env && *env) {
+		n = strtol(env, &end, 10);
+		if (!*end && n >= 0 && n <= 1024)
+			return n ? (int)n : (int)online;
+	}
+	return r->size >= JOBS_AUTO_SIZE ? (int)online : 1;
+}
+
+static void stop_workers(struct dat *d)
+{
+	int i;
+
+	if (!d->w.nr)
+		return;
+	pthread_mutex_lock(&d->w.lock);
+	d->w.stop = true;
+	pthread_cond_broadcast(&d->w.work);
+	pthread_mutex_unlock(&d->w.lock);
+	for (i = 0; i < d->w.nr; i++)
+		pthread_join(d->w.tid[i], NULL);
+	free(d->w.tid);
+	d->w.tid = NULL;
+	free(d->w.arg);
+	d->w.arg = NULL;
+	d->w.nr = 0;
+	pthread_mutex_destroy(&d->w.lock);
+	pthread_cond_destroy(&d->w.work);
+	pthread_cond_destroy(&d->w.ready);
 }
 
 /* (Re)start every CPU at its first record. */
@@ -785,13 +1393,33 @@ static void dat_rewind(struct lt_reader *r, struct dat *d)
 
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		if (d->chunked)
-			chunks_from(&d->pages[cpu], &d->pages[cpu].start);
+			chunks_from(d, &d->pages[cpu], &d->pages[cpu].start);
 		put_rec(d, d->pending[cpu]);
 		d->pending[cpu] = read_rec(r, d, cpu, true, 0);
 		if (d->folded)
 			d->folded[cpu].rec = NULL;
 	}
 	d->started = true;
+}
+
+/*
+ * A page's commit is the kernel's long, which is what the header page
+ * declares: a 32-bit kernel's file says 8 in its header when a 64-bit
+ * trace-cmd wrote it. libtracecmd reads pages so, too.
+ */
+static int page_long(struct dat *d)
+{
+	int lsize = tep_get_header_page_size(d->tep);
+
+	return lsize == 4 || lsize == 8 ? lsize : tep_get_long_size(d->tep);
+}
+
+static struct kbuffer *page_kbuffer(struct dat *d)
+{
+	return kbuffer_alloc(page_long(d) == 4 ? KBUFFER_LSIZE_4 :
+						KBUFFER_LSIZE_8,
+			     tep_is_file_bigendian(d->tep) ? KBUFFER_ENDIAN_BIG :
+							     KBUFFER_ENDIAN_LITTLE);
 }
 
 /*
@@ -808,7 +1436,7 @@ static uint64_t chunk_time(struct dat *d, const struct page_src *p)
 	prev = p->nr_mark ? p->mark[p->nr_mark - 1].ts : 0;
 	for (off = 0; off + 16 <= p->len; off += d->sub_size) {
 		/* the commit is a long */
-		if (tep_get_long_size(d->tep) == 4) {
+		if (page_long(d) == 4) {
 			memcpy(&commit4, p->buf + off + 8, 4);
 			commit = commit4;
 		} else {
@@ -828,19 +1456,28 @@ static uint64_t chunk_time(struct dat *d, const struct page_src *p)
 static int next_chunk(struct lt_reader *r, struct dat *d,
 		      struct page_src *p)
 {
-	struct lt_dat_chunks at = p->it;
+	struct lt_dat_chunks at;
 	char msg[LT_ERR_LEN];
 	struct chunk_mark *m;
 	size_t len, idx;
 	int ret;
 
-	p->cur ^= 1;
-	ret = lt_dat_chunk(d->zpages, d->fd, &p->it, &p->cbuf[p->cur],
-			   &p->ccap[p->cur], &len, msg, sizeof(msg));
-	if (ret < 0)
-		lt_reader_fail(r, "%s", msg);
-	if (ret <= 0)
-		return ret;
+	if (!d->w.tried && d->jobs > 1)
+		start_workers(r, d);
+	if (d->w.nr) {
+		ret = take_ahead(r, d, p, &at, &len);
+		if (ret <= 0)
+			return ret;
+	} else {
+		at = p->it;
+		p->cur ^= 1;
+		ret = lt_dat_chunk(d->zpages, d->fd, &p->it, &p->cbuf[p->cur],
+				   &p->ccap[p->cur], &len, msg, sizeof(msg));
+		if (ret < 0)
+			lt_reader_fail(r, "%s", msg);
+		if (ret <= 0)
+			return ret;
+	}
 	p->buf = (const char *)p->cbuf[p->cur];
 	p->len = len;
 	p->off = 0;
@@ -906,7 +1543,7 @@ static struct tep_record *page_rec(struct lt_reader *r, struct dat *d,
 	rec->offset = p->page_off + kbuffer_curr_offset(p->kb);
 	/* in the file: the record's, or its compressed chunk's */
 	if (p->chunked)
-		rec->offset = p->it.raw ? p->base + rec->offset : p->base;
+		rec->offset = p->start.raw ? p->base + rec->offset : p->base;
 	rec->cpu = cpu;
 	rec->missed_events = first ? p->missed : 0;
 	return rec;
@@ -923,12 +1560,14 @@ int lt_dat_continue(struct lt_reader *r, const char *const *buf,
 
 	if (r->ops != &dat_ops || !d || page_size <= 0)
 		return -1;
+	stop_workers(d);	/* the file's pages are done */
+	d->w.tried = true;
 	if (!d->pages) {
 		d->pages = calloc(r->nr_cpus, sizeof(*d->pages));
 		if (!d->pages)
 			return -1;
 		for (cpu = 0; cpu < r->nr_cpus; cpu++) {
-			d->pages[cpu].kb = tep_kbuffer(d->tep);
+			d->pages[cpu].kb = page_kbuffer(d);
 			if (!d->pages[cpu].kb)
 				return -1;
 		}
@@ -1122,7 +1761,8 @@ static size_t dat_payload(struct lt_reader *r, const struct lt_event *ev,
 	trace_seq_reset(&d->seq);
 	n = d->rec->cpu;
 	if (r->graph_leaves && d->printer && d->folded && n >= 0 &&
-	    n < r->nr_cpus &&
+	    n < r->nr_cpus && d->pending[n] &&
+	    find_event(d, rec_type(d, d->pending[n])) &&
 	    lt_print_fgraph_leaf(d->printer, d->rec, d->pending[n], &d->seq)) {
 		d->folded[n].rec = d->pending[n];
 		d->folded[n].ts = d->pending[n]->ts;
@@ -1170,6 +1810,8 @@ static int dat_field(struct lt_reader *r, const struct lt_event *ev,
 	return 0;
 }
 
+static void free_page_srcs(struct lt_reader *r, struct dat *d);
+
 static void dat_close(struct lt_reader *r)
 {
 	struct dat *d = r->priv;
@@ -1180,13 +1822,7 @@ static void dat_close(struct lt_reader *r)
 	put_rec(d, d->rec);
 	for (i = 0; d->pending && i < r->nr_cpus; i++)
 		put_rec(d, d->pending[i]);
-	for (i = 0; d->pages && i < r->nr_cpus; i++) {
-		kbuffer_free(d->pages[i].kb);
-		free(d->pages[i].cbuf[0]);
-		free(d->pages[i].cbuf[1]);
-		free(d->pages[i].mark);
-	}
-	free(d->pages);
+	free_page_srcs(r, d);
 	lt_dat_pages_free(d->zpages);
 	if (d->fd >= 0)
 		close(d->fd);
@@ -1199,6 +1835,11 @@ static void dat_close(struct lt_reader *r)
 	free(d->consumed);
 	trace_seq_destroy(&d->seq);
 	lt_printer_free(d->printer);
+	if (d->own_tep)
+		tep_free(d->tep);
+	lt_ksyms_all_free(&d->symtab);
+	free_hdr(d);
+	free(d->ksyms_raw);
 	free_patches(d);
 	free_sources(d);
 	free(d->ksyms_text);
@@ -1225,7 +1866,7 @@ static int seek_chunks(struct lt_reader *r, struct dat *d, uint64_t ts)
 		p = &d->pages[cpu];
 		at = p->start;
 		if (!lt_dat_chunks_seek(d->zpages, d->fd, &at, ts)) {
-			chunks_from(p, &at);
+			chunks_from(d, p, &at);
 			d->pending[cpu] = page_rec(r, d, cpu);
 			continue;
 		}
@@ -1238,7 +1879,7 @@ static int seek_chunks(struct lt_reader *r, struct dat *d, uint64_t ts)
 			else
 				hi = mid;
 		}
-		chunks_from(p, lo ? &p->mark[lo - 1].at : &p->start);
+		chunks_from(d, p, lo ? &p->mark[lo - 1].at : &p->start);
 		d->pending[cpu] = page_rec(r, d, cpu);
 	}
 	d->started = true;
@@ -1347,7 +1988,7 @@ static int pick_buffer(struct lt_reader *r, struct dat *d, const char *want)
 static void read_uname(struct lt_reader *r, struct dat *d, char *machine,
 		       size_t msize)
 {
-	const char *u = tracecmd_get_uname(d->top);
+	const char *u = d->own_tep ? d->h.uname : tracecmd_get_uname(d->top);
 	char sys[64], host[256], rel[128];
 	const char *last;
 
@@ -1360,20 +2001,53 @@ static void read_uname(struct lt_reader *r, struct dat *d, char *machine,
 		lt_strlcpy(machine, last + 1, msize);
 }
 
-static bool lazy_bit_arch(const char *machine, struct tep_handle *tep)
+/* A stored format by system and name, parsed now if it was not. */
+static struct tep_event *event_by_name(struct dat *d, const char *system,
+				       const char *name)
+{
+	size_t i;
+
+	if (d->own_tep)
+		for (i = 0; i < d->h.nr_ev; i++) {
+			struct hdr_ev *e = &d->h.ev[i];
+
+			if (!e->parsed && !strcmp(d->h.fmt + e->sys, system) &&
+			    !strcmp(d->h.fmt + e->name, name))
+				parse_format(d, e);
+		}
+	return tep_find_event_by_name(d->tep, system, name);
+}
+
+static bool lazy_bit_arch(const char *machine, struct dat *d)
 {
 	if (!strcmp(machine, "x86_64") || !strcmp(machine, "aarch64") ||
 	    !strncmp(machine, "i686", 4) || !strcmp(machine, "arm64"))
 		return true;
 	/* No uname: the x86 irq vectors tell the architecture. */
 	return !machine[0] &&
-	       tep_find_event_by_name(tep, "irq_vectors", "local_timer_entry");
+	       event_by_name(d, "irq_vectors", "local_timer_entry");
 }
 
-static bool has_lazy_count_field(struct tep_handle *tep)
+static bool has_lazy_count_field(struct dat *d)
 {
-	struct tep_event **events = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	struct tep_event **events = tep_list_events(d->tep, TEP_EVENT_SORT_ID);
+	size_t k;
 	int i;
+
+	/*
+	 * The formats not parsed: their common fields' lines, which end at
+	 * the first empty line.
+	 */
+	for (k = 0; d->own_tep && k < d->h.nr_ev; k++) {
+		const struct hdr_ev *e = &d->h.ev[k];
+		const char *t = d->h.fmt + e->text;
+		const char *end = memmem(t, e->len, "\n\n", 2);
+
+		if (!e->parsed &&
+		    memmem(t, end ? (size_t)(end - t) : e->len,
+			   " common_preempt_lazy_count;", 27))
+			return true;
+	}
 
 	for (i = 0; events && events[i]; i++)
 		if (tep_find_common_field(events[i], "common_preempt_lazy_count"))
@@ -1430,8 +2104,8 @@ static void detect_abi(struct lt_reader *r, struct dat *d,
 	read_uname(r, d, machine, sizeof(machine));
 	h.release = r->kernel;
 	if (h.given == LT_ABI_AUTO) {
-		h.lazy_count_field = has_lazy_count_field(d->tep);
-		if (lazy_bit_arch(machine, d->tep))
+		h.lazy_count_field = has_lazy_count_field(d);
+		if (lazy_bit_arch(machine, d))
 			h.lazy_bit_arch = machine[0] ? machine : "x86";
 	}
 	lt_abi_detect(&h, &c);
@@ -1546,7 +2220,15 @@ static int check_file(struct lt_reader *r, struct dat *d)
 					    .kallsyms = keep_kallsyms,
 					    .patch = keep_patch,
 					    .truncated = keep_cut,
-					    .ctx = d };
+					    .ctx = d,
+					    .file = keep_file,
+					    .header_page = keep_header_page,
+					    .event = keep_event,
+					    .printk = keep_printk,
+					    .cmdlines = keep_cmdlines,
+					    .option = keep_option,
+					    .cpus = keep_cpus,
+					    .all_pages = true };
 	char msg[LT_ERR_LEN];
 	struct stat st;
 	int fd, ret;
@@ -1576,6 +2258,24 @@ static int check_file(struct lt_reader *r, struct dat *d)
 	return ret || d->patch_oom ? -1 : 0;
 }
 
+static void free_page_srcs(struct lt_reader *r, struct dat *d)
+{
+	int i;
+
+	stop_workers(d);
+	for (i = 0; d->pages && i < r->nr_cpus; i++) {
+		kbuffer_free(d->pages[i].kb);
+		free(d->pages[i].cbuf[0]);
+		free(d->pages[i].cbuf[1]);
+		free(d->pages[i].ahead[0].buf);
+		free(d->pages[i].ahead[1].buf);
+		free(d->pages[i].mark);
+	}
+	free(d->pages);
+	d->pages = NULL;
+	d->chunked = false;
+}
+
 /*
  * Read the buffer's pages ourselves: each compressed chunk is then
  * decompressed once, checked as it is, where libtracecmd would
@@ -1586,7 +2286,7 @@ static int use_chunks(struct lt_reader *r, struct dat *d)
 	struct page_src *p;
 	int cpu;
 
-	if (!d->zpages)
+	if (!d->zpages || d->pages)
 		return 0;
 	d->pages = calloc(r->nr_cpus, sizeof(*d->pages));
 	if (!d->pages)
@@ -1594,12 +2294,12 @@ static int use_chunks(struct lt_reader *r, struct dat *d)
 	d->sub_size = lt_dat_page_size(d->zpages);
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		p = &d->pages[cpu];
-		p->kb = tep_kbuffer(d->tep);
+		p->kb = page_kbuffer(d);
 		if (!p->kb)
 			goto oom;
 		p->chunked = lt_dat_chunks_of(d->zpages, d->buffer, cpu,
 					      &p->start);
-		chunks_from(p, &p->start);
+		chunks_from(d, p, &p->start);
 	}
 	d->chunked = true;
 	/* records are the reader's own: no libtracecmd mapping to drop */
@@ -1611,26 +2311,108 @@ oom:
 	return -1;
 }
 
-int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
+/*
+ * Whether the file can be opened without libtracecmd: nothing to patch,
+ * no option that moves timestamps, every header the parser needs.
+ */
+static bool can_own(const struct dat *d)
 {
-	struct dat *d;
-	long long pos;
-	int pos_fd, i, fd;
+	return !d->nr_patch && !d->cut && !d->h.odd && !d->h.oom &&
+	       d->h.have_cpus && d->h.header_page && d->h.nr_ev &&
+	       (d->h.long_size == 4 || d->h.long_size == 8);
+}
 
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	lt_dat_zlib_register();
-	d = calloc(1, sizeof(*d));
-	if (!d) {
-		lt_reader_fail(r, "out of memory");
+/*
+ * libtraceevent's handle built as libtracecmd builds it, from what the
+ * check handed over, less the event formats (parsed when an event of
+ * theirs is read) and the kallsyms (parsed when a symbol is needed).
+ */
+static int open_own(struct lt_reader *r, struct dat *d)
+{
+	d->tep = tep_alloc();
+	if (!d->tep)
+		return -1;
+	d->own_tep = true;
+	if (tep_set_function_resolver(d->tep, resolve_function, d))
+		return -1;
+	tep_set_file_bigendian(d->tep, d->h.big ? TEP_BIG_ENDIAN :
+						  TEP_LITTLE_ENDIAN);
+	tep_set_long_size(d->tep, d->h.long_size);
+	tep_parse_header_page(d->tep, d->h.header_page, d->h.header_page_len,
+			      d->h.long_size);
+	tep_set_cpus(d->tep, d->h.cpus);
+	qsort(d->h.ev, d->h.nr_ev, sizeof(*d->h.ev), cmp_hdr_ev);
+	/* one event, for the common fields every event shares */
+	parse_format(d, &d->h.ev[0]);
+	if (d->h.printk && d->h.printk[0])
+		tep_parse_printk_formats(d->tep, d->h.printk);
+	if (d->h.cmdlines)
+		tep_parse_saved_cmdlines(d->tep, d->h.cmdlines);
+	r->nr_cpus = d->h.cpus;
+	return 0;
+}
+
+/* Whether buffer @name has an event; its pages are then set up. */
+static bool own_has_events(struct lt_reader *r, struct dat *d,
+			   const char *name)
+{
+	int cpu;
+
+	free_page_srcs(r, d);
+	d->buffer = name;
+	if (use_chunks(r, d))
+		return false;
+	dat_rewind(r, d);
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		if (d->pending[cpu])
+			return true;
+	return false;
+}
+
+/* pick_buffer(), from the BUFFER options. */
+static int own_pick_buffer(struct lt_reader *r, struct dat *d,
+			   const char *want)
+{
+	int i;
+
+	if (!want && own_has_events(r, d, ""))
+		return 0;
+	for (i = 0; i < d->h.nr_buf; i++) {
+		if (want && strcmp(d->h.buf[i], want))
+			continue;
+		if (own_has_events(r, d, d->h.buf[i]) || want)
+			return 0;
+	}
+	if (want && strcmp(want, "") && strcmp(want, "top")) {
+		lt_reader_fail(r, "no buffer named '%s' in the trace", want);
 		return -1;
 	}
-	d->fd = -1;
-	r->priv = d;
-	r->ops = &dat_ops;
-	r->format = LT_INPUT_TRACE_DAT;
-	trace_seq_init(&d->seq);
-	if (check_file(r, d))
-		return -1;
+	own_has_events(r, d, "");	/* an empty trace is still a trace */
+	return 0;
+}
+
+/* The first event's time (tracecmd_get_first_ts()), from the pages. */
+static uint64_t own_first_ts(struct lt_reader *r, struct dat *d)
+{
+	uint64_t ts = 0;
+	bool any = false;
+	int cpu;
+
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		if (d->pending[cpu] && (!any || d->pending[cpu]->ts < ts)) {
+			ts = d->pending[cpu]->ts;
+			any = true;
+		}
+	return ts;
+}
+
+/* The file through libtracecmd: what our own open cannot take. */
+static int open_lib(struct lt_reader *r, struct dat *d,
+		    const struct lt_open_opts *opts)
+{
+	long long pos;
+	int pos_fd, fd;
+
 	fd = d->nr_patch ? patched_copy(r, d) : open(r->path, O_RDONLY);
 	if (fd < 0 && d->nr_patch) {
 		lt_reader_fail(r, "cannot make a safe copy of the trace.dat: %s",
@@ -1652,14 +2434,53 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	if (pick_buffer(r, d, opts->buffer))
 		return -1;
 	d->tep = tracecmd_get_tep(d->handle);
+	return 0;
+}
+
+int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
+{
+	struct dat *d;
+	int i;
+
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	lt_dat_zlib_register();
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		lt_reader_fail(r, "out of memory");
+		return -1;
+	}
+	d->fd = -1;
+	r->priv = d;
+	r->ops = &dat_ops;
+	r->format = LT_INPUT_TRACE_DAT;
+	trace_seq_init(&d->seq);
+	if (check_file(r, d))
+		return -1;
+	if (can_own(d)) {
+		if (open_own(r, d)) {
+			lt_reader_fail(r, "out of memory");
+			return -1;
+		}
+		d->pending = calloc(r->nr_cpus ? r->nr_cpus : 1,
+				    sizeof(*d->pending));
+		if (!d->pending) {
+			lt_reader_fail(r, "out of memory");
+			return -1;
+		}
+		if (own_pick_buffer(r, d, opts->buffer) || r->failed)
+			return -1;
+	} else if (open_lib(r, d, opts)) {
+		return -1;
+	}
 	d->syms.s.lookup = dat_symbol;
 	d->syms.tep = d->tep;
+	d->syms.d = d;
 	tep_set_loglevel(TEP_LOG_NONE);
 	r->nr_cpus = tep_get_cpus(d->tep);
 	d->printer = lt_printer_new(d->tep);
 	if (d->printer)
 		lt_printer_set_modules(d->printer, &(struct lt_module_lookup){
-					       module_of, d });
+					       module_of, d, print_symbol });
 	for (i = 0; d->printer && i < d->nr_src; i++)
 		if (lt_printer_add_format(d->printer, d->src[i].id, d->src[i].fmt))
 			d->src_oom = true;
@@ -1676,18 +2497,22 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 		lt_reader_fail(r, "corrupt trace.dat: %d CPUs", r->nr_cpus);
 		return -1;
 	}
-	d->pending = calloc(r->nr_cpus, sizeof(*d->pending));
+	if (!d->pending)
+		d->pending = calloc(r->nr_cpus, sizeof(*d->pending));
 	/* without it, a graph's leaves print as an entry and a return */
 	d->folded = calloc(r->nr_cpus, sizeof(*d->folded));
 	/* Without it, pages are just not dropped. */
-	d->consumed = calloc(r->nr_cpus, sizeof(*d->consumed));
+	if (!d->own_tep)
+		d->consumed = calloc(r->nr_cpus, sizeof(*d->consumed));
 	if (!d->pending) {
 		lt_reader_fail(r, "out of memory");
 		return -1;
 	}
-	r->first_ts = tracecmd_get_first_ts(d->handle);
+	r->first_ts = d->own_tep ? own_first_ts(r, d) :
+		      tracecmd_get_first_ts(d->handle);
 	if (use_chunks(r, d))
 		return -1;
+	d->jobs = default_jobs(r);
 	detect_abi(r, d, opts);
 	lt_printer_set_kernel(d->printer, r->kernel);
 	return r->failed ? -1 : 0;

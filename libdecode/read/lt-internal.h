@@ -40,6 +40,9 @@ struct lt_reader {
 	char abi_reason_buf[160];
 	char *kernel;
 	unsigned int flag_columns;	/* as the text shows them; 0: by release */
+	/* lt_reader_flag_columns() by release, for the release it was of */
+	const char *columns_kernel;
+	unsigned int release_columns;
 	int nr_cpus;
 	uint64_t first_ts;
 	uint64_t size;
@@ -115,6 +118,26 @@ const char *lt_ksyms_exact(const struct lt_ksyms *k, uint64_t addr);
 const char *lt_ksyms_module(const struct lt_ksyms *k, uint64_t addr);
 void lt_ksyms_free(struct lt_ksyms *k);
 
+/*
+ * Every symbol of a kallsyms text as libtraceevent's tep_parse_kallsyms()
+ * keeps them, for addresses inside functions: the same answers as its
+ * tep_find_function_info(), from one pass without sscanf.
+ */
+struct lt_ksyms_all {
+	char *text;
+	struct lt_kfunc {
+		uint64_t addr;
+		const char *name;
+		size_t idx;	/* the line's, for the order of equal addresses */
+	} *f;			/* by address, then nr entries: a 0 end */
+	size_t nr;
+};
+
+int lt_ksyms_all_init(struct lt_ksyms_all *t, char *text, size_t len);
+const char *lt_ksyms_find(const struct lt_ksyms_all *t, uint64_t addr,
+			  uint64_t *start, uint64_t *size);
+void lt_ksyms_all_free(struct lt_ksyms_all *t);
+
 /* A kernel_stack event's payload as the kernel prints it (lt-reader.c). */
 size_t lt_stack_payload(const struct lt_event *ev, char *buf, size_t len);
 
@@ -127,6 +150,15 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts);
  */
 struct tep_handle;
 void lt_dat_use_symbols(struct lt_reader *r, struct tep_handle *syms);
+/*
+ * Threads reading a trace.dat's pages (decompressing and checking each
+ * CPU's next chunks while the reader decodes): @jobs counts the reader's
+ * own, so 1 is none. Any time before the events are read; ignored for
+ * other inputs. The default is lt_dat_open()'s (LAZYTRACE_JOBS, or by
+ * the file's size).
+ */
+void lt_dat_set_jobs(struct lt_reader *r, int jobs);
+
 /*
  * Go on with trace.dat reader @r on a live session's next interval: @buf
  * holds each CPU's ring-buffer pages (@len bytes, pages of @page_size),

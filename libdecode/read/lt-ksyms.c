@@ -174,3 +174,123 @@ void lt_ksyms_free(struct lt_ksyms *k)
 	free(k->run);
 	memset(k, 0, sizeof(*k));
 }
+
+/* Every symbol, in libtraceevent's order: by address, later lines first. */
+static int cmp_func(const void *a, const void *b)
+{
+	const struct lt_kfunc *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* its list is built by prepending, then sorted stably */
+	return x->idx > y->idx ? -1 : x->idx < y->idx;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+}
+
+/*
+ * Take @text (malloc'd, @len bytes and a NUL) and keep what
+ * tep_parse_kallsyms() keeps: each line's "%16llx %c NAME" with NAME not
+ * starting with '$' and a type other than 'A' and 'a'; the first line it
+ * cannot read ends the table, as it ends its parse.
+ */
+int lt_ksyms_all_init(struct lt_ksyms_all *t, char *text, size_t len)
+{
+	/* it reads a copy made with strdup(): up to a NUL */
+	char *p = text, *end = text + strnlen(text, len), *eol, *n;
+	/* the shortest line it reads is "0tx\n" */
+	size_t max = len / 4 + 2, line = 0;
+	uint64_t addr;
+	int x, width;
+	char type;
+
+	memset(t, 0, sizeof(*t));
+	t->text = text;
+	hex_init();
+	t->f = malloc(max * sizeof(*t->f));
+	if (!t->f) {
+		lt_ksyms_all_free(t);
+		return -1;
+	}
+	for (; p < end; p = eol + 1) {
+		eol = memchr(p, '\n', end - p);
+		if (!eol)
+			eol = end;
+		if (eol == p)
+			continue;	/* strtok() skips empty lines */
+		line++;
+		while (p < eol && is_space(*p))
+			p++;
+		width = 0;
+		if (eol - p > 2 && p[0] == '0' && (p[1] | 0x20) == 'x' &&
+		    hex[(unsigned char)p[2]] >= 0) {
+			p += 2;
+			width = 2;
+		}
+		addr = 0;
+		for (x = -1; width < 16 && p < eol &&
+			     (x = hex[(unsigned char)*p]) >= 0; p++, width++)
+			addr = addr << 4 | x;
+		if (!width)
+			break;		/* no number: its parse ends */
+		while (p < eol && is_space(*p))
+			p++;
+		if (p == eol)
+			break;
+		type = *p++;
+		while (p < eol && is_space(*p))
+			p++;
+		n = p;
+		while (p < eol && !is_space(*p) && *p)
+			p++;
+		if (p == n)
+			break;		/* no name */
+		*p = '\0';
+		if (n[0] == '$' || type == 'A' || type == 'a')
+			continue;
+		if (t->nr + 1 >= max)
+			break;
+		t->f[t->nr++] = (struct lt_kfunc){ addr, n, line };
+	}
+	qsort(t->f, t->nr, sizeof(*t->f), cmp_func);
+	t->f[t->nr] = (struct lt_kfunc){ 0, NULL, 0 };
+	return 0;
+}
+
+/*
+ * The function containing @addr, as tep_find_function_info() finds it:
+ * its binary search, its comparison (an address matches a symbol at it,
+ * or between it and the next; the last symbol only exactly), its size
+ * (the distance to the next symbol).
+ */
+const char *lt_ksyms_find(const struct lt_ksyms_all *t, uint64_t addr,
+			  uint64_t *start, uint64_t *size)
+{
+	size_t lo = 0, hi = t->nr, mid;
+	const struct lt_kfunc *f;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		f = &t->f[mid];
+		if (addr == f->addr || (addr > f->addr && addr < f[1].addr)) {
+			*start = f->addr;
+			*size = f[1].addr - f->addr;
+			return f->name;
+		}
+		if (addr < f->addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+void lt_ksyms_all_free(struct lt_ksyms_all *t)
+{
+	free(t->text);
+	free(t->f);
+	memset(t, 0, sizeof(*t));
+}

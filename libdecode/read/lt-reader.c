@@ -271,13 +271,21 @@ const char *lt_reader_kernel(const struct lt_reader *r)
  */
 unsigned int lt_reader_flag_columns(const struct lt_reader *r)
 {
+	struct lt_reader *w = (struct lt_reader *)r;	/* the cache */
 	unsigned int major, minor;
 
 	if (r->flag_columns)
 		return r->flag_columns;
+	/* report asks for every event: the release is parsed once */
+	if (r->release_columns && r->columns_kernel == r->kernel)
+		return r->release_columns;
 	if (!r->kernel || sscanf(r->kernel, "%u.%u", &major, &minor) != 2)
-		return 5;
-	return major < 5 || (major == 5 && minor < 13) ? 4 : 5;
+		w->release_columns = 5;
+	else
+		w->release_columns = major < 5 || (major == 5 && minor < 13) ?
+				     4 : 5;
+	w->columns_kernel = r->kernel;
+	return r->release_columns;
 }
 
 uint64_t lt_reader_first_ts(const struct lt_reader *r)

@@ -293,6 +293,17 @@ int lt_run_set(struct lt_run *run, const char *option, const char *value)
 					   "--from is after --to: the window is empty");
 		return ret;
 	}
+	if (!strcmp(option, "jobs")) {
+		char *end;
+		long n = value && *value ? strtol(value, &end, 10) : 0;
+
+		if (value && *value && (*end || n < 1 || n > 1024))
+			return lt_run_fail(run, LT_RUN_USAGE,
+					   "bad --jobs '%s': threads, 1 to 1024",
+					   value);
+		run->jobs = n;
+		return 0;
+	}
 	if (!strcmp(option, "idle")) {
 		run->idle = value && *value && strcmp(value, "0");
 		return 0;
@@ -356,6 +367,8 @@ int lt_run_open(struct lt_run *run)
 		run->status = LT_RUN_BAD_INPUT;
 		return -1;
 	}
+	if (run->jobs)
+		lt_dat_set_jobs(run->reader, run->jobs);
 	run->opened = true;
 	if (run->cpus.nr && check_cpus(run))
 		return -1;
@@ -471,6 +484,8 @@ static void episodes_judge(struct lt_run *run)
 	r = lt_reader_open(run->input, &o, err, sizeof(err));
 	if (!r)
 		return;
+	if (run->jobs)
+		lt_dat_set_jobs(r, run->jobs);
 	lo.abi = run->an->abi;
 	a = lt_analysis_new(&lo);
 	if (!a) {

@@ -89,6 +89,7 @@ struct lt_run {
 	uint64_t from, to;	/* the cut; to == UINT64_MAX: no end */
 	struct lt_analysis_opts lo;
 	bool idle;
+	int jobs;		/* 0: the reader's default */
 
 	/* state */
 	struct lt_reader *reader;

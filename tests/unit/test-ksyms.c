@@ -3,7 +3,9 @@
  * The kallsyms index (libdecode/read/lt-ksyms.c): functions by exact address
  * in a text of ascending runs (the kernel's, then each module's), names
  * shared by two symbols left unresolved, data symbols and malformed lines
- * skipped, and a text in no order at all sorted into one run.
+ * skipped, and a text in no order at all sorted into one run. The table
+ * of every symbol answers as libtraceevent's tep_find_function_info()
+ * does on the same text, address by address.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+
+#include <traceevent/event-parse.h>
 
 #include "../../libdecode/read/lt-internal.h"
 
@@ -97,11 +101,109 @@ static void test_no_order(void **state)
 	free(text);
 }
 
+/* Name, start and size of the function containing each address, both ways. */
+static void same_as_tep(const char *text, const uint64_t *addr, size_t n)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct lt_ksyms_all t;
+	unsigned long long tstart;
+	unsigned long tsize;
+	uint64_t start, size;
+	const char *tname, *name;
+	size_t i;
+	int found;
+
+	assert_non_null(tep);
+	assert_int_equal(lt_ksyms_all_init(&t, strdup(text), strlen(text)), 0);
+	tep_parse_kallsyms(tep, text);
+	for (i = 0; i < n; i++) {
+		tname = NULL;
+		found = tep_find_function_info(tep, addr[i], &tname, &tstart,
+					       &tsize);
+		name = lt_ksyms_find(&t, addr[i], &start, &size);
+		if (!found || !tname) {
+			assert_null(name);
+			continue;
+		}
+		assert_non_null(name);
+		assert_string_equal(name, tname);
+		assert_int_equal(start, tstart);
+		assert_int_equal(size, tsize);
+	}
+	lt_ksyms_all_free(&t);
+	tep_free(tep);
+}
+
+/*
+ * Duplicates (which of them libtraceevent's search lands on), data, an
+ * absolute symbol and '$' names it drops, modules, the last symbol (found
+ * only at its address), addresses before the first.
+ */
+static void test_containing(void **state)
+{
+	static const char text[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000000 t startup_64\n"
+		"0000000000000000 A fixed_percpu_data\n"
+		"ffffffff81000100 t $x\n"
+		"ffffffff81000100 T alpha\n"
+		"ffffffff81000200 D some_data\n"
+		"ffffffff81000300 W beta\n"
+		"ffffffff81000300 t beta_alias\n"
+		"ffffffff81000300 t beta_alias2\n"
+		"ffffffff81000400 t gamma\n"
+		"\n"
+		"ffffffffc0001000 t mod_a_fn\t[mod_a]\n"
+		"ffffffffc0000800 t mod_b_fn\t[mod_b]\n"
+		"ffffffffc0002000 t last_fn\t[mod_b]";
+	uint64_t addr[64];
+	size_t i, n = 0;
+
+	(void)state;
+	for (i = 0; i < 40; i++)
+		addr[n++] = 0xffffffff81000000ULL + i * 0x20;
+	addr[n++] = 0xffffffffc0000800ULL;
+	addr[n++] = 0xffffffffc0000900ULL;
+	addr[n++] = 0xffffffffc0001000ULL;
+	addr[n++] = 0xffffffffc0001fffULL;
+	addr[n++] = 0xffffffffc0002000ULL;
+	addr[n++] = 0xffffffffc0002001ULL;
+	addr[n++] = 0x10;
+	addr[n++] = 0;
+	same_as_tep(text, addr, n);
+}
+
+/* Many symbols, several at most addresses: the search's path matters. */
+static void test_containing_many(void **state)
+{
+	size_t i, n = 5000, len = 0, na = 0;
+	char *text = malloc(n * 48);
+	uint64_t *addr = malloc(3 * n * sizeof(*addr));
+
+	(void)state;
+	assert_non_null(text);
+	assert_non_null(addr);
+	for (i = 0; i < n; i++) {
+		uint64_t a = 0xffffffff81000000ULL + (i / 3) * 0x40;
+
+		len += sprintf(text + len, "%016llx %c fn%zu\n",
+			       (unsigned long long)a, i % 7 ? 't' : 'T', i);
+		addr[na++] = a;
+		addr[na++] = a + 0x11;
+	}
+	same_as_tep(text, addr, na);
+	free(addr);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runs),
 		cmocka_unit_test(test_no_order),
+		cmocka_unit_test(test_containing),
+		cmocka_unit_test(test_containing_many),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

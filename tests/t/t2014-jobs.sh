@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# -j N (threads reading a trace.dat's chunks ahead of the decoding) changes
+# nothing in the output: report, report -l, a cut window, stats --json,
+# hogs --stacks and the requests table of every bundled recording are byte
+# for byte those of -j1, as are the error of a chunk that does not
+# decompress and the warning of a file cut short. strace, where installed,
+# shows -j2 starts its worker and -j1 none.
+. "$(dirname "$0")/lib.sh"
+
+cd "$TMPDIR" || fail "cd"
+n=0
+for f in $(find "$DATA" -name '*.dat' | sort); do
+	name=${f#"$DATA"/}
+	first=$(lt table meta -i "$f" --csv | python3 -c '
+import csv, sys
+m = next(csv.DictReader(sys.stdin))
+print(int(m["first_ns"]) / 1e9 + 0.2)')
+	for cmd in "report" "report -l" "report --from $first --to $first" \
+		   "stats --json" "hogs --stacks" "table requests --csv"; do
+		# shellcheck disable=SC2086
+		lt $cmd -j 1 -i "$f" > one.out 2>&1
+		r1=$?
+		for j in 2 3; do
+			# shellcheck disable=SC2086
+			lt $cmd -j $j -i "$f" > more.out 2>&1
+			rj=$?
+			[ "$r1" = "$rj" ] || fail "$name: '$cmd' exits $r1 with -j1, $rj with -j$j"
+			cmp -s one.out more.out || fail "$name: '$cmd' differs with -j$j: $(diff one.out more.out | head -4)"
+		done
+	done
+	[ -s one.out ] || fail "$name: no output"
+	n=$((n + 1))
+done
+[ "$n" -ge 10 ] || fail "only $n recordings"
+echo "$n recordings: the same output with -j1, -j2, -j3"
+
+# The environment default is the same as -j.
+LAZYTRACE_JOBS=2 lt report -i "$DATA/lazy612-msg-full.dat" > env.out ||
+	fail "LAZYTRACE_JOBS=2 report"
+lt report -j 1 -i "$DATA/lazy612-msg-full.dat" > one.out || fail "report -j1"
+cmp -s one.out env.out || fail "LAZYTRACE_JOBS=2 differs"
+
+# A chunk that does not decompress, past each CPU's first: the same error
+# (naming its offset) with the workers as without.
+f=$DATA/lazy612-msg-full.dat
+size=$(stat -c %s "$f")
+cp "$f" bad.dat
+python3 - bad.dat "$size" <<'PY' || fail "corrupting"
+import sys
+p, size = sys.argv[1], int(sys.argv[2])
+b = bytearray(open(p, "rb").read())
+# zstd frames in the second half of the file: the CPU data, past the
+# first chunks; garble the middle of one frame
+magic = b"\x28\xb5\x2f\xfd"
+at = b.find(magic, size // 2)
+assert at > 0
+for i in range(at + 40, at + 80):
+    b[i] ^= 0x5a
+open(p, "wb").write(b)
+PY
+lt stats -j 1 -i bad.dat > one.out 2>&1
+r1=$?
+lt stats -j 2 -i bad.dat > more.out 2>&1
+r2=$?
+[ "$r1" = 2 ] || fail "corrupt chunk: exit $r1, want 2: $(cat one.out)"
+[ "$r2" = 2 ] || fail "corrupt chunk with -j2: exit $r2: $(cat more.out)"
+cmp -s one.out more.out || fail "corrupt chunk: $(cat one.out) / $(cat more.out)"
+echo "corrupt chunk: $(tail -1 one.out)"
+
+# Cut short (version 6 keeps its data last; uncompressed pages): read up
+# to the cut, the same warning and events either way.
+f=$DATA/old/bullseye510-allevents-i686.dat
+size=$(stat -c %s "$f")
+head -c $((size * 3 / 4)) "$f" > cut.dat
+lt report -j 1 -i cut.dat > one.out 2> one.err
+r1=$?
+lt report -j 2 -i cut.dat > more.out 2> more.err
+r2=$?
+[ "$r1" = "$r2" ] || fail "cut file: exit $r1 and $r2"
+cmp -s one.out more.out && cmp -s one.err more.err ||
+	fail "cut file: output differs with -j2"
+[ -s one.out ] || fail "cut file: no event read"
+echo "cut file: exit $r1, $(wc -l < one.out) events either way"
+
+if command -v strace > /dev/null; then
+	threads() {
+		strace -f -qq -e trace=clone,clone3 "$LAZYTRACE" stats "$@" \
+			-i "$DATA/lazy612-msg-full.dat" 2>&1 > /dev/null |
+			grep -c 'clone'
+	}
+	[ "$(threads -j 2)" -ge 1 ] || fail "-j2 started no thread"
+	[ "$(threads -j 1)" = 0 ] || fail "-j1 started a thread"
+	echo "threads: -j2 starts its worker, -j1 none"
+else
+	echo "strace not installed: whether -j2 starts a thread is not checked"
+fi
+echo "ok"
