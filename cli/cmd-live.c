@@ -128,6 +128,9 @@ struct live_state {
 	const struct lt_analysis *a;	/* the interval's, while printing */
 	bool stopped;	/* --stop-above: this interval holds such a request */
 	uint64_t run_ns;	/* since the start */
+	/* the kernel's lazy capability, from the setup line's interval */
+	char lazy_cap[16];
+	char lazy_reason[128];
 };
 
 /* The interval's summary with the setup line the run began with. */
@@ -630,6 +633,8 @@ static void print_json(struct live_state *st, struct lt_analysis *a,
 	json_setup(&j, &full);
 	json_uint(&j, "pending_not_listed", st->more_pending);
 	json_uint(&j, "tasks_not_listed", nr - listed);
+	json_str(&j, "lazy_capability", st->lazy_cap);
+	json_str(&j, "lazy_capability_reason", st->lazy_reason);
 	json_end_object(&j);
 	json_summary(&j, sum);
 	json_begin_array(&j, "pending");
@@ -772,6 +777,12 @@ static int one_interval(struct live_state *st, struct lt_reader *r)
 	lt_analysis_finish(a);
 	if (!st->setup.found)
 		st->setup = lt_analysis_summary(a)->setup;
+	if (!st->lazy_cap[0] || lt_analysis_summary(a)->setup.found) {
+		const char *why, *cap = lt_analysis_lazy_capability(a, &why);
+
+		snprintf(st->lazy_cap, sizeof(st->lazy_cap), "%s", cap);
+		snprintf(st->lazy_reason, sizeof(st->lazy_reason), "%s", why);
+	}
 	if (lt_reader_error(r)) {
 		lt_analysis_free(a);
 		return -1;

@@ -1026,6 +1026,20 @@ void lt_analysis_finish(struct lt_analysis *a);
 const struct lt_analysis_summary *lt_analysis_summary(const struct lt_analysis *a);
 
 /**
+ * lt_analysis_lazy_capability - whether the kernel could preempt lazily
+ * @a: the analysis
+ * @reason: receives why, in words (valid as long as @a)
+ *
+ * From the setup line record and live write (lazy=), else from the
+ * events: "active" where one carried the lazy bit, else "unknown".
+ *
+ * Return: "active", "built_in" (in the kernel, not the current mode),
+ * "absent" or "unknown".
+ */
+const char *lt_analysis_lazy_capability(const struct lt_analysis *a,
+					const char **reason);
+
+/**
  * lt_analysis_lost - events lost on one CPU
  * @a: the analysis
  * @cpu: the CPU
