@@ -1441,9 +1441,10 @@ int lt_live_refill(struct lt_reader *r);
  * @dir: an existing directory, or NULL to stop
  *
  * From the next lt_live_refill() on, interval N is also written to
- * @dir/interval-N.dat (N from 1), with the kernel's symbols, so that
- * what live showed can be read again with lt_reader_open(). Writing
- * /proc/kallsyms with every interval costs time: a debugging aid.
+ * @dir/interval-N.dat (N from 1), so that what live showed can be read
+ * again with lt_reader_open(). The kernel's symbols are written once,
+ * before the first interval, as @dir/kallsyms: the reader takes them
+ * from there for an interval-N.dat that has none of its own.
  *
  * The files hold kernel addresses: each is made under a new name
  * (O_EXCL), mode 0600 unless lt_live_save_as() says otherwise, and
