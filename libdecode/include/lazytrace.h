@@ -1360,6 +1360,28 @@ int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
 			 size_t len);
 
 /**
+ * lt_tracefs_write_dat_range - write part of a session's pages as a trace.dat
+ * @s: the session
+ * @out: the file to write, positioned at its start
+ * @cpu_fd: per CPU, a file holding that CPU's pages
+ * @cpu_from: per CPU, the offset of the first page to write (a multiple
+ *	of the page size), or NULL for 0
+ * @cpu_size: per CPU, how many bytes of pages from there
+ * @symbols: include /proc/kallsyms
+ * @err: receives a one-line message on failure
+ * @len: size of @err
+ *
+ * lt_tracefs_write_dat() of a window: record --stop-above looks at the
+ * last seconds of what it recorded so far this way.
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int lt_tracefs_write_dat_range(struct lt_tracefs *s, int out,
+			       const int *cpu_fd, const uint64_t *cpu_from,
+			       const uint64_t *cpu_size, bool symbols,
+			       char *err, size_t len);
+
+/**
  * lt_live_open - a reader of what a session records from now on
  * @s: the session; it must outlive the reader
  * @opts: reader options (the ABI), or NULL

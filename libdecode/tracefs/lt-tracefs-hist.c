@@ -27,7 +27,13 @@
 #include "lt-tracefs.h"
 
 #define KH_PROBE_EVENT "sched_set_need_resched"
-#define KH_SIZE "8192"	/* tasks a histogram keeps; more are counted as dropped */
+/*
+ * Entries of a histogram (tasks; tasks and buckets): the kernel allocates
+ * them all up front, which under emulation took 1.7 s of system time for
+ * 65536 of them; more are counted as dropped (lt_khist_read() says so).
+ */
+#define KH_SIZE "2048"
+#define KH_HIST_SIZE "4096"
 
 struct kh_trigger {
 	const char *system;
@@ -45,6 +51,7 @@ struct lt_khist {
 	bool probe;
 	bool synth_made[LT_LATHIST_KIND_MAX];
 	struct kh_trigger trig[KH_NR];
+	void (*note)(const char *msg);
 };
 
 static bool top_file(const char *name)
@@ -171,7 +178,6 @@ struct lt_khist *lt_khist_begin(const struct lt_tracefs_opts *o,
 	struct lt_khist *k;
 	char name[64];
 
-	(void)o;
 	if (!tracefs_tracing_dir() || !top_file("events/sched/sched_switch")) {
 		snprintf(err, len, "no tracefs with sched events");
 		return NULL;
@@ -197,6 +203,7 @@ struct lt_khist *lt_khist_begin(const struct lt_tracefs_opts *o,
 		snprintf(err, len, "out of memory");
 		return NULL;
 	}
+	k->note = o ? o->note : NULL;
 	if (make_events(k, err, len))
 		goto fail;
 	snprintf(name, sizeof(name), LT_INSTANCE_PREFIX "%d", getpid());
@@ -222,7 +229,7 @@ struct lt_khist *lt_khist_begin(const struct lt_tracefs_opts *o,
 		 k->group, k->synth[LT_LATHIST_EAGER]);
 	/* the comm is a key too: its bytes after the name split some rows */
 	snprintf(k->trig[KH_LHIST].cmd, sizeof(k->trig[0].cmd),
-		 "hist:keys=pid,comm,lat.buckets=%llu:vals=hitcount,lat:sort=pid,lat:size=16384",
+		 "hist:keys=pid,comm,lat.buckets=%llu:vals=hitcount,lat:sort=pid,lat:size=" KH_HIST_SIZE,
 		 (unsigned long long)bucket_ns);
 	lt_strlcpy(k->trig[KH_EHIST].cmd, k->trig[KH_LHIST].cmd,
 		   sizeof(k->trig[0].cmd));
@@ -303,8 +310,19 @@ int lt_khist_read(struct lt_khist *k, lt_khist_fn fn, void *data)
 		if (!text)
 			return -1;
 		for (line = strtok_r(text, "\n", &save); line && !ret;
-		     line = strtok_r(NULL, "\n", &save))
+		     line = strtok_r(NULL, "\n", &save)) {
+			uint64_t dropped = field(line, "Dropped:", NULL);
+			char msg[160];
+
+			if (dropped && k->note) {
+				snprintf(msg, sizeof(msg),
+					 "the kernel's %s histogram dropped %llu requests: more tasks and buckets than its " KH_HIST_SIZE " entries",
+					 kind ? "eager" : "lazy",
+					 (unsigned long long)dropped);
+				k->note(msg);
+			}
 			ret = parse_line(line, kind, fn, data);
+		}
 		free(text);
 	}
 	return ret;
