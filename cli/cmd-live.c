@@ -553,9 +553,14 @@ static void print_hist_view(struct live_state *st, struct lt_analysis *a)
 	struct winsize ws;
 
 	in.columns = 4;
+	in.compact = true;
+	in.max_rows = 10;
 	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
-	    ws.ws_col > 30)
+	    ws.ws_col > 30) {
 		in.columns = (ws.ws_col - 8) / 20;
+		/* the title, 5 lines of heading, 5 of totals, one to spare */
+		in.max_rows = ws.ws_row > 14 ? ws.ws_row - 13 : 1;
+	}
 	if (isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
 	printf("lazytrace live  interval %lu  events %llu  lost %llu  histograms (H: back to the tasks; q quits)\n",

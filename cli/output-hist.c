@@ -33,12 +33,32 @@ static void us_cell(FILE *fp, uint64_t count, uint64_t ns)
 		fprintf(fp, " %*s", COL_W - 1, "-");
 }
 
+/* "more:": per column, the buckets from @from on. */
+static void print_more(FILE *fp, const struct lt_lathist_row *r, size_t n,
+		       unsigned int from, unsigned int entries)
+{
+	unsigned int b;
+	uint64_t sum;
+	size_t i;
+	int k;
+
+	fprintf(fp, "%-8s", "more:");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < LT_LATHIST_KIND_MAX; k++) {
+			for (sum = 0, b = from; b < entries; b++)
+				sum += r[i].buckets[k][b];
+			fprintf(fp, " %*" PRIu64, COL_W - 1, sum);
+		}
+	fputc('\n', fp);
+}
+
 void hist_print(FILE *fp, struct lt_lathist *h, const struct hist_info *in)
 {
 	uint64_t bucket = lt_lathist_bucket_ns(h), secs = in->duration_ns / 1000000000ULL;
 	unsigned int entries = lt_lathist_entries(h), b;
 	const struct lt_lathist_row *r;
 	size_t nr, i, n;
+	int shown;
 	char name[32];
 	bool any;
 	int k;
@@ -58,7 +78,7 @@ void hist_print(FILE *fp, struct lt_lathist *h, const struct hist_info *in)
 		bucket / 1e3);
 	fprintf(fp, "# Duration: %3" PRIu64 " %02" PRIu64 ":%02" PRIu64 ":%02" PRIu64 "\n",
 		secs / 86400, secs / 3600 % 24, secs / 60 % 60, secs % 60);
-	for (i = 0; i < n && r[i].pid >= 0; i++)
+	for (i = 0; i < n && r[i].pid >= 0 && !in->compact; i++)
 		fprintf(fp, "# L-%d E-%d: %s\n", r[i].pid, r[i].pid, r[i].comm);
 	if (nr > n)
 		fprintf(fp, "# %zu more %s not shown\n", nr - n,
@@ -70,13 +90,18 @@ void hist_print(FILE *fp, struct lt_lathist *h, const struct hist_info *in)
 			fprintf(fp, " %*s", COL_W - 1, name);
 		}
 	fputc('\n', fp);
-	for (b = 0; b < entries; b++) {
+	for (b = 0, shown = 0; b < entries; b++) {
 		any = false;
 		for (i = 0; i < n && !any; i++)
 			for (k = 0; k < LT_LATHIST_KIND_MAX; k++)
 				any |= r[i].buckets[k][b] != 0;
 		if (!any)
 			continue;
+		/* on a screen: the longer waits summed in one row */
+		if (in->max_rows && ++shown >= in->max_rows) {
+			print_more(fp, r, n, b, entries);
+			break;
+		}
 		fprintf(fp, "%-8" PRIu64, b * bucket / 1000);
 		for (i = 0; i < n; i++)
 			for (k = 0; k < LT_LATHIST_KIND_MAX; k++)

@@ -17,6 +17,8 @@ struct hist_info {
 	uint64_t duration_ns;
 	int columns;		/* tasks (or comms) shown, at most */
 	bool by_comm;
+	int max_rows;		/* bucket rows shown, 0: all; the rest in "more:" */
+	bool compact;		/* no legend of the columns (a screen) */
 };
 
 /* Index rows, one column per task and kind, then over, count, min, avg, max. */

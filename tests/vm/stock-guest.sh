@@ -468,7 +468,8 @@ khist() {
 }
 
 # live's start-up: from the command to its instance tracing (the first
-# interval's start), three times, in ms of guest time (/proc/uptime).
+# interval's start), three times, in ms of guest time (/proc/uptime),
+# looked at every 50 ms.
 uptime_ms() {
 	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
 }
@@ -480,7 +481,8 @@ startup() {
 		p=$!
 		n=0
 		while [ "$(cat $T/instances/lazytrace-$p/tracing_on 2>/dev/null)" != 1 ] &&
-		      [ $n -lt 3000 ]; do
+		      [ $n -lt 1200 ]; do
+			sleep 0.05
 			n=$((n + 1))
 		done
 		t1=$(uptime_ms)
