@@ -473,14 +473,15 @@ static int window_file(void)
 static bool check_stop_window(struct lt_tracefs *s, const struct spool *sp,
 			 const struct record_opts *o, struct stop_check *sc)
 {
-	uint64_t len[sp->nr_cpus];
+	uint64_t *len = calloc(sp->nr_cpus, sizeof(*len));
 	char err[512], path[64];
-	int cpu, fd;
+	int cpu, fd = -1;
 	bool ok = false;
 
-	for (cpu = 0; cpu < sp->nr_cpus; cpu++)
+	for (cpu = 0; len && cpu < sp->nr_cpus; cpu++)
 		len[cpu] = sp->size[cpu] - sc->from[cpu];
-	fd = window_file();
+	if (len)
+		fd = window_file();
 	if (fd >= 0 && !lt_tracefs_write_dat_range(s, fd, sp->fd, sc->from,
 						   len, false, err,
 						   sizeof(err))) {
@@ -491,6 +492,7 @@ static bool check_stop_window(struct lt_tracefs *s, const struct spool *sp,
 	}
 	if (fd >= 0)
 		close(fd);
+	free(len);
 	for (cpu = 0; cpu < sp->nr_cpus; cpu++) {
 		sc->from[cpu] = sc->mid[cpu];
 		sc->mid[cpu] = sp->size[cpu];
