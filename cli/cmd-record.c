@@ -435,9 +435,11 @@ static bool find_request(const struct record_opts *o, const char *path,
 		c[7] = lt_table_column(t, "upgrade_source");
 	}
 	while (t && lt_table_next(t) > 0) {
+		/* record's own requests (its pid is left out of most events) */
 		if (lt_table_null(t, c[5]) ||
 		    lt_table_uint(t, c[5]) < o->stop_above ||
-		    !watched(o, lt_table_string(t, c[2])))
+		    !watched(o, lt_table_string(t, c[2])) ||
+		    lt_table_int(t, c[0]) == getpid())
 			continue;
 		lt_time_format(lt_table_uint(t, c[4]), false, seen,
 			       sizeof(seen));
