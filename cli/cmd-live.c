@@ -55,7 +55,8 @@ static const char live_usage[] =
 "  --stop-above LAT   stop after the first interval in which a request\n"
 "                     waited LAT or longer (500us, 2ms, ...): keep that\n"
 "                     interval as DIR/interval-N.dat (--save DIR, else the\n"
-"                     current directory; other intervals are not kept\n"
+"                     current directory, with the symbols in kallsyms; other\n"
+"                     intervals are not kept\n"
 "                     without --save) and say which request it was\n"
 "  --stop-kind KIND   the requests --stop-above watches: lazy (default),\n"
 "                     eager or any\n"
@@ -947,6 +948,11 @@ static int live(const struct live_opts *o)
 			break;
 	}
 	ret = EXIT_OK;
+	/* nothing kept: the symbols written for the intervals go too */
+	if (o->stop_above && !st->stopped && !o->save) {
+		snprintf(path, sizeof(path), "%s/kallsyms", dir);
+		unlink(path);
+	}
 	if (o->stop_above && !st->stopped) {
 		fprintf(stderr, "lazytrace live: note: no request (%s) waited %.3f ms or longer\n",
 			o->stop_kind, o->stop_above / 1e6);
