@@ -32,6 +32,12 @@ int cmd_report(int argc, char **argv);
 int cmd_flags(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_live(int argc, char **argv);
+int cmd_hist(int argc, char **argv);
+/*
+ * live's stream into @h until @duration (ns, -1: a signal), nothing shown
+ * meanwhile: hist's histograms where the kernel cannot build them.
+ */
+int live_hist(struct lt_lathist *h, int64_t duration);
 int cmd_stats(int argc, char **argv);
 int cmd_hogs(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);

@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "private.h"
 #include "output-sites.h"
+#include "output-hist.h"
 
 static const char live_usage[] =
 "usage: lazytrace live [-d SECONDS] [--interval T] [--json] [--cpu LIST]\n"
@@ -35,7 +36,8 @@ static const char live_usage[] =
 "and show, for every interval, the tasks with pending need-resched\n"
 "requests, tick-upgrades and hogs, like top. On a terminal, keys sort the\n"
 "rows: h hogs first (default), t TRACE%, l LAZY, e EAGER, u TICK-UPG,\n"
-"m MAXPEND, p PID; q quits.\n"
+"m MAXPEND, p PID; H switches to the latency histograms (those of\n"
+"lazytrace hist, over the whole run) and back; q quits.\n"
 "\n"
 "  -d, --duration T   stop after T (seconds, or 500ms, ...); default: Ctrl-C\n"
 "  --interval T       refresh period, 10ms to 1h (500ms, 2s; a bare number\n"
@@ -45,14 +47,16 @@ static const char live_usage[] =
 "  --syscalls         also raw_syscalls (names the syscall of tick-upgrades)\n"
 "  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
 "  --rows N           tasks shown per interval (default: fit the terminal, or 20)\n"
-"  --save DIR         also write interval N to DIR/interval-N.dat (with the\n"
-"                     kernel's symbols), to read again with report, hogs, ...;\n"
+"  --save DIR         also write interval N to DIR/interval-N.dat, to read\n"
+"                     again with report, hogs, ...; the kernel's symbols\n"
+"                     once, as DIR/kallsyms, which those files read;\n"
 "                     mode 0600, owned by the user who ran sudo\n"
 "  --world-readable   saved intervals 0644 less the umask, not 0600\n"
 "  --stop-above LAT   stop after the first interval in which a request\n"
 "                     waited LAT or longer (500us, 2ms, ...): keep that\n"
 "                     interval as DIR/interval-N.dat (--save DIR, else the\n"
-"                     current directory; other intervals are not kept\n"
+"                     current directory, with the symbols in kallsyms; other\n"
+"                     intervals are not kept\n"
 "                     without --save) and say which request it was\n"
 "  --stop-kind KIND   the requests --stop-above watches: lazy (default),\n"
 "                     eager or any\n"
@@ -90,6 +94,8 @@ struct live_opts {
 	bool world_readable;
 	uint64_t stop_above;	/* ns; 0: never stop on a latency */
 	const char *stop_kind;	/* lazy, eager or any */
+	bool hist_only;		/* hist's fallback: count into hist, show nothing */
+	struct lt_lathist *hist;	/* the run's latency histograms, or NULL */
 };
 
 /* A request still open when an interval ended. */
@@ -123,6 +129,10 @@ struct live_state {
 	struct lt_setup setup;	/* from the first interval: written once */
 	const struct lt_analysis *a;	/* the interval's, while printing */
 	bool stopped;	/* --stop-above: this interval holds such a request */
+	uint64_t run_ns;	/* since the start */
+	/* the kernel's lazy capability, from the setup line's interval */
+	char lazy_cap[16];
+	char lazy_reason[128];
 };
 
 /* The interval's summary with the setup line the run began with. */
@@ -175,6 +185,12 @@ static const struct {
 };
 
 static enum sort_by sort_by;
+/* H: the histogram view rather than the task table */
+static bool view_hist;
+
+/* live's histogram view: the buckets of lazytrace hist */
+#define VIEW_BUCKET_NS	100000
+#define VIEW_ENTRIES	100
 
 /* On a terminal, keys are read one at a time, unechoed: q quits, like top. */
 static struct termios saved_tty;
@@ -215,9 +231,13 @@ static bool quit_key(void)
 	while (keys_on && poll(&p, 1, 0) == 1 && read(STDIN_FILENO, &c, 1) == 1) {
 		if (c == 'q' || c == 'Q')
 			return true;
+		if (c == 'H')
+			view_hist = !view_hist;
 		for (i = 0; i < ARRAY_SIZE(sort_keys); i++)
-			if (c == sort_keys[i].key)
+			if (c == sort_keys[i].key) {
 				sort_by = i;
+				view_hist = false;
+			}
 	}
 	return false;
 }
@@ -275,6 +295,9 @@ static void on_transition(const struct lt_transition *t, void *data)
 	struct live_state *st = data;
 	struct pending *p;
 
+	/* a failure to grow is seen as fewer counts, not as a stop */
+	if (st->o->hist)
+		(void)lt_lathist_transition(st->o->hist, t);
 	if (!st->finishing || t->kind != LT_TR_TRUNCATED)
 		return;
 	if (st->nr_pending == MAX_PENDING) {
@@ -521,6 +544,32 @@ static void print_table(struct live_state *st, struct lt_analysis *a,
 	fflush(stdout);
 }
 
+/* H: the run's histograms, as lazytrace hist prints them, under the title. */
+static void print_hist_view(struct live_state *st, struct lt_analysis *a)
+{
+	const struct lt_analysis_summary *sum = lt_analysis_summary(a);
+	struct hist_info in = { .source = "user",
+				.reason = "live's histogram view",
+				.duration_ns = st->run_ns };
+	struct winsize ws;
+
+	in.columns = 4;
+	in.compact = true;
+	in.max_rows = 10;
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
+	    ws.ws_col > 30) {
+		in.columns = (ws.ws_col - 8) / 20;
+		/* the title, 5 lines of heading, 5 of totals, one to spare */
+		in.max_rows = ws.ws_row > 14 ? ws.ws_row - 13 : 1;
+	}
+	if (isatty(STDOUT_FILENO))
+		fputs("\033[H\033[2J", stdout);
+	printf("lazytrace live  interval %lu  events %llu  lost %llu  histograms (H: back to the tasks; q quits)\n",
+	       st->interval, (unsigned long long)sum->events,
+	       (unsigned long long)sum->lost_events);
+	hist_print(stdout, st->o->hist, &in);
+}
+
 /* The time a request has been open at the interval's end. */
 static uint64_t open_ns(const struct pending *p, uint64_t end_ns)
 {
@@ -591,6 +640,8 @@ static void print_json(struct live_state *st, struct lt_analysis *a,
 	json_setup(&j, &full);
 	json_uint(&j, "pending_not_listed", st->more_pending);
 	json_uint(&j, "tasks_not_listed", nr - listed);
+	json_str(&j, "lazy_capability", st->lazy_cap);
+	json_str(&j, "lazy_capability_reason", st->lazy_reason);
 	json_end_object(&j);
 	json_summary(&j, sum);
 	json_begin_array(&j, "pending");
@@ -733,6 +784,12 @@ static int one_interval(struct live_state *st, struct lt_reader *r)
 	lt_analysis_finish(a);
 	if (!st->setup.found)
 		st->setup = lt_analysis_summary(a)->setup;
+	if (!st->lazy_cap[0] || lt_analysis_summary(a)->setup.found) {
+		const char *why, *cap = lt_analysis_lazy_capability(a, &why);
+
+		snprintf(st->lazy_cap, sizeof(st->lazy_cap), "%s", cap);
+		snprintf(st->lazy_reason, sizeof(st->lazy_reason), "%s", why);
+	}
 	if (lt_reader_error(r)) {
 		lt_analysis_free(a);
 		return -1;
@@ -740,8 +797,12 @@ static int one_interval(struct live_state *st, struct lt_reader *r)
 	end = lt_analysis_summary(a)->last_ns;
 	rows = make_rows(st, a, &nr);
 	st->a = a;
-	if (st->o->json)
+	if (st->o->hist_only)
+		;	/* hist prints at the end */
+	else if (st->o->json)
 		print_json(st, a, rows, nr, end);
+	else if (view_hist && st->o->hist)
+		print_hist_view(st, a);
 	else
 		print_table(st, a, rows, nr, end);
 	free(rows);
@@ -864,6 +925,7 @@ static int live(const struct live_opts *o)
 			goto out;
 		}
 		last = stop_signal || (end && now_ns() >= end);
+		st->run_ns = now_ns() - start;
 		if (last)
 			lt_tracefs_stop(s);	/* the final interval ends here */
 		if (one_interval(st, r)) {
@@ -886,6 +948,11 @@ static int live(const struct live_opts *o)
 			break;
 	}
 	ret = EXIT_OK;
+	/* nothing kept: the symbols written for the intervals go too */
+	if (o->stop_above && !st->stopped && !o->save) {
+		snprintf(path, sizeof(path), "%s/kallsyms", dir);
+		unlink(path);
+	}
 	if (o->stop_above && !st->stopped) {
 		fprintf(stderr, "lazytrace live: note: no request (%s) waited %.3f ms or longer\n",
 			o->stop_kind, o->stop_above / 1e6);
@@ -999,7 +1066,24 @@ int cmd_live(int argc, char **argv)
 		die_usage("--stop-kind is for --stop-above");
 	if (!o.stop_kind)
 		o.stop_kind = "lazy";
+	/* the histogram view (H) counts from the start */
+	if (!o.json && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
+		o.hist = lt_lathist_new(VIEW_BUCKET_NS, VIEW_ENTRIES, false);
+		if (!o.hist)
+			die("out of memory");
+	}
 	ret = live(&o);
+	lt_lathist_free(o.hist);
 	int_set_free(&o.cpus);
 	return ret;
+}
+
+/* Documented in cli.h. */
+int live_hist(struct lt_lathist *h, int64_t duration)
+{
+	struct live_opts o = { .duration = duration, .interval_ms = 1000,
+			       .stacks = LT_STACKS_NONE, .stop_kind = "lazy",
+			       .hist_only = true, .hist = h };
+
+	return live(&o);
 }

@@ -26,6 +26,7 @@ static const char record_usage[] =
 "                        [--buffer-size KB] [--functions|--no-functions]\n"
 "                        [--stacks WHEN] [-u USER] [--world-readable]\n"
 "                        [--no-kallsyms] [-e EVENT]... [-P PID]\n"
+"                        [--stop-above LAT [--stop-kind KIND]]\n"
 "                        [-- COMMAND ARGS...]\n"
 "\n"
 "Record sched_switch, the wakeups, the tick and every hrtimer (the tick is\n"
@@ -63,6 +64,13 @@ static const char record_usage[] =
 "  --no-kallsyms         write no symbol table (/proc/kallsyms): stacks are\n"
 "                        then addresses and the tick is estimated; the events\n"
 "                        still hold raw kernel pointers\n"
+"  --stop-above LAT      stop a second after the first request that waited\n"
+"                        LAT or longer (500us, 2ms, ...; looked for every\n"
+"                        second in the last two seconds recorded) and say\n"
+"                        where it is in the file: task, CPU, time, how it\n"
+"                        ended and what upgraded it; exit 1 if none did\n"
+"  --stop-kind KIND      the requests --stop-above watches: lazy (default),\n"
+"                        eager or any\n"
 STACKS_USAGE;
 
 enum {
@@ -72,6 +80,8 @@ enum {
 	OPT_FUNCTIONS,
 	OPT_WORLD_READABLE,
 	OPT_NO_KALLSYMS,
+	OPT_STOP_ABOVE,
+	OPT_STOP_KIND,
 };
 
 struct record_opts {
@@ -91,6 +101,25 @@ struct record_opts {
 	const char **events;	/* -e, more events */
 	pid_t watch;		/* -P: until it exits, 0 if none */
 	size_t nr_events;
+	uint64_t stop_above;	/* ns; 0: never stop on a latency */
+	const char *stop_kind;	/* lazy, eager or any */
+};
+
+/*
+ * --stop-above: every CHECK_NS, the pages of the last two checks as a
+ * trace.dat of their own, whose requests table the library fills; the
+ * first request that waited long enough stops the recording KEEP_NS
+ * later (what followed it is in the file too).
+ */
+#define CHECK_NS (1000 * 1000 * 1000ULL)
+#define KEEP_NS (1000 * 1000 * 1000ULL)
+
+struct stop_check {
+	uint64_t *from;		/* per CPU: the window's first page */
+	uint64_t *mid;		/* per CPU: where the last check ended */
+	uint64_t last_ns;
+	uint64_t stop_at;	/* 0 until a request was found */
+	char what[512];		/* that request, said at the end */
 };
 
 /* Per-CPU pages, kept in unlinked files until the trace.dat is written. */
@@ -376,9 +405,106 @@ static void progress(struct lt_tracefs *s, const struct spool *sp,
 		bytes / 1048576.0, (long long)all);
 }
 
+static bool watched(const struct record_opts *o, const char *kind)
+{
+	return !strcmp(o->stop_kind, "any") ?
+	       !strcmp(kind, "lazy") || !strcmp(kind, "eager") :
+	       !strcmp(o->stop_kind, kind);
+}
+
+/* The first watched request of @path that waited --stop-above: said in @sc. */
+static bool find_request(const struct record_opts *o, const char *path,
+			 struct stop_check *sc)
+{
+	struct lt_run *run = lt_run_new();
+	struct lt_table *t = NULL;
+	char seen[32];
+	int c[8] = { 0 };
+	bool found = false;
+
+	if (run && !lt_run_set(run, "input", path) && !lt_run_open(run))
+		t = lt_run_table(run, "requests");
+	if (t) {
+		c[0] = lt_table_column(t, "pid");
+		c[1] = lt_table_column(t, "comm");
+		c[2] = lt_table_column(t, "kind");
+		c[3] = lt_table_column(t, "cpu");
+		c[4] = lt_table_column(t, "seen_ns");
+		c[5] = lt_table_column(t, "latency_ns");
+		c[6] = lt_table_column(t, "end");
+		c[7] = lt_table_column(t, "upgrade_source");
+	}
+	while (t && lt_table_next(t) > 0) {
+		/* record's own requests (its pid is left out of most events) */
+		if (lt_table_null(t, c[5]) ||
+		    lt_table_uint(t, c[5]) < o->stop_above ||
+		    !watched(o, lt_table_string(t, c[2])) ||
+		    lt_table_int(t, c[0]) == getpid())
+			continue;
+		lt_time_format(lt_table_uint(t, c[4]), false, seen,
+			       sizeof(seen));
+		snprintf(sc->what, sizeof(sc->what),
+			 "%s %s request of %lld %s on CPU %lld waited %.3f ms (seen at %s, %s%s%s)",
+			 lt_table_string(t, c[2])[0] == 'e' ? "an" : "a",
+			 lt_table_string(t, c[2]),
+			 (long long)lt_table_int(t, c[0]),
+			 lt_table_string(t, c[1]),
+			 (long long)lt_table_int(t, c[3]),
+			 lt_table_uint(t, c[5]) / 1e6, seen,
+			 lt_table_string(t, c[6]),
+			 lt_table_null(t, c[7]) ? "" : ", upgraded by ",
+			 lt_table_null(t, c[7]) ? "" :
+			 lt_table_string(t, c[7]));
+		found = true;
+		break;
+	}
+	lt_run_free(run);
+	return found;
+}
+
+/* A file of our own that vanishes with its descriptor, in $TMPDIR. */
+static int window_file(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	return open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC,
+		    0600);
+}
+
+/* Look at the last two checks' pages; false when nothing could be read. */
+static bool check_stop_window(struct lt_tracefs *s, const struct spool *sp,
+			 const struct record_opts *o, struct stop_check *sc)
+{
+	uint64_t *len = calloc(sp->nr_cpus, sizeof(*len));
+	char err[512], path[64];
+	int cpu, fd = -1;
+	bool ok = false;
+
+	for (cpu = 0; len && cpu < sp->nr_cpus; cpu++)
+		len[cpu] = sp->size[cpu] - sc->from[cpu];
+	if (len)
+		fd = window_file();
+	if (fd >= 0 && !lt_tracefs_write_dat_range(s, fd, sp->fd, sc->from,
+						   len, false, err,
+						   sizeof(err))) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		ok = true;
+		if (find_request(o, path, sc))
+			sc->stop_at = now_ns() + KEEP_NS;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(len);
+	for (cpu = 0; cpu < sp->nr_cpus; cpu++) {
+		sc->from[cpu] = sc->mid[cpu];
+		sc->mid[cpu] = sp->size[cpu];
+	}
+	return ok;
+}
+
 static int record_loop(struct lt_tracefs *s, struct spool *sp,
-		       const struct record_opts *o, pid_t child,
-		       bool *child_done, int *child_status)
+		       const struct record_opts *o, struct stop_check *sc,
+		       pid_t child, bool *child_done, int *child_status)
 {
 	uint64_t start = now_ns(), shown = start;
 	uint64_t end = o->duration >= 0 ? start + o->duration : 0;
@@ -402,6 +528,13 @@ static int record_loop(struct lt_tracefs *s, struct spool *sp,
 			break;
 		}
 		if (end && now_ns() >= end)
+			break;
+		if (o->stop_above && !sc->stop_at &&
+		    now_ns() - sc->last_ns >= CHECK_NS) {
+			sc->last_ns = now_ns();
+			check_stop_window(s, sp, o, sc);
+		}
+		if (sc->stop_at && now_ns() >= sc->stop_at)
 			break;
 		/*
 		 * Sleep until a buffer is half full (buffer_percent), or
@@ -506,6 +639,7 @@ static int record(struct record_opts *o)
 		.note = note,
 	};
 	struct spool sp = { 0 };
+	struct stop_check sc = { 0 };
 	bool child_done = false;
 	int go = -1, status = -1, err, ret = EXIT_BAD, child_status = 0;
 	size_t i;
@@ -528,6 +662,16 @@ static int record(struct record_opts *o)
 		spool_close(&sp);
 		return EXIT_BAD;
 	}
+	sc.from = calloc(sp.nr_cpus, sizeof(*sc.from));
+	sc.mid = calloc(sp.nr_cpus, sizeof(*sc.mid));
+	if (!sc.from || !sc.mid) {
+		fprintf(stderr, "lazytrace record: out of memory\n");
+		free(sc.from);
+		free(sc.mid);
+		spool_close(&sp);
+		return EXIT_BAD;
+	}
+	sc.last_ns = now_ns();
 	catch_stop_signals();
 	s = lt_tracefs_begin(&to, msg, sizeof(msg));
 	if (!s) {
@@ -585,7 +729,7 @@ static int record(struct record_opts *o)
 	else if (!o->command && o->duration < 0)
 		fprintf(stderr, "lazytrace record: recording into %s until Ctrl-C\n",
 			o->output);
-	if (record_loop(s, &sp, o, child, &child_done, &child_status))
+	if (record_loop(s, &sp, o, &sc, child, &child_done, &child_status))
 		fprintf(stderr, "lazytrace record: reading the ring buffer failed: %s; keeping what was read\n",
 			strerror(sp.error ? sp.error : errno));
 	lt_tracefs_stop(s);
@@ -597,10 +741,22 @@ static int record(struct record_opts *o)
 	if (child > 0 && !child_done)
 		end_command(child, stop_signal ? stop_signal : SIGTERM);
 	child = -1;
+	/* what the last check has not seen yet: a request in the end */
+	if (o->stop_above && !sc.stop_at)
+		check_stop_window(s, &sp, o, &sc);
 	if (!write_output(s, &sp, o)) {
 		summary(&sp, o->output);
 		ret = child_done ? command_exit(o->command[0], child_status) :
 				   EXIT_OK;
+		if (sc.stop_at) {
+			fprintf(stderr, "lazytrace record: %s; kept in %s\n",
+				sc.what, o->output);
+		} else if (o->stop_above) {
+			fprintf(stderr, "lazytrace record: note: no request (%s) waited %.3f ms or longer\n",
+				o->stop_kind, o->stop_above / 1e6);
+			if (ret == EXIT_OK)
+				ret = EXIT_NOTHING;
+		}
 	}
 out:
 	if (go >= 0 && child > 0) {
@@ -616,6 +772,8 @@ out:
 	if (child > 0)
 		end_command(child, SIGTERM);
 	spool_close(&sp);
+	free(sc.from);
+	free(sc.mid);
 	lt_tracefs_destroy(s);
 	return ret;
 }
@@ -665,6 +823,8 @@ int cmd_record(int argc, char **argv)
 		{ "user", required_argument, NULL, 'u' },
 		{ "world-readable", no_argument, NULL, OPT_WORLD_READABLE },
 		{ "no-kallsyms", no_argument, NULL, OPT_NO_KALLSYMS },
+		{ "stop-above", required_argument, NULL, OPT_STOP_ABOVE },
+		{ "stop-kind", required_argument, NULL, OPT_STOP_KIND },
 		STACKS_LONG_OPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -731,6 +891,24 @@ int cmd_record(int argc, char **argv)
 		case OPT_NO_KALLSYMS:
 			o.no_kallsyms = true;
 			break;
+		case OPT_STOP_ABOVE: {
+			int64_t ns = parse_time_ns(optarg);
+
+			opt_once(&given, 7, "--stop-above");
+			if (ns <= 0)
+				die_usage("bad latency '%s' (e.g. 500us, 2ms)",
+					  optarg);
+			o.stop_above = ns;
+			break;
+		}
+		case OPT_STOP_KIND:
+			opt_once(&given, 8, "--stop-kind");
+			if (strcmp(optarg, "lazy") && strcmp(optarg, "eager") &&
+			    strcmp(optarg, "any"))
+				die_usage("bad --stop-kind '%s' (lazy, eager or any)",
+					  optarg);
+			o.stop_kind = optarg;
+			break;
 		case 'h':
 			fputs(record_usage, stdout);
 			return EXIT_OK;
@@ -746,6 +924,10 @@ int cmd_record(int argc, char **argv)
 		die_usage("-P PID or a command: one thing to record until it ends");
 	if (o.user && !o.command)
 		die_usage("-u USER is the user of the command: give one after --");
+	if (o.stop_kind && !o.stop_above)
+		die_usage("--stop-kind is for --stop-above");
+	if (!o.stop_kind)
+		o.stop_kind = "lazy";
 	if (o.command && run_as_lookup(&o.run_as, o.user, "record"))
 		return EXIT_BAD;
 	ret = record(&o);

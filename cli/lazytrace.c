@@ -14,6 +14,7 @@ static const struct cmd commands[] = {
 	{ "flags", cmd_flags, "explain one common_flags byte" },
 	{ "record", cmd_record, "record what the analysis needs into a trace.dat" },
 	{ "live", cmd_live, "the analysis straight from tracefs, refreshed like top" },
+	{ "hist", cmd_hist, "request-to-served latency histograms, built in the kernel" },
 	{ "stats", cmd_stats, "per-task and global transition statistics" },
 	{ "hogs", cmd_hogs, "tasks that ignore lazy requests until the tick" },
 	{ "timeline", cmd_timeline, "need-resched transitions, one per line" },

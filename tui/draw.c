@@ -197,6 +197,17 @@ static void draw_header(struct view *v)
 			 has_feature(st->sched_features, "NO_HRTICK") ?
 			 " NO_HRTICK" : "");
 	}
+	/* lost events make requests truncated: said where it is seen */
+	if (v->s->a) {
+		const struct lt_analysis_summary *sum =
+			lt_analysis_summary(v->s->a);
+
+		if (sum->lost_events || sum->lost_unknown)
+			snprintf(task + strlen(task),
+				 sizeof(task) - strlen(task), "  LOST %llu%s",
+				 (unsigned long long)sum->lost_events,
+				 sum->lost_unknown ? "+" : "");
+	}
 	attron(A_REVERSE | pair(PAIR_BAR));
 	putf(lay.header, 0, COLS, " lazytrace tui  %s  span %s  cursor %s cpu %d%s",
 	     base ? base + 1 : v->s->file, span, cur, v->cpu, task);

@@ -199,6 +199,9 @@ struct lt_analysis {
 	bool oom;
 	bool hrtimer_ticks;	/* some CPU's tick showed up as an hrtimer */
 	struct lt_stack_table *stacks;	/* lt-stack.c */
+	/* the setup line's lazy=, lt_analysis_lazy_capability() */
+	char lazy_state[16];
+	char lazy_reason[128];
 	/*
 	 * Called once per hog episode, in the order the requests ended.
 	 * Without a judge (below), by lt_analysis_finish(), after the

@@ -727,6 +727,10 @@ static void context(struct lt_analysis *a, struct lt_cpu *c,
 	case LT_EV_PRINT:
 		if (!a->sum.setup.found)
 			lt_setup_parse(ev->u.print.buf, &a->sum.setup);
+		if (!a->lazy_state[0])
+			lt_setup_lazy(ev->u.print.buf, a->lazy_state,
+				      sizeof(a->lazy_state), a->lazy_reason,
+				      sizeof(a->lazy_reason));
 		break;
 	default:
 		break;
@@ -906,6 +910,23 @@ int lt_analysis_run(struct lt_analysis *a, struct lt_reader *r)
 		ret = -1;
 	lt_analysis_finish(a);
 	return ret;
+}
+
+/* Documented in lazytrace.h. */
+const char *lt_analysis_lazy_capability(const struct lt_analysis *a,
+					const char **reason)
+{
+	if (a->lazy_state[0]) {
+		*reason = a->lazy_reason;
+		return a->lazy_state;
+	}
+	/* no setup line says: what the events show */
+	if (a->sum.lazy_seen) {
+		*reason = "lazy requests in the trace";
+		return "active";
+	}
+	*reason = "no setup line says, and no event carries the lazy bit";
+	return "unknown";
 }
 
 const struct lt_analysis_summary *lt_analysis_summary(const struct lt_analysis *a)

@@ -1039,6 +1039,20 @@ void lt_analysis_finish(struct lt_analysis *a);
 const struct lt_analysis_summary *lt_analysis_summary(const struct lt_analysis *a);
 
 /**
+ * lt_analysis_lazy_capability - whether the kernel could preempt lazily
+ * @a: the analysis
+ * @reason: receives why, in words (valid as long as @a)
+ *
+ * From the setup line record and live write (lazy=), else from the
+ * events: "active" where one carried the lazy bit, else "unknown".
+ *
+ * Return: "active", "built_in" (in the kernel, not the current mode),
+ * "absent" or "unknown".
+ */
+const char *lt_analysis_lazy_capability(const struct lt_analysis *a,
+					const char **reason);
+
+/**
  * lt_analysis_lost - events lost on one CPU
  * @a: the analysis
  * @cpu: the CPU
@@ -1359,6 +1373,28 @@ int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
 			 size_t len);
 
 /**
+ * lt_tracefs_write_dat_range - write part of a session's pages as a trace.dat
+ * @s: the session
+ * @out: the file to write, positioned at its start
+ * @cpu_fd: per CPU, a file holding that CPU's pages
+ * @cpu_from: per CPU, the offset of the first page to write (a multiple
+ *	of the page size), or NULL for 0
+ * @cpu_size: per CPU, how many bytes of pages from there
+ * @symbols: include /proc/kallsyms
+ * @err: receives a one-line message on failure
+ * @len: size of @err
+ *
+ * lt_tracefs_write_dat() of a window: record --stop-above looks at the
+ * last seconds of what it recorded so far this way.
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int lt_tracefs_write_dat_range(struct lt_tracefs *s, int out,
+			       const int *cpu_fd, const uint64_t *cpu_from,
+			       const uint64_t *cpu_size, bool symbols,
+			       char *err, size_t len);
+
+/**
  * lt_live_open - a reader of what a session records from now on
  * @s: the session; it must outlive the reader
  * @opts: reader options (the ABI), or NULL
@@ -1440,9 +1476,10 @@ int lt_live_refill(struct lt_reader *r);
  * @dir: an existing directory, or NULL to stop
  *
  * From the next lt_live_refill() on, interval N is also written to
- * @dir/interval-N.dat (N from 1), with the kernel's symbols, so that
- * what live showed can be read again with lt_reader_open(). Writing
- * /proc/kallsyms with every interval costs time: a debugging aid.
+ * @dir/interval-N.dat (N from 1), so that what live showed can be read
+ * again with lt_reader_open(). The kernel's symbols are written once,
+ * before the first interval, as @dir/kallsyms: the reader takes them
+ * from there for an interval-N.dat that has none of its own.
  *
  * The files hold kernel addresses: each is made under a new name
  * (O_EXCL), mode 0600 unless lt_live_save_as() says otherwise, and
@@ -1974,6 +2011,179 @@ int lt_writer_set_prefix(struct lt_writer *w, const char *name,
  * Return: 0, or -1 if writing failed (a full disk, a closed pipe).
  */
 int lt_writer_end(struct lt_writer *w);
+
+/**
+ * enum lt_lathist_kind - the two latency histograms of a task
+ * @LT_LATHIST_LAZY: from a lazy request to the task's switch out
+ * @LT_LATHIST_EAGER: from an eager request (direct, or the upgrade of a
+ *	lazy one) to the task's switch out
+ * @LT_LATHIST_KIND_MAX: the number of kinds
+ */
+enum lt_lathist_kind {
+	LT_LATHIST_LAZY = 0,
+	LT_LATHIST_EAGER,
+	LT_LATHIST_KIND_MAX,
+};
+
+/**
+ * struct lt_lathist_row - one task's (or one comm's) histograms
+ * @pid: the task, or -1 in a histogram by comm
+ * @comm: its name
+ * @buckets: per kind, the counts of the buckets (lt_lathist_new()'s @entries)
+ * @over: per kind, requests that waited past the last bucket
+ * @count: per kind, all requests
+ * @sum_ns: per kind, their total wait
+ * @min_ns: per kind, the shortest wait (a bucket's start where the counts
+ *	came in buckets, as from the kernel)
+ * @max_ns: per kind, the longest (there: the end of the last bucket)
+ */
+struct lt_lathist_row {
+	int pid;
+	const char *comm;
+	const uint64_t *buckets[LT_LATHIST_KIND_MAX];
+	uint64_t over[LT_LATHIST_KIND_MAX];
+	uint64_t count[LT_LATHIST_KIND_MAX];
+	uint64_t sum_ns[LT_LATHIST_KIND_MAX];
+	uint64_t min_ns[LT_LATHIST_KIND_MAX];
+	uint64_t max_ns[LT_LATHIST_KIND_MAX];
+};
+
+struct lt_lathist;
+
+/**
+ * lt_lathist_new - empty request-to-served latency histograms
+ * @bucket_ns: the width of a bucket
+ * @entries: the number of buckets (from 0); longer waits count as over
+ * @by_comm: one row per comm rather than per task
+ *
+ * Memory grows with the tasks, not with the requests. The idle tasks
+ * (pid 0) have no row: a request to an idle CPU is a wakeup.
+ *
+ * Return: the histograms, or NULL if out of memory or the sizes are 0.
+ */
+struct lt_lathist *lt_lathist_new(uint64_t bucket_ns, unsigned int entries,
+			    bool by_comm);
+
+/**
+ * lt_lathist_free - free histograms
+ * @h: the histograms, may be NULL
+ */
+void lt_lathist_free(struct lt_lathist *h);
+
+/**
+ * lt_lathist_add - count requests of one task
+ * @h: the histograms
+ * @pid: the task
+ * @comm: its name
+ * @kind: lazy or eager
+ * @lat_ns: the wait (or the start of the bucket the requests fell in)
+ * @count: how many requests
+ * @sum_ns: their total wait (@lat_ns * @count if not known otherwise)
+ *
+ * Return: 0, or -1 if out of memory.
+ */
+int lt_lathist_add(struct lt_lathist *h, int pid, const char *comm,
+		enum lt_lathist_kind kind, uint64_t lat_ns, uint64_t count,
+		uint64_t sum_ns);
+
+/**
+ * lt_lathist_transition - count a transition from the analysis
+ * @h: the histograms
+ * @t: a transition, as &struct lt_analysis_opts.on_transition has it
+ *
+ * What the kernel's hist triggers count (lt_khist_begin()), from a
+ * stream: a lazy request counts from its request to the task's switch
+ * out, an eager one from its request, or from the upgrade of a lazy
+ * one, to the switch out. Requests cleared without a switch count in
+ * neither.
+ *
+ * Return: 0, or -1 if out of memory.
+ */
+int lt_lathist_transition(struct lt_lathist *h, const struct lt_transition *t);
+
+/**
+ * lt_lathist_rows - the rows, largest count first
+ * @h: the histograms
+ * @nr: receives the number of rows
+ *
+ * Return: the rows, valid until the next lt_lathist_add(),
+ * lt_lathist_transition() or lt_lathist_free(); NULL if out of memory.
+ */
+const struct lt_lathist_row *lt_lathist_rows(struct lt_lathist *h, size_t *nr);
+
+/**
+ * lt_lathist_bucket_ns - the width of a bucket
+ * @h: the histograms
+ *
+ * Return: lt_lathist_new()'s @bucket_ns.
+ */
+uint64_t lt_lathist_bucket_ns(const struct lt_lathist *h);
+
+/**
+ * lt_lathist_entries - the number of buckets
+ * @h: the histograms
+ *
+ * Return: lt_lathist_new()'s @entries.
+ */
+unsigned int lt_lathist_entries(const struct lt_lathist *h);
+
+struct lt_khist;
+
+/**
+ * typedef lt_khist_fn - receives one bucket of the kernel's histograms
+ * @data: the caller's pointer
+ * @pid: the task
+ * @comm: its name
+ * @kind: lazy or eager
+ * @lat_ns: the start of the bucket
+ * @count: requests in it
+ * @sum_ns: their total wait
+ *
+ * Return: 0 to go on, anything else to stop.
+ */
+typedef int (*lt_khist_fn)(void *data, int pid, const char *comm,
+			   enum lt_lathist_kind kind, uint64_t lat_ns,
+			   uint64_t count, uint64_t sum_ns);
+
+/**
+ * lt_khist_begin - latency histograms built inside the kernel
+ * @o: the CPUs (@o->cpus) and @o->note; the rest is not used
+ * @bucket_ns: the width of a bucket
+ * @lazy_tif: the TIF bit of a lazy request, or -1 for this kernel's if
+ *	it is known (x86-64, Linux 7)
+ * @err: receives one line on failure: why the kernel cannot (no hist
+ *	triggers, no synthetic events, no sched_set_need_resched_tp, ...)
+ * @len: size of @err
+ *
+ * A tracepoint probe on sched_set_need_resched_tp keeps each task's last
+ * lazy and eager request time in hist trigger variables; sched_switch
+ * turns them into synthetic events whose hist triggers count the waits
+ * per task and bucket. Nothing goes through the ring buffer. Requests to
+ * the idle tasks are left out.
+ *
+ * Return: the session, counting, or NULL with @err set and nothing left
+ * behind.
+ */
+struct lt_khist *lt_khist_begin(const struct lt_tracefs_opts *o,
+				uint64_t bucket_ns, int lazy_tif, char *err,
+				size_t len);
+
+/**
+ * lt_khist_read - read the kernel's histograms as they are now
+ * @k: the session
+ * @fn: called for each task, kind and bucket
+ * @data: passed to @fn
+ *
+ * Return: 0, -1 if a histogram cannot be read (errno set), or what
+ * @fn returned when not 0.
+ */
+int lt_khist_read(struct lt_khist *k, lt_khist_fn fn, void *data);
+
+/**
+ * lt_khist_end - remove the triggers, events and probe, and free
+ * @k: the session, may be NULL
+ */
+void lt_khist_end(struct lt_khist *k);
 
 #pragma GCC visibility pop
 

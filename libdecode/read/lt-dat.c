@@ -888,6 +888,47 @@ static void func_name(struct dat *d, unsigned long long addr, char *dst,
 		snprintf(dst, size, "0x%llx", addr);
 }
 
+/* A saved interval's sibling kallsyms is at most this big (6 MB is usual). */
+#define SIBLING_KALLSYMS_MAX	(256u << 20)
+
+/*
+ * live --save writes the kernel's symbols once per directory, as
+ * DIR/kallsyms, and each DIR/interval-N.dat without them: an interval
+ * file with no kallsyms of its own reads its directory's.
+ */
+static void sibling_kallsyms(struct lt_reader *r, struct dat *d)
+{
+	const char *base = strrchr(r->path, '/');
+	char *path = NULL, *text = NULL;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	base = base ? base + 1 : r->path;
+	if (d->ksyms_len || strncmp(base, "interval-", 9))
+		return;
+	if (asprintf(&path, "%.*skallsyms", (int)(base - r->path),
+		     r->path) < 0)
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < SIBLING_KALLSYMS_MAX)
+		text = malloc(st.st_size + 1);
+	n = text ? read(fd, text, st.st_size) : -1;
+	close(fd);
+	if (n == st.st_size) {
+		text[n] = '\0';
+		/* our own parser handle reads them when first needed */
+		if (!d->own_tep)
+			tep_parse_kallsyms(d->tep, text);
+		keep_kallsyms(d, text, n);
+	}
+	free(text);
+}
+
 /* The trace's kallsyms, through libtraceevent. */
 static int dat_symbol(const struct lt_symbols *s, uint64_t ip,
 		      const char **name, uint64_t *start, uint64_t *size)
@@ -2472,6 +2513,7 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 	} else if (open_lib(r, d, opts)) {
 		return -1;
 	}
+	sibling_kallsyms(r, d);
 	d->syms.s.lookup = dat_symbol;
 	d->syms.tep = d->tep;
 	d->syms.d = d;

@@ -249,4 +249,12 @@ static inline const char *lt_input_name(const char *path)
 	return strcmp(path, "-") ? path : "<stdin>";
 }
 
+/*
+ * The lazy capability a setup line records (lazy=STATE[:WHY], written by
+ * record and live): @state is active, built_in, absent or unknown, and
+ * @reason says why in words. Returns -1 when @text has none.
+ */
+int lt_setup_lazy(const char *text, char *state, size_t state_len,
+		  char *reason, size_t reason_len);
+
 #endif /* _LT_INTERNAL_H */

@@ -53,3 +53,45 @@ int lt_setup_parse(const char *text, struct lt_setup *out)
 	*out = s;
 	return 0;
 }
+
+/* Documented in lt-internal.h. */
+int lt_setup_lazy(const char *text, char *state, size_t state_len,
+		  char *reason, size_t reason_len)
+{
+	const char *p = text ? strstr(text, SETUP_TAG) : NULL;
+	char tok[64], preempt[32] = "";
+	const char *why;
+	char *colon;
+
+	if (!p)
+		return -1;
+	p = strstr(p, " lazy=");
+	if (!p)
+		return -1;
+	value(p + 6, tok, sizeof(tok));
+	p = strstr(text, " preempt=");
+	if (p)
+		value(p + 9, preempt, sizeof(preempt));
+	colon = strchr(tok, ':');
+	why = colon ? colon + 1 : "";
+	if (colon)
+		*colon = '\0';
+	if (!strcmp(tok, "active"))
+		snprintf(reason, reason_len, "preempt=lazy");
+	else if (!strcmp(tok, "built_in"))
+		snprintf(reason, reason_len,
+			 "built in but not the current mode%s%s",
+			 preempt[0] ? ": preempt=" : "", preempt);
+	else if (!strcmp(tok, "absent"))
+		snprintf(reason, reason_len, "%s",
+			 !strcmp(why, "sched_preempt") ?
+			 "sched/preempt lists no lazy mode" :
+			 "CONFIG_PREEMPT_LAZY is not set");
+	else if (!strcmp(tok, "unknown"))
+		snprintf(reason, reason_len,
+			 "no sched/preempt and no kernel config to read");
+	else
+		return -1;
+	snprintf(state, state_len, "%s", tok);
+	return 0;
+}

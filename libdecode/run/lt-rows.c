@@ -79,6 +79,8 @@ static const struct lt_col meta_cols[] = {
 	COL("truncated_at", UINT, "", "file offset where a cut trace.dat's data ends; null when whole"),
 	COL("kernel_stacks", UINT, "events", "kernel_stack events"),
 	COL("kernel_stacks_at_ticks", UINT, "events", "those taken at a tick with a lazy request pending"),
+	COL("lazy_capability", STRING, "", "whether the kernel could preempt lazily: active, built_in (not the current mode), absent or unknown"),
+	COL("lazy_capability_reason", STRING, "", "why, from the setup line (or the events)"),
 };
 
 DEF(meta, "meta", true, false, meta_next);
@@ -100,6 +102,7 @@ static int meta_next(struct lt_table *t)
 	const struct lt_run *run = t->run;
 	const struct lt_analysis_summary *s = lt_analysis_summary(run->an);
 	const char *kernel = lt_reader_kernel(run->reader);
+	const char *reason;
 	uint64_t seen, used;
 	int c = 0;
 
@@ -156,6 +159,8 @@ static int meta_next(struct lt_table *t)
 	lt_analysis_stack_counts(run->an, &seen, &used);
 	set_u(t, c++, seen);
 	set_u(t, c++, used);
+	set_s(t, c++, lt_analysis_lazy_capability(run->an, &reason));
+	set_s(t, c++, reason);
 	return 1;
 }
 

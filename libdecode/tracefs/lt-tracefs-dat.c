@@ -400,7 +400,7 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-static int copy_data(int out, int in, uint64_t size)
+static int copy_data(int out, int in, uint64_t from, uint64_t size)
 {
 	char chunk[65536];
 	uint64_t off = 0;
@@ -408,7 +408,7 @@ static int copy_data(int out, int in, uint64_t size)
 
 	while (off < size) {
 		n = pread(in, chunk, size - off < sizeof(chunk) ?
-			  size - off : sizeof(chunk), off);
+			  size - off : sizeof(chunk), from + off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0 || write_all(out, chunk, n))
@@ -422,6 +422,16 @@ static int copy_data(int out, int in, uint64_t size)
 int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
 			 const uint64_t *cpu_size, bool symbols, char *err,
 			 size_t len)
+{
+	return lt_tracefs_write_dat_range(s, out, cpu_fd, NULL, cpu_size,
+					  symbols, err, len);
+}
+
+/* Documented in lazytrace.h. */
+int lt_tracefs_write_dat_range(struct lt_tracefs *s, int out,
+			       const int *cpu_fd, const uint64_t *cpu_from,
+			       const uint64_t *cpu_size, bool symbols,
+			       char *err, size_t len)
 {
 	struct tracefs_instance *inst = lt_tracefs_instance(s);
 	static const char zeros[65536];
@@ -486,7 +496,8 @@ int lt_tracefs_write_dat(struct lt_tracefs *s, int out, const int *cpu_fd,
 			if (write_all(out, zeros, pad > sizeof(zeros) ?
 				      sizeof(zeros) : pad))
 				goto io;
-		if (copy_data(out, cpu_fd[cpu], cpu_size[cpu]))
+		if (copy_data(out, cpu_fd[cpu], cpu_from ? cpu_from[cpu] : 0,
+			      cpu_size[cpu]))
 			goto io;
 		pos = off[cpu] + cpu_size[cpu];
 	}

@@ -44,6 +44,7 @@ struct live {
 	struct tep_handle *syms;
 	char *save_dir;		/* lt_live_save() */
 	unsigned long saved;
+	bool kallsyms_saved;	/* save_dir/kallsyms written by this run */
 	unsigned int save_mode;	/* lt_live_save_as() */
 	long save_uid;
 	long save_gid;
@@ -335,6 +336,56 @@ static int write_interval(struct lt_reader *r, struct live *l)
 }
 
 /*
+ * The kernel's symbols, once per run, as @save_dir/kallsyms (about 6 MB,
+ * where each interval would carry them): the intervals are written
+ * without, and the trace.dat reader takes them from there
+ * (lt-dat.c, sibling_kallsyms()). Written as the intervals are: a new
+ * file with the intervals' mode and owner, renamed into place.
+ */
+static int save_kallsyms(struct lt_reader *r, struct live *l)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 8], buf[65536];
+	int in, fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/kallsyms", l->save_dir);
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	in = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	fd = in < 0 ? -1 : mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	if (fchmod(fd, l->save_mode) ||
+	    ((l->save_uid >= 0 || l->save_gid >= 0) &&
+	     fchown(fd, l->save_uid, l->save_gid)))
+		goto fail;
+	while ((n = read(in, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0 && write(fd, buf, n) != n)
+			goto fail;
+	if (n < 0)
+		goto fail;
+	close(in);
+	in = -1;
+	if (close(fd)) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path))
+		goto fail;
+	l->kallsyms_saved = true;
+	return 0;
+fail:
+	lt_reader_fail(r, "%s: %s", path, strerror(errno));
+	if (in >= 0)
+		close(in);
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+	return -1;
+}
+
+/*
  * This interval's pages as @save_dir/interval-N.dat: a new file (O_EXCL,
  * 0600 from the start), renamed into place so that a link planted
  * there is replaced, not followed.
@@ -342,8 +393,12 @@ static int write_interval(struct lt_reader *r, struct live *l)
 static int save_interval(struct lt_reader *r, struct live *l)
 {
 	char err[LT_ERR_LEN], path[PATH_MAX], tmp[PATH_MAX + 8];
+	bool symbols = lt_tracefs_needs_symbols(l->s) &&
+		       lt_tracefs_symbols_visible(l->s);
 	int fd, ret;
 
+	if (symbols && !l->kallsyms_saved && save_kallsyms(r, l))
+		return -1;
 	snprintf(path, sizeof(path), "%s/interval-%lu.dat", l->save_dir,
 		 ++l->saved);
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
@@ -358,7 +413,8 @@ static int save_interval(struct lt_reader *r, struct live *l)
 		snprintf(err, sizeof(err), "%s", strerror(errno));
 		goto fail;
 	}
-	ret = lt_tracefs_write_dat(l->s, fd, l->fd, l->size, true, err,
+	/* the symbols are the directory's kallsyms, not the file's */
+	ret = lt_tracefs_write_dat(l->s, fd, l->fd, l->size, !symbols, err,
 				   sizeof(err));
 	if (ret)
 		goto fail;

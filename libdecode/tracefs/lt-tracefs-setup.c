@@ -136,26 +136,34 @@ static void read_kconfig(const char *release, struct kconfig *kc)
  * without it (no PREEMPT_DYNAMIC, or debugfs closed) the config decides.
  */
 static void lazy_capability(const char *modes, const char *mode,
-			    const struct kconfig *kc, char *out, size_t len)
+			    const struct kconfig *kc, char *out, size_t len,
+			    char *token, size_t token_len)
 {
 	bool listed = modes && strstr(modes, "lazy");
 
-	if (!strcmp(mode, "lazy"))
+	/* the token goes into the setup line: lazy=STATE[:WHY] (lt-setup.c) */
+	if (!strcmp(mode, "lazy")) {
 		snprintf(out, len, "lazy preemption: active (preempt=lazy)");
-	else if (listed || kc->lazy)
+		snprintf(token, token_len, "active");
+	} else if (listed || kc->lazy) {
 		snprintf(out, len,
 			 "lazy preemption: built in but not the current mode%s%s%s: no lazy request will be recorded (boot with preempt=lazy, or write lazy to %s/preempt)",
 			 mode[0] ? " (preempt=" : "", mode, mode[0] ? ")" : "",
 			 SCHED_DEBUG);
-	else if (modes || kc->found)
+		snprintf(token, token_len, "built_in");
+	} else if (modes || kc->found) {
 		snprintf(out, len,
 			 "lazy preemption: absent from this kernel (%s): every request is eager",
 			 modes ? "sched/preempt lists no lazy mode" :
 				 "CONFIG_PREEMPT_LAZY is not set");
-	else
+		snprintf(token, token_len, "absent:%s",
+			 modes ? "sched_preempt" : "config");
+	} else {
 		snprintf(out, len,
 			 "lazy preemption: unknown (no %s/preempt and no kernel config to read)",
 			 SCHED_DEBUG);
+		snprintf(token, token_len, "unknown");
+	}
 }
 
 /* debugfs holds sched/preempt and sched/features: mount it for a moment. */
@@ -171,7 +179,7 @@ static bool mount_debugfs(void)
 
 void lt_tracefs_setup_line(char *buf, size_t len, char *lazy, size_t lazy_len)
 {
-	char mode[16], feat[256];
+	char mode[16], feat[256], token[32];
 	struct utsname u;
 	bool mounted = mount_debugfs();
 	struct kconfig kc = { 0 };
@@ -187,12 +195,14 @@ void lt_tracefs_setup_line(char *buf, size_t len, char *lazy, size_t lazy_len)
 	}
 	text = slurp(SCHED_DEBUG "/preempt");
 	preempt_mode(text, mode, sizeof(mode));
-	lazy_capability(text, mode, &kc, lazy, lazy_len);
+	lazy_capability(text, mode, &kc, lazy, lazy_len, token, sizeof(token));
 	free(text);
 	if (mode[0] && n < len)
 		n += snprintf(buf + n, len - n, " preempt=%s", mode);
 	if (kc.hz && n < len)
 		n += snprintf(buf + n, len - n, " hz=%u", kc.hz);
+	if (n < len)
+		n += snprintf(buf + n, len - n, " lazy=%s", token);
 	text = slurp(SCHED_DEBUG "/features");
 	features(text, feat, sizeof(feat));
 	free(text);

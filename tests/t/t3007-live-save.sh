@@ -3,7 +3,10 @@
 # lazytrace live --save DIR: every interval is also written as
 # DIR/interval-N.dat, and stats on that file finds what live found in
 # the interval: the same events, switches, transitions, upgrades by
-# source and tick.
+# source and tick. The kernel's symbols are written once, as
+# DIR/kallsyms, not into every interval: report on a saved interval
+# names the tick's timer function from it, and the same file copied
+# elsewhere, without it, shows the address.
 . "$(dirname "$0")/lib.sh"
 
 need_tracefs
@@ -19,7 +22,23 @@ ${LAZYTRACE_WRAP:-} "$LAZYTRACE" live -d 3 --json --rows 1000 --save saved \
 kill $loop
 n=$(grep -c '^{"version":3,"interval":{"interval":' live.json)
 [ "$n" -ge 2 ] || fail "only $n intervals"
-[ "$(ls saved | wc -l)" = "$n" ] || fail "$n intervals, saved: $(ls saved)"
+[ "$(ls saved | grep -c '^interval-[0-9]*\.dat$')" = "$n" ] ||
+	fail "$n intervals, saved: $(ls saved)"
+[ "$(ls saved | grep -vc '^interval-[0-9]*\.dat$')" = 1 ] && [ -s saved/kallsyms ] ||
+	fail "not one kallsyms besides the intervals: $(ls saved)"
+ksyms=$(stat -c %s saved/kallsyms)
+for f in saved/interval-*.dat; do
+	[ "$(stat -c %s "$f")" -lt "$ksyms" ] || fail "$f holds the symbols again"
+done
+"$LAZYTRACE" report -i saved/interval-1.dat | grep -m1 'hrtimer_expire_entry: .*function=' > sym.txt
+if [ -s sym.txt ]; then
+	grep -q 'function=tick_' sym.txt || fail "no symbol from saved/kallsyms: $(cat sym.txt)"
+	cp saved/interval-1.dat alone-1.dat
+	"$LAZYTRACE" report -i alone-1.dat | grep -m1 'hrtimer_expire_entry: .*function=' |
+		grep -q 'function=0x' || fail "a copy without the kallsyms still names it"
+else
+	echo "note: no hrtimer_expire_entry in interval 1: symbols not checked"
+fi
 python3 - live.json "$LAZYTRACE" <<'PY' || fail "a saved interval differs from live's"
 import json, subprocess, sys
 for line in open(sys.argv[1]):

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # lazytrace live on a terminal, like top: it redraws in place, keys sort
-# the rows (h t l e u m p), q ends it
+# the rows (h t l e u m p), H shows the latency histograms of hist and
+# goes back, q ends it
 # at once (exit 0, the last interval shown), the terminal's modes are
 # given back, and its private instance is gone. record on a terminal
 # (no command) shows its progress once a second and clears it at the end.
@@ -52,6 +53,30 @@ poll 100 "p did not sort by pid" title '  sort pid '
 tm capture-pane -p -t live | awk '/^ +PID COMM/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { print $1 }' > pids
 [ "$(wc -l < pids)" -ge 2 ] || fail "fewer than two rows"
 sort -n -c pids || fail "rows not in pid order: $(tr '\n' ' ' < pids)"
+# H: the latency histograms of hist, columns that add up, and back
+tm send-keys -t live H
+poll 100 "H showed no histograms" title '  histograms \(H: back'
+tm capture-pane -p -t live > hist.txt
+python3 - hist.txt <<'PY' || fail "the histogram view does not add up: $(cat hist.txt)"
+import sys
+rows, over, count = [], None, None
+for line in open(sys.argv[1]):
+    f = line.split()
+    if not f or line.startswith("#") or f[0] in ("Index", "lazytrace"):
+        continue
+    if f[0] == "over:":
+        over = [int(x) for x in f[1:]]
+    elif f[0] == "count:":
+        count = [int(x) for x in f[1:]]
+    elif f[0].isdigit() or f[0] == "more:":
+        rows.append([int(x) for x in f[1:]])
+assert count and sum(count) > 0, count
+assert len(open(sys.argv[1]).read().rstrip("\n").splitlines()) <= 30
+for c in range(len(count)):
+    assert count[c] == sum(r[c] for r in rows) + over[c], (c, count)
+PY
+tm send-keys -t live H
+poll 100 "H did not go back to the tasks" title '  sort pid '
 pane=$(tm list-panes -t live -F '#{pane_pid}')
 lpid=$(pgrep -P "$pane" lazytrace | head -1)
 [ -n "$lpid" ] || fail "no live process"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # live --stop-above LAT: the run stops after the first interval in which a
-# request waited LAT or longer, keeps that interval (and only it, without
-# --save) and names the request; the kept file holds that very request in
+# request waited LAT or longer, keeps that interval (and only it and the
+# kernel's symbols beside it, kallsyms, without --save) and names the request; the kept file holds that very request in
 # the library's requests table. Eager requests here: this host has no
 # lazy preemption; with CPU-bound loops on every CPU, a wakeup's eager
 # request waits for the tick. None waits an hour: exit 1, a note, no file.
@@ -27,8 +27,8 @@ line=$(grep '^lazytrace live: interval [0-9]*: an eager request of ' err.txt) ||
 echo "$line"
 n=$(echo "$line" | sed 's/^lazytrace live: interval \([0-9]*\):.*/\1/')
 pid=$(echo "$line" | sed 's/.* request of \([0-9]*\) .*/\1/')
-[ "$(ls)" = "$(printf 'err.txt\ninterval-%s.dat\nout.txt' "$n")" ] ||
-	fail "kept files: $(ls | tr '\n' ' ') (want interval-$n.dat alone)"
+[ "$(ls)" = "$(printf 'err.txt\ninterval-%s.dat\nkallsyms\nout.txt' "$n")" ] ||
+	fail "kept files: $(ls | tr '\n' ' ') (want interval-$n.dat and its kallsyms alone)"
 echo "$line" | grep -q "kept in ./interval-$n.dat$" || fail "file not named: $line"
 [ "$(grep -c '^lazytrace live  interval' out.txt)" = "$n" ] ||
 	fail "live went on after interval $n"

@@ -42,21 +42,26 @@ lt record -d 0.3 -o l.dat 2> l.err || { cat l.err; fail "record over a link fail
 lt stats -i l.dat > /dev/null || fail "l.dat does not read"
 echo "ok: record: 0600 under umask 022, --world-readable 644/640, SUDO_UID owner, links replaced"
 
-# live --save: every interval 0600, the sudo user's, links replaced.
+# live --save: every interval and the kallsyms written once beside them
+# 0600, the sudo user's, links replaced.
 mkdir saved
 ln -s ../victim saved/interval-1.dat
+echo precious > victim2
+ln -s ../victim2 saved/kallsyms
 SUDO_UID=65534 SUDO_GID=65534 lt live -d 1.5 --interval 500 --json --save saved \
 	> live.json 2> live.err || { cat live.err; fail "live --save failed"; }
-[ "$(cat victim)" = precious ] || fail "live --save wrote through a link"
+[ "$(cat victim)" = precious ] && [ "$(cat victim2)" = precious ] ||
+	fail "live --save wrote through a link"
+[ -f saved/kallsyms ] || fail "live --save wrote no saved/kallsyms"
 n=0
 for f in saved/*; do
-	case $f in saved/interval-[0-9]*.dat) ;; *) fail "live --save left $f" ;; esac
+	case $f in saved/interval-[0-9]*.dat|saved/kallsyms) ;; *) fail "live --save left $f" ;; esac
 	[ -L "$f" ] && fail "$f is still a link"
 	[ "$(mode "$f")" = 600 ] || fail "$f: mode $(mode "$f")"
 	[ "$(owner "$f")" = 65534:65534 ] || fail "$f: owner $(owner "$f")"
 	n=$((n + 1))
 done
-[ $n -ge 2 ] || fail "only $n intervals saved"
+[ $n -ge 3 ] || fail "only $((n - 1)) intervals saved"
 lt stats -i saved/interval-1.dat > /dev/null || fail "interval-1.dat does not read"
 mkdir saved2
 lt live -d 0.6 --interval 300 --json --save saved2 --world-readable > /dev/null 2> l2.err ||

@@ -26,6 +26,10 @@
 #   hrtick:on|off     HRTICK / NO_HRTICK (only between scenarios: quiet)
 #   housekeeping:off  khugepaged and proactive compaction idle (see below)
 #   lt:TAG            lazytrace record, live --json and tui --live (tmux)
+#   startup:TAG       live's start-up (to its instance tracing), 3 times
+#   stopabove:TAG     record --stop-above 2ms on the hog workload, TAG-stop*
+#   khist:TAG         lazytrace hist (in the kernel) with a record of the
+#                     same run, and hist's CPU against live's, files TAG-hist*
 #                     on the hog workload and on hackbench, files TAG-*
 # LT_SECS: workload seconds (default 3); LT_HZ: the kernel's CONFIG_HZ;
 # LT_LIVE_SAVE=1: live also writes its intervals (OUT/TAG-live-saved/).
@@ -415,6 +419,131 @@ info() {
 	setup_line
 }
 
+# lazytrace hist (in-kernel histograms) on the hog workload, with a
+# lazytrace record of the same run to check its counts against; then the
+# CPU of hist and of live --json, each alone on the same workload, in
+# clock ticks (utime + stime of /proc/PID/stat, last seen before it
+# ended): files TAG-hist.json, TAG-hist.err, TAG-hist-record.dat,
+# TAG-hist-cpu.
+cpu_ticks() { # pid: "STATE utime+stime", or nothing once it is gone
+	[ -r /proc/$1/stat ] &&
+		sed 's/.*) //' /proc/$1/stat | awk '{ print $1, $12 + $13 }'
+}
+# cpu_of OUT ERR CMD...: CMD in the background, its output in OUT and
+# ERR; prints its CPU ticks, read once it is a zombie (exact: the kernel
+# keeps them until it is waited for), and its exit status.
+cpu_of() {
+	o=$1 e=$2
+	shift 2
+	"$@" > $o 2> $e &
+	pid=$!
+	last=0
+	while :; do
+		t=$(cpu_ticks $pid)
+		[ -z "$t" ] && break
+		last=${t#* }
+		[ "${t%% *}" = Z ] && break
+		sleep 0.1
+	done
+	wait $pid
+	echo "$last exit $?"
+}
+# Until an instance of hist's has its triggers (its synthetic events).
+wait_khist() {
+	n=0
+	while [ $n -lt 60 ]; do
+		grep -q '^lazytrace_[0-9]*_eager' $T/synthetic_events 2>/dev/null && return 0
+		sleep 1
+		n=$((n + 1))
+	done
+	echo "no hist triggers within 60 s"
+	return 1
+}
+khist() {
+	tag=$1
+	tracefs_state > /tmp/before
+	cat $T/synthetic_events >> /tmp/before
+	stamp "khist $tag"
+	# record starts first and ends last: both see the whole workload,
+	# which starts once both trace (record reads the symbols first)
+	timeout -s KILL 300 lazytrace record -o /tmp/hr.dat -d $((SECS + 14)) > /tmp/hr.log 2>&1 &
+	rec=$!
+	(wait_khist && wait_tracing && hogs > /dev/null) &
+	c=$(cpu_of /tmp/h.json /tmp/h.err taskset 1 lazytrace hist --json -d $((SECS + 10)))
+	echo "$tag hist cpu ticks $c"
+	echo "hist $c" > $OUT/$tag-hist-cpu
+	wait $rec
+	echo "$tag hist record exit $?"
+	wait
+	mv /tmp/h.json $OUT/$tag-hist.json
+	mv /tmp/h.err $OUT/$tag-hist.err
+	mv /tmp/hr.dat $OUT/$tag-hist-record.dat
+	mv /tmp/hr.log $OUT/$tag-hist-record.log
+	stamp "khist $tag live cpu"
+	(wait_tracing && hogs > /dev/null) &
+	c=$(cpu_of /dev/null /dev/null taskset 1 lazytrace live --json -d $((SECS + 6)))
+	echo "$tag live cpu ticks $c"
+	echo "live $c" >> $OUT/$tag-hist-cpu
+	wait
+	stamp "khist $tag hist cpu"
+	(wait_khist && hogs > /dev/null) &
+	c=$(cpu_of /dev/null /dev/null taskset 1 lazytrace hist --json -d $((SECS + 6)))
+	echo "$tag hist alone cpu ticks $c"
+	echo "hist-alone $c" >> $OUT/$tag-hist-cpu
+	wait
+	tracefs_state > /tmp/after
+	cat $T/synthetic_events >> /tmp/after
+	if cmp -s /tmp/before /tmp/after; then
+		echo "$tag tracefs clean after hist"
+	else
+		echo "$tag tracefs NOT clean after hist:"
+		diff /tmp/before /tmp/after
+	fi
+	stamp "khist $tag done"
+}
+
+# live's start-up: from the command to its instance tracing (the first
+# interval's start), three times, in ms of guest time (/proc/uptime),
+# looked at every 50 ms.
+uptime_ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
+startup() {
+	stamp "startup $1"
+	for i in 1 2 3; do
+		t0=$(uptime_ms)
+		lazytrace live -d 2 --save /tmp/su > /dev/null 2>&1 &
+		p=$!
+		n=0
+		while [ "$(cat $T/instances/lazytrace-$p/tracing_on 2>/dev/null)" != 1 ] &&
+		      [ $n -lt 1200 ]; do
+			sleep 0.05
+			n=$((n + 1))
+		done
+		t1=$(uptime_ms)
+		wait $p
+		echo "$1 live start-up $((t1 - t0)) ms"
+		rm -rf /tmp/su
+	done
+}
+
+# lazytrace record --stop-above 2ms on the hog workload's CPU 1 (lazy
+# requests): it stops a second after the first one that waited that long
+# and names it (a dd hog's or the spinner's: on CPU 0 the script's shell
+# waited 7 ms once, under emulation); files TAG-stop.dat, TAG-stop.log.
+stopabove() {
+	stamp "stopabove $1"
+	timeout -s KILL 300 lazytrace record -o /tmp/sa.dat -d $((SECS + 20)) \
+		--cpu 1 --stop-above 2ms -- sh /tmp/hogs.sh > /tmp/sa.log 2>&1
+	echo "$1 record --stop-above exit $?"
+	# record stopped the script with SIGTERM: its hogs run on
+	pids="$(pidof dd) $(pidof lazyload)"
+	[ -n "${pids% }" ] && kill $pids 2>/dev/null
+	wait
+	mv /tmp/sa.dat $OUT/$1-stop.dat
+	mv /tmp/sa.log $OUT/$1-stop.log
+}
+
 stamp start
 for step in $(echo "${LT_RUN:-info}" | tr ',' ' '); do
 	arg=${step#*:}
@@ -432,6 +561,9 @@ for step in $(echo "${LT_RUN:-info}" | tr ',' ' '); do
 	allipi:*)	record allipi $arg ;;
 	fgraph:*)	fgraph $arg ;;
 	lt:*)		lt $arg ;;
+	khist:*)	khist $arg ;;
+	startup:*)	startup $arg ;;
+	stopabove:*)	stopabove $arg ;;
 	*)		echo "unknown step $step" ;;
 	esac
 done

@@ -36,7 +36,7 @@ mkdir -p "$out"
 t=$(now)
 echo "[vm-stock] boot preempt=lazy: HRTICK, then NO_HRTICK (console: $out/lazy/console.log)"
 "$here/boot.sh" amd64 "$root" "$BUILD/stock-amd64.cpio.gz" "$out/lazy" lazy \
-	housekeeping:off,lt:lazy-hrtick,hrtick:off,lt:lazy-nohrtick || exit 1
+	housekeeping:off,lt:lazy-hrtick,hrtick:off,lt:lazy-nohrtick,khist:lazy-nohrtick,stopabove:lazy-nohrtick,startup:lazy || exit 1
 stage "boot lazy + 2 runs (qemu)" "$t"
 t=$(now)
 echo "[vm-stock] boot preempt=full (console: $out/full/console.log)"
@@ -54,5 +54,10 @@ done
 python3 "$here/check.py" "$out/all" "$LAZYTRACE" lazy-hrtick lazy-nohrtick full 2>&1 |
 	tee "$out/check.log"
 rc=${PIPESTATUS[0]}
+# hist in the kernel (step khist), record --stop-above (stopabove) and
+# live's start-up (startup): their own checks
+python3 "$here/prod_check.py" "$out/all" "$LAZYTRACE" lazy-nohrtick 2>&1 |
+	tee "$out/prod-check.log"
+[ "${PIPESTATUS[0]}" = 0 ] || rc=1
 stage "checks" "$t"
 exit $rc
