@@ -523,7 +523,7 @@ static struct lt_table *table_new(struct lt_run *run,
 
 const char *const *lt_run_table_names(void)
 {
-	static const char *names[16];
+	static const char *names[24];
 	size_t i;
 
 	if (!names[0])
@@ -579,6 +579,10 @@ struct lt_table *lt_run_table(struct lt_run *run, const char *name)
 			run->an->episode_data = run;
 			episodes_judge(run);
 		}
+		if (!strncmp(def->name, "preempt", 7)) {
+			run->an->on_preempt = lt_rows_on_preempt;
+			run->an->preempt_data = run;
+		}
 	} else if (lt_run_finish(run)) {
 		t->done = true;
 	}
@@ -614,6 +618,7 @@ void lt_run_free(struct lt_run *run)
 	free(run->order);
 	lt_analysis_free(run->an);
 	lt_analysis_free(run->judge);
+	lt_rows_pgroups_free(run);
 	lt_reader_close(run->reader);
 	lt_int_set_free(&run->cpus);
 	lt_int_set_free(&run->pids);
