@@ -39,6 +39,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
 int cmd_table(int argc, char **argv);
+int cmd_preempts(int argc, char **argv);
 
 /* Options every command that reads a trace takes. */
 struct input_opts {

@@ -1507,8 +1507,9 @@ struct lt_run *lt_run_new(void);
  * "comm" (comma-separated shell globs), "kind" (transition kinds, and
  * "served"), "from" and "to" (a time: "7.25" seconds, "7250ms", "20us",
  * "300ns"), "hz", "tick" (a time), "episode-ticks", "hog-episodes",
- * "hog-pending-ticks" (docs/model.md §7) and "idle" ("1": the tasks
- * table lists the idle tasks too).
+ * "hog-pending-ticks" (docs/model.md §7), "idle" ("1": the tasks
+ * table lists the idle tasks too) and "by" (task, place, cause, site or
+ * stack: the one grouping the preempt_groups table makes; default all).
  *
  * Return: 0, or -1 with lt_run_error() saying which option and why
  * (%LT_RUN_USAGE).
@@ -1587,8 +1588,9 @@ void lt_run_free(struct lt_run *run);
  * lt_run_table_names - the names of the tables a run can give
  *
  * Return: a NULL-terminated array: "meta", "summary", "events",
- * "transitions", "requests", "switches", "tasks", "hogs", "sites",
- * "stacks", "latency", "lost". docs/json.md describes their columns.
+ * "transitions", "requests", "switches", "tasks", "hogs", "episodes",
+ * "sites", "stacks", "latency", "lost", "preempts", "preempt_groups".
+ * docs/json.md describes their columns.
  */
 const char *const *lt_run_table_names(void);
 
@@ -1597,9 +1599,11 @@ const char *const *lt_run_table_names(void);
  * @run: a run
  * @name: a name from lt_run_table_names()
  *
- * "events", "transitions", "requests" and "switches" stream: their rows
- * are made as lt_table_next() reads the input, and only one of them can
- * be read per run (a second is a usage error: open another run). The
+ * "events", "transitions", "requests", "switches", "episodes",
+ * "preempts" and "preempt_groups" stream: their rows are made as
+ * lt_table_next() reads the input (preempt_groups' once it is read), and
+ * only one of them can be read per run (a second is a usage error: open
+ * another run). The
  * others describe the whole input: asking for one reads what is left of
  * it, then finishes the analysis. A run not opened gives the table's
  * columns and no rows (its schema). The table belongs to the run.

@@ -1039,6 +1039,8 @@ static void pgroup_add(struct lt_run *run, const struct lt_preemption *p)
 		}
 	}
 	for (by = 0; by < PG_MAX; by++) {
+		if (run->by && run->by != by + 1)
+			continue;
 		memset(&key, 0, sizeof(key));
 		key.by = by;
 		if (by == PG_TASK || by == PG_STACK)
@@ -1171,6 +1173,23 @@ static int pgroups_next(struct lt_table *t)
 	set_u(t, c++, g->waited);
 	set_u(t, c++, g->others);
 	return 1;
+}
+
+int lt_rows_set_by(struct lt_run *run, const char *value)
+{
+	int by;
+
+	run->by = 0;
+	if (!value || !*value || !strcmp(value, "all"))
+		return 0;
+	for (by = 0; by < PG_MAX; by++)
+		if (!strcmp(value, pg_names[by])) {
+			run->by = by + 1;
+			return 0;
+		}
+	return lt_run_fail(run, LT_RUN_USAGE,
+			   "bad --by '%s' (task, place, cause, site or stack)",
+			   value);
 }
 
 void lt_rows_pgroups_free(struct lt_run *run)

@@ -297,6 +297,8 @@ int lt_run_set(struct lt_run *run, const char *option, const char *value)
 		run->idle = value && *value && strcmp(value, "0");
 		return 0;
 	}
+	if (!strcmp(option, "by"))
+		return lt_rows_set_by(run, value);
 	for (i = 0; i < ARRAY_SIZE(numbers); i++)
 		if (!strcmp(option, numbers[i]))
 			return set_number(run, option, value);

@@ -87,6 +87,7 @@ struct lt_run {
 	uint64_t from, to;	/* the cut; to == UINT64_MAX: no end */
 	struct lt_analysis_opts lo;
 	bool idle;
+	int by;			/* preempt_groups: one grouping + 1, 0: all */
 
 	/* state */
 	struct lt_reader *reader;
@@ -137,6 +138,8 @@ void lt_rows_on_transition(const struct lt_transition *tr, void *data);
 void lt_rows_on_episode(const struct lt_episode *ep, void *data);
 /* The analysis' preemption hook, for the preempts tables. */
 void lt_rows_on_preempt(const struct lt_preemption *p, void *data);
+/* The "by" option: the one grouping preempt_groups makes; -1 if bad. */
+int lt_rows_set_by(struct lt_run *run, const char *value);
 /* Free the preempt_groups table's groups. */
 void lt_rows_pgroups_free(struct lt_run *run);
 /* Whether a task passes the run's --pid and --comm filters. */
