@@ -84,7 +84,8 @@ enum {
 #define STACKS_USAGE \
 "  --stacks WHEN         kernel stacks for the hogs' call sites: lazy (at a\n" \
 "                        tick that finds a lazy request pending; default),\n" \
-"                        tick (every tick), none\n" \
+"                        tick (every tick), preempt (as lazy, and at every\n" \
+"                        preemption, for preempts' sites), none\n" \
 "  --no-stacks           the same as --stacks none\n"
 
 /* 1 if @c was a stacks option (and stored), 0 if not; exits on bad value. */

@@ -1150,11 +1150,15 @@ struct lt_tracefs;
  * @LT_STACKS_NONE: never
  * @LT_STACKS_TICK: at every tick (also the fallback where the kernel
  *	refuses the filter)
+ * @LT_STACKS_PREEMPT: as %LT_STACKS_LAZY, and at every preemption (a
+ *	stacktrace trigger on sched_switch filtered on the preempted bit
+ *	of prev_state): where each R+ switch hit its task
  */
 enum lt_stacks {
 	LT_STACKS_LAZY = 0,
 	LT_STACKS_NONE,
 	LT_STACKS_TICK,
+	LT_STACKS_PREEMPT,
 };
 
 /* The ring buffer per CPU, in KB, when struct lt_tracefs_opts gives none. */
