@@ -136,7 +136,12 @@ struct lt_cpu {
 	bool lost_unknown;
 	struct lt_task *idle;
 	bool stack_slot;	/* a kernel_stack now would be the tick's */
-	bool last_softirq;	/* the last event was in a softirq */
+	/*
+	 * The last event not the function tracer's (which traces the
+	 * scheduler's own calls just before a switch) was in a hard or
+	 * soft interrupt, and which.
+	 */
+	bool ctx_irq, ctx_softirq;
 	uint64_t switch_ins;	/* sched_switches to a task other than idle */
 	struct lt_task *preempt_slot;	/* a kernel_stack now is the stack of
 					 * this task's R+ switch */

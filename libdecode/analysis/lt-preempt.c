@@ -289,8 +289,8 @@ void lt_preempt_switch(struct lt_analysis *a, struct lt_cpu *c,
 		/* R+ outside a system call: an exception from user mode */
 		p->place = LT_PLACE_KERNEL;
 		p->place_from = LT_FROM_SYSCALLS;
-	} else if (c->last_irq) {
-		p->place = c->last_softirq ? LT_PLACE_SOFTIRQ : LT_PLACE_IRQ;
+	} else if (c->ctx_irq) {
+		p->place = c->ctx_softirq ? LT_PLACE_SOFTIRQ : LT_PLACE_IRQ;
 		p->place_from = LT_FROM_FLAGS;
 	}
 	c->preempt_slot = prev;

@@ -882,7 +882,10 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
 	lt_stack_feed(a, c, ev);
 	c->last_ts = ev->ts;
 	c->last_irq = f->irq;
-	c->last_softirq = f->softirq;
+	if (ev->kind != LT_EV_FUNCTION) {
+		c->ctx_irq = f->irq;
+		c->ctx_softirq = f->softirq;
+	}
 	c->seen = true;
 out:
 	if (a->oom) {
