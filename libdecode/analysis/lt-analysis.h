@@ -145,6 +145,13 @@ struct lt_cpu {
 	uint64_t switch_ins;	/* sched_switches to a task other than idle */
 	struct lt_task *preempt_slot;	/* a kernel_stack now is the stack of
 					 * this task's R+ switch */
+	/*
+	 * The task the last sched_switch took off, until an event of
+	 * another: events it still writes (the context switch's own, a
+	 * stack trigger's) change no task. 0 for none.
+	 */
+	int tail_pid;
+	bool tail;
 };
 
 /* The bits the state machine needs of one flag byte, under the ABI. */

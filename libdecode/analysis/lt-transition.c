@@ -541,6 +541,7 @@ static void lost(struct lt_analysis *a, struct lt_cpu *c,
 	c->hrtimer_src = 0;
 	c->nr_probe = 0;
 	c->last_tick = 0;
+	c->tail = false;
 }
 
 /* The task current on @c at @ev, switching records if the pid changed. */
@@ -850,13 +851,22 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
 	if (f->softirq && c->last_irq && !c->in_irq && c->seen &&
 	    ev->ts > c->last_ts)
 		c->irq_ns += ev->ts - c->last_ts;
-	if (ev->kind == LT_EV_KERNEL_STACK) {
+	if (c->tail && (ev->pid != c->tail_pid ||
+			ev->kind == LT_EV_SCHED_SWITCH))
+		c->tail = false;
+	if (ev->kind == LT_EV_KERNEL_STACK || c->tail) {
 		/*
-		 * A stack is taken in the context of the event it follows:
-		 * after a sched_switch that is the task that left, not the
-		 * current one. It changes neither the task nor its bits.
+		 * A stack is taken in the context of the event it follows,
+		 * and the context switch writes events (x86_fpu) before the
+		 * next task runs: after a sched_switch they carry the task
+		 * that left, not the current one. They change neither the
+		 * task nor its bits.
 		 */
-		lt_preempt_stack(a, c, ev);
+		if (ev->kind == LT_EV_KERNEL_STACK)
+			lt_preempt_stack(a, c, ev);
+		else
+			c->preempt_slot = NULL;
+		context(a, c, ev);
 		lt_stack_feed(a, c, ev);
 		c->last_ts = ev->ts;
 		c->seen = true;
@@ -874,8 +884,11 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
 	 */
 	if (t && !switch_out)
 		set_bits(c, f, letter);
-	if (switch_out)
+	if (switch_out) {
 		do_switch(a, c, t, ev, letter);
+		c->tail_pid = ev->pid;
+		c->tail = ev->pid != ev->u.sched_switch.next_pid;
+	}
 	else
 		task_events(a, c, t, ev);
 	context(a, c, ev);
