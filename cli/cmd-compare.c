@@ -72,17 +72,13 @@ static void padd(struct ptable *p, int side, const char *by, const char *name,
 	p->r[i].off_cpu[side] += off_cpu;
 }
 
-/* One side's preempt_groups, from a run of its own (the table streams). */
-static void pfill(struct analysis_cli *o, struct ptable *p, int side,
-		  const char *file)
+/* One side's preempt_groups, made while analysis_run() read the side. */
+static void pfill(struct ptable *p, int side, struct lt_table *t)
 {
-	struct lt_run *run = run_cli_rerun(&o->rc, file);
-	struct lt_table *t = lt_run_table(run, "preempt_groups");
 	int by, n, count, off, ret;
 
 	if (!t) {
 		p->failed = true;
-		lt_run_free(run);
 		return;
 	}
 	by = lt_table_column(t, "by");
@@ -103,7 +99,6 @@ static void pfill(struct analysis_cli *o, struct ptable *p, int side,
 	}
 	if (ret < 0)
 		p->failed = true;
-	lt_run_free(run);
 }
 
 /* Places and causes as they come; sites, the most preemptions first. */
@@ -380,6 +375,7 @@ int cmd_compare(int argc, char **argv)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		die("out of memory");
+	o.stream = "preempt_groups";
 	for (i = 0; i < 2; i++) {
 		f[i] = argv[optind + i];
 		run[i] = analysis_run(&o, f[i], &st);
@@ -387,10 +383,10 @@ int cmd_compare(int argc, char **argv)
 			status = st;
 		s[i] = lt_analysis_summary(lt_run_analysis(run[i]));
 		fill(t, i, s[i]);
+		if (st == EXIT_OK)
+			pfill(&p, i, o.stream_table);
 	}
-	for (i = 0; i < 2 && status == EXIT_OK; i++)
-		pfill(&o, &p, i, f[i]);
-	if (p.failed)
+	if (p.failed && status == EXIT_OK)
 		status = EXIT_BAD;
 	qsort(p.r, p.nr, sizeof(*p.r), prow_order);
 	if (status == EXIT_OK) {
