@@ -33,10 +33,13 @@ grep -q "on irq_vectors:local_timer_entry\|on timer:hrtimer_expire_entry\|no ker
 	fail "record says nothing about the tick's trigger"
 
 # A stack right after every R+ switch, after no other switch.
+# (per CPU: report interleaves the CPUs in time order)
 lt report -i pre.dat | awk '
-	/sched_switch:/ { sw = / prev_state=R\+ / ? 1 : 2; n[sw]++; next }
-	/<stack trace>$/ { if (sw) s[sw]++ }
-	{ sw = 0 }
+	/^ => / { next }
+	{ c = $0; sub(/^[^[]*\[/, "", c); c = substr(c, 1, index(c, "]") - 1) }
+	/sched_switch:/ { sw[c] = / prev_state=R\+ / ? 1 : 2; n[sw[c]]++; next }
+	/<stack trace>$/ { if (sw[c]) s[sw[c]]++ }
+	{ sw[c] = 0 }
 	END { print n[1] + 0, s[1] + 0, s[2] + 0 }' > counts
 read -r rplus after_rplus after_other < counts
 [ "$rplus" -ge 10 ] || fail "only $rplus R+ switches recorded"
