@@ -45,6 +45,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
 int cmd_table(int argc, char **argv);
+int cmd_preempts(int argc, char **argv);
 
 /* Options every command that reads a trace takes. */
 struct input_opts {
@@ -96,7 +97,8 @@ enum {
 #define STACKS_USAGE \
 "  --stacks WHEN         kernel stacks for the hogs' call sites: lazy (at a\n" \
 "                        tick that finds a lazy request pending; default),\n" \
-"                        tick (every tick), none\n" \
+"                        tick (every tick), preempt (as lazy, and at every\n" \
+"                        preemption, for preempts' sites), none\n" \
 "  --no-stacks           the same as --stacks none\n"
 
 /* 1 if @c was a stacks option (and stored), 0 if not; exits on bad value. */

@@ -3,7 +3,8 @@
  * lazytrace compare A B: two traces side by side, in the table of the
  * Sept 2023 proof-of-concept mail: switches split into preempted (R+),
  * yielded (R) and blocked, then the transition counts and latencies, with
- * the ratio B/A.
+ * the ratio B/A; then the preemptions by place, cause and site with the
+ * difference B-A (the preempt_groups table of each).
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -17,12 +18,168 @@ static const char compare_usage[] =
 "Two traces (trace.dat or kernel text) side by side, with the ratio B/A:\n"
 "switches (every sched_switch, idle included) split into preempted (R+),\n"
 "yielded (R) and blocked; the transition counts (lazy, eager, upgrades,\n"
-"tick_upgrades, folds and how requests ended); latency percentiles. A and B are trace.dat or kernel text files ('-' for\n"
-"text on stdin, for one of them); there is no -i. --json (version 3,\n"
-"docs/json.md): {\"version\": 3, \"a\": DOC, \"b\": DOC}, each DOC the tables\n"
-"of stats --json.\n"
+"tick_upgrades, folds and how requests ended); latency percentiles; the\n"
+"preemptions (R+) by place, by cause and by site (lazytrace preempts),\n"
+"with the difference B-A. A and B are trace.dat or kernel text files ('-'\n"
+"for text on stdin, for one of them); there is no -i. --json (version 3,\n"
+"docs/json.md): {\"version\": 3, \"a\": DOC, \"b\": DOC, \"compare_preempts\":\n"
+"[rows]}, each DOC the tables of stats --json.\n"
 "\n"
 ANALYSIS_USAGE_NO_INPUT;
+
+/* Preemptions by place, cause and site (preempt_groups), both sides. */
+struct prow {
+	char by[8];
+	char *name;
+	uint64_t count[2];
+	uint64_t off_cpu[2];
+};
+
+struct ptable {
+	struct prow *r;
+	size_t nr, alloc;
+	uint64_t total[2];
+	bool failed;
+};
+
+static void padd(struct ptable *p, int side, const char *by, const char *name,
+		 uint64_t count, uint64_t off_cpu)
+{
+	struct prow *r;
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		if (!strcmp(p->r[i].by, by) && !strcmp(p->r[i].name, name))
+			break;
+	if (i == p->nr) {
+		if (p->nr == p->alloc) {
+			size_t n = p->alloc ? 2 * p->alloc : 32;
+
+			r = realloc(p->r, n * sizeof(*r));
+			if (!r)
+				die("out of memory");
+			p->r = r;
+			p->alloc = n;
+		}
+		r = &p->r[p->nr++];
+		memset(r, 0, sizeof(*r));
+		snprintf(r->by, sizeof(r->by), "%s", by);
+		r->name = strdup(name);
+		if (!r->name)
+			die("out of memory");
+	}
+	p->r[i].count[side] += count;
+	p->r[i].off_cpu[side] += off_cpu;
+}
+
+/* One side's preempt_groups, made while analysis_run() read the side. */
+static void pfill(struct ptable *p, int side, struct lt_table *t)
+{
+	int by, n, count, off, ret;
+
+	if (!t) {
+		p->failed = true;
+		return;
+	}
+	by = lt_table_column(t, "by");
+	count = lt_table_column(t, "preemptions");
+	off = lt_table_column(t, "off_cpu_ns");
+	while ((ret = lt_table_next(t)) > 0) {
+		const char *b = lt_table_string(t, by);
+
+		if (strcmp(b, "place") && strcmp(b, "cause") &&
+		    strcmp(b, "site"))
+			continue;
+		n = lt_table_column(t, b);
+		if (!strcmp(b, "place"))
+			p->total[side] += lt_table_uint(t, count);
+		padd(p, side, b, lt_table_null(t, n) ? "[no stack]" :
+		     lt_table_string(t, n), lt_table_uint(t, count),
+		     lt_table_uint(t, off));
+	}
+	if (ret < 0)
+		p->failed = true;
+}
+
+/* Places and causes as they come; sites, the most preemptions first. */
+static int prow_order(const void *pa, const void *pb)
+{
+	const struct prow *x = pa, *y = pb;
+	uint64_t mx = x->count[0] > x->count[1] ? x->count[0] : x->count[1];
+	uint64_t my = y->count[0] > y->count[1] ? y->count[0] : y->count[1];
+	int d = strcmp(x->by, y->by);
+
+	if (d)
+		return -d;	/* site, place, cause: place first below */
+	if (mx != my)
+		return mx < my ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+#define PREEMPT_SITES 10
+
+static void preempts_text(struct ptable *p)
+{
+	static const char *const groups[] = { "place", "cause", "site" };
+	char b[2][24], rt[16];
+	size_t i, g, shown;
+
+	printf("\n%-34s %10s %10s %10s %8s %12s %12s\n", "preemptions (R+)",
+	       "A", "B", "B-A", "B/A", "OFF-CPU A", "OFF-CPU B");
+	printf("  %-32s %10llu %10llu %+10lld %8s\n", "all",
+	       (unsigned long long)p->total[0],
+	       (unsigned long long)p->total[1],
+	       (long long)(p->total[1] - p->total[0]), "");
+	for (g = 0; g < ARRAY_SIZE(groups); g++) {
+		printf("by %s\n", groups[g]);
+		for (i = 0, shown = 0; i < p->nr; i++) {
+			const struct prow *r = &p->r[i];
+
+			if (strcmp(r->by, groups[g]))
+				continue;
+			if (g == 2 && shown++ == PREEMPT_SITES) {
+				printf("  ... more sites: compare --json\n");
+				break;
+			}
+			if (r->count[0])
+				snprintf(rt, sizeof(rt), "%.2f",
+					 (double)r->count[1] / r->count[0]);
+			else
+				snprintf(rt, sizeof(rt), "-");
+			printf("  %-32.32s %10llu %10llu %+10lld %8s %12s %12s\n",
+			       r->name, (unsigned long long)r->count[0],
+			       (unsigned long long)r->count[1],
+			       (long long)(r->count[1] - r->count[0]), rt,
+			       fmt_ns(b[0], 24, r->off_cpu[0]),
+			       fmt_ns(b[1], 24, r->off_cpu[1]));
+		}
+	}
+}
+
+/* "compare_preempts": one row per place, cause and site, both sides. */
+static void preempts_json(const struct ptable *p)
+{
+	struct json j;
+	size_t i;
+
+	printf(",\"compare_preempts\":");
+	json_init(&j, stdout, false);
+	json_begin_array(&j, NULL);
+	for (i = 0; i < p->nr; i++) {
+		const struct prow *r = &p->r[i];
+
+		json_begin_object(&j, NULL);
+		json_str(&j, "by", r->by);
+		json_str(&j, "name", r->name);
+		json_uint(&j, "count_a", r->count[0]);
+		json_uint(&j, "count_b", r->count[1]);
+		json_int(&j, "difference", (long long)(r->count[1] - r->count[0]));
+		json_uint(&j, "off_cpu_a_ns", r->off_cpu[0]);
+		json_uint(&j, "off_cpu_b_ns", r->off_cpu[1]);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+}
 
 struct row {
 	const char *group;
@@ -136,8 +293,12 @@ static void compare_text(const char *fa, const char *fb, const struct table *t,
 	}
 }
 
-/* {"version":3,"a":DOC,"b":DOC}: each side as stats --json's body. */
-static int compare_json(struct analysis_cli *o, struct lt_run *run[2])
+/*
+ * {"version":3,"a":DOC,"b":DOC,"compare_preempts":[rows]}: each side as
+ * stats --json's body.
+ */
+static int compare_json(struct analysis_cli *o, struct lt_run *run[2],
+			const struct ptable *p)
 {
 	int side, status = EXIT_OK;
 
@@ -148,13 +309,14 @@ static int compare_json(struct analysis_cli *o, struct lt_run *run[2])
 					  LT_WRITE_BODY) != EXIT_OK)
 			status = EXIT_BAD;
 	}
+	preempts_json(p);
 	printf("}\n");
 	if (fflush(stdout) || ferror(stdout))
 		status = EXIT_BAD;
 	return status;
 }
 
-static void compare_csv(const struct table *t)
+static void compare_csv(const struct table *t, const struct ptable *p)
 {
 	char key[64];
 	int i;
@@ -173,6 +335,19 @@ static void compare_csv(const struct table *t)
 		else
 			csv_dbl(stdout, q, true);
 	}
+	/* preempts.by_place.page_fault, ... */
+	for (i = 0; i < (int)p->nr; i++) {
+		const struct prow *r = &p->r[i];
+
+		snprintf(key, sizeof(key), "preempts.by_%s.%s", r->by, r->name);
+		csv_field(stdout, key, false);
+		csv_u64(stdout, r->count[0], false);
+		csv_u64(stdout, r->count[1], false);
+		if (r->count[0])
+			csv_dbl(stdout, (double)r->count[1] / r->count[0], true);
+		else
+			csv_field(stdout, "", true);
+	}
 }
 
 int cmd_compare(int argc, char **argv)
@@ -184,6 +359,7 @@ int cmd_compare(int argc, char **argv)
 	};
 	const struct lt_analysis_summary *s[2];
 	struct lt_run *run[2];
+	struct ptable p = { 0 };
 	struct table *t;
 	struct analysis_cli o;
 	const char *f[2];
@@ -199,6 +375,7 @@ int cmd_compare(int argc, char **argv)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		die("out of memory");
+	o.stream = "preempt_groups";
 	for (i = 0; i < 2; i++) {
 		f[i] = argv[optind + i];
 		run[i] = analysis_run(&o, f[i], &st);
@@ -206,14 +383,21 @@ int cmd_compare(int argc, char **argv)
 			status = st;
 		s[i] = lt_analysis_summary(lt_run_analysis(run[i]));
 		fill(t, i, s[i]);
+		if (st == EXIT_OK)
+			pfill(&p, i, o.stream_table);
 	}
+	if (p.failed && status == EXIT_OK)
+		status = EXIT_BAD;
+	qsort(p.r, p.nr, sizeof(*p.r), prow_order);
 	if (status == EXIT_OK) {
-		if (o.format == OUT_JSON)
-			status = compare_json(&o, run);
-		else if (o.format == OUT_CSV)
-			compare_csv(t);
-		else
+		if (o.format == OUT_JSON) {
+			status = compare_json(&o, run, &p);
+		} else if (o.format == OUT_CSV) {
+			compare_csv(t, &p);
+		} else {
 			compare_text(input_name(f[0]), input_name(f[1]), t, s);
+			preempts_text(&p);
+		}
 		for (i = 0; i < 2 && status == EXIT_OK; i++)
 			if (!s[i]->events)
 				status = nothing_found("%s: no events",
@@ -222,6 +406,9 @@ int cmd_compare(int argc, char **argv)
 	for (i = 0; i < 2; i++)
 		lt_run_free(run[i]);
 	lt_run_free(o.rc.run);
+	for (i = 0; i < (int)p.nr; i++)
+		free(p.r[i].name);
+	free(p.r);
 	free(t);
 	return status;
 }

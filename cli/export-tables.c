@@ -5,7 +5,8 @@
  * its trace. The tables and their columns are the library's
  * (lt_run_table_names()): nothing here knows a column.
  *
- * A streamed table (events, transitions, requests, switches, episodes) is made
+ * A streamed table (events, transitions, requests, switches, episodes,
+ * preempts, preempt_groups) is made
  * while its run reads the input, one per run: each trace is read once
  * per streamed table, and the other tables come from the last run.
  *
@@ -31,6 +32,7 @@
  */
 static const char *const streamed[] = {
 	"events", "transitions", "requests", "switches", "episodes",
+	"preempts", "preempt_groups",
 };
 
 #define MAX_TABLES 32

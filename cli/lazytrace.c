@@ -17,6 +17,7 @@ static const struct cmd commands[] = {
 	{ "hist", cmd_hist, "request-to-served latency histograms, built in the kernel" },
 	{ "stats", cmd_stats, "per-task and global transition statistics" },
 	{ "hogs", cmd_hogs, "tasks that ignore lazy requests until the tick" },
+	{ "preempts", cmd_preempts, "every preemption (R+): where, why, what it cost" },
 	{ "timeline", cmd_timeline, "need-resched transitions, one per line" },
 	{ "compare", cmd_compare, "two traces side by side (switches, requests, latencies)" },
 	{ "export", cmd_export, "Perfetto JSON; many traces' tables as SQLite, CSV, NDJSON" },

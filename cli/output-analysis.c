@@ -108,6 +108,9 @@ struct lt_run *analysis_run(struct analysis_cli *o, const char *file,
 			input_note_truncated(o->in.file, lt_run_truncated(run));
 	}
 	*status = EXIT_OK;
+	o->stream_table = o->stream ? lt_run_table(run, o->stream) : NULL;
+	if (o->stream && !o->stream_table)
+		die("%s", lt_run_error(run));
 	lt_run_analysis(run);
 	if (lt_run_error(run)) {
 		if (lt_run_status(run) == LT_RUN_NOMEM)

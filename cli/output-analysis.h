@@ -25,6 +25,13 @@ struct analysis_cli {
 	struct input_opts in;	/* in.file: the input's name, for messages */
 	enum out_format format;
 	bool idle;		/* --idle: list the idle tasks too */
+	/*
+	 * A streamed table analysis_run() asks for before the run reads
+	 * (compare: preempt_groups), so that one reading makes both, and
+	 * standard input is read once; NULL for none. The table it got.
+	 */
+	const char *stream;
+	struct lt_table *stream_table;
 };
 
 enum {

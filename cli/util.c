@@ -547,9 +547,11 @@ int stacks_opt(enum lt_stacks *st, int c, const char *arg)
 		*st = LT_STACKS_LAZY;
 	else if (!strcmp(arg, "tick"))
 		*st = LT_STACKS_TICK;
+	else if (!strcmp(arg, "preempt"))
+		*st = LT_STACKS_PREEMPT;
 	else if (!strcmp(arg, "none"))
 		*st = LT_STACKS_NONE;
 	else
-		die_usage("bad --stacks '%s' (lazy, tick or none)", arg);
+		die_usage("bad --stacks '%s' (lazy, tick, preempt or none)", arg);
 	return 1;
 }

@@ -58,6 +58,8 @@ struct lt_task {
 	uint64_t sc_count[8];
 	struct lt_task *next_hash;
 	struct lt_task_sites *sites;	/* its stacks at ticks (lt-stack.c) */
+	struct lt_preemption *preempted; /* its last R+ switch, until it runs
+					  * again (lt-preempt.c); NULL if none */
 };
 
 /* A need-resched request of the current task, open until served. */
@@ -76,6 +78,8 @@ struct lt_req {
 	int requester_pid;
 	char requester_comm[LT_COMM_LEN];
 	const struct lt_stk *stack; /* lazy: the stack at its last tick */
+	enum lt_upgrade_source src;	/* eager: the context it showed in */
+	bool ipi;		/* eager: shown by a reschedule IPI */
 };
 
 /* A sched_set_need_resched probe event, waiting for the flags to show it. */
@@ -132,6 +136,22 @@ struct lt_cpu {
 	bool lost_unknown;
 	struct lt_task *idle;
 	bool stack_slot;	/* a kernel_stack now would be the tick's */
+	/*
+	 * The last event not the function tracer's (which traces the
+	 * scheduler's own calls just before a switch) was in a hard or
+	 * soft interrupt, and which.
+	 */
+	bool ctx_irq, ctx_softirq;
+	uint64_t switch_ins;	/* sched_switches to a task other than idle */
+	struct lt_task *preempt_slot;	/* a kernel_stack now is the stack of
+					 * this task's R+ switch */
+	/*
+	 * The task the last sched_switch took off, until an event of
+	 * another: events it still writes (the context switch's own, a
+	 * stack trigger's) change no task. 0 for none.
+	 */
+	int tail_pid;
+	bool tail;
 };
 
 /* The bits the state machine needs of one flag byte, under the ABI. */
@@ -166,6 +186,63 @@ struct lt_episode {
 };
 
 typedef void (*lt_episode_fn)(const struct lt_episode *ep, void *data);
+
+/* Where a preempted task was (docs/model.md §9). */
+enum lt_place {
+	LT_PLACE_UNKNOWN = 0,
+	LT_PLACE_USER,
+	LT_PLACE_SYSCALL,
+	LT_PLACE_PAGE_FAULT,
+	LT_PLACE_IRQ,
+	LT_PLACE_SOFTIRQ,
+	LT_PLACE_KTHREAD,
+	LT_PLACE_KERNEL,
+	LT_PLACE_MAX,
+};
+
+/* What told the place. */
+enum lt_place_from {
+	LT_FROM_NONE = 0,
+	LT_FROM_STACK,
+	LT_FROM_SYSCALLS,
+	LT_FROM_FLAGS,
+	LT_FROM_MAX,
+};
+
+/*
+ * One involuntary preemption (an R+ switch), for a consumer inside the
+ * library (the preempts tables): made when the task next runs, or at the
+ * end of the analysis (back_ns 0: its cost is unknown).
+ */
+struct lt_preemption {
+	const struct lt_task_stats *task;
+	int cpu;
+	uint64_t ts;			/* the sched_switch */
+	enum lt_place place;
+	enum lt_place_from place_from;
+	long syscall;			/* LT_SYSCALL_* or the call's number */
+	const char *syscall_name;	/* from the stack ("read"), or NULL */
+	enum lt_transition_kind request; /* lazy, eager, fold; else served */
+	bool upgraded;			/* lazy: an upgrade showed */
+	enum lt_upgrade_source source;	/* the upgrade's, or the eager
+					 * request's context */
+	bool ipi;			/* eager: shown by a reschedule IPI */
+	uint64_t since_ns;		/* the request's seen_ns, 0: none */
+	uint64_t request_ns;		/* from a probe, else 0 */
+	int requester_pid;
+	char requester_comm[LT_COMM_LEN];
+	const struct lt_stk *stack;	/* at the switch, else the tick's */
+	bool stack_at_switch;
+	const char *site;		/* the stack's preemption site */
+	int next_pid;
+	char next_comm[LT_COMM_LEN];
+	uint64_t back_ns;		/* when it ran again, 0 if not seen */
+	int back_cpu;
+	uint64_t switch_ins;		/* the CPU's switch_ins at ts */
+	uint64_t others;		/* switch-ins there until back_ns */
+};
+
+typedef void (*lt_preempt_fn)(const struct lt_preemption *p, void *data);
 
 /* A request a tick saw pending: an episode if the tick says so at the end. */
 struct lt_ep_candidate {
@@ -222,6 +299,12 @@ struct lt_analysis {
 	 */
 	const struct lt_analysis *judge;
 	uint64_t ep_ns;		/* the episode threshold, at the end */
+	/*
+	 * Called once per R+ switch, when the task runs again (or at the
+	 * end, cost unknown). Set before the first event.
+	 */
+	lt_preempt_fn on_preempt;
+	void *preempt_data;
 };
 
 /*
@@ -260,8 +343,28 @@ void lt_stack_feed(struct lt_analysis *a, struct lt_cpu *c,
 int lt_stack_request_end(struct lt_analysis *a, struct lt_task *t,
 			 const struct lt_req *lazy, uint64_t pending);
 int lt_stack_finish(struct lt_analysis *a, uint64_t ep_ns);
+/* The stack after an R+ switch: the preemption's (lt-preempt.c). */
+const struct lt_stk *lt_stack_intern_event(struct lt_analysis *a,
+					   const struct lt_event *ev);
+/* An interned stack's frames, innermost first. */
+unsigned int lt_stack_frames(const struct lt_stk *stk,
+			     const char *const **frames);
+/* Its frames joined by ';', innermost first, kept with the stack. */
+const char *lt_stack_joined(const struct lt_stk *stk);
 /* The call site of an interned stack, NULL for none. */
 const char *lt_stack_site(const struct lt_stk *stk);
 void lt_stack_free(struct lt_analysis *a);
+
+/* lt-preempt.c */
+void lt_preempt_switch(struct lt_analysis *a, struct lt_cpu *c,
+		       struct lt_task *prev, const struct lt_event *ev);
+void lt_preempt_stack(struct lt_analysis *a, struct lt_cpu *c,
+		      const struct lt_event *ev);
+void lt_preempt_back(struct lt_analysis *a, struct lt_cpu *c,
+		     struct lt_task *t, uint64_t ts);
+void lt_preempt_finish(struct lt_analysis *a);
+void lt_preempt_free(struct lt_analysis *a);
+const char *lt_place_name(enum lt_place p);
+const char *lt_place_from_name(enum lt_place_from f);
 
 #endif /* _LT_ANALYSIS_H */

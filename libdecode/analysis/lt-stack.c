@@ -36,6 +36,7 @@ struct lt_stk {
 	const char *site;
 	unsigned int nr;
 	bool truncated;
+	char *joined;		/* lt_stack_joined(), made on first use */
 	const char *frame[];
 };
 
@@ -244,6 +245,7 @@ static const struct lt_stk *intern_stack(struct lt_stack_table *s,
 	if (!k)
 		return NULL;
 	k->hash = h;
+	k->joined = NULL;
 	k->nr = nr;
 	k->truncated = truncated;
 	memcpy(k->frame, frame, nr * sizeof(*frame));
@@ -252,6 +254,54 @@ static const struct lt_stk *intern_stack(struct lt_stack_table *s,
 	s->stk[h & (s->size_stk - 1)] = k;
 	s->nr_stk++;
 	return k;
+}
+
+const struct lt_stk *lt_stack_intern_event(struct lt_analysis *a,
+					   const struct lt_event *ev)
+{
+	const char *frame[LT_STACK_MAX_FRAMES];
+	struct lt_stack_table *s = stacks_get(a);
+	char name[256];
+	unsigned int i;
+
+	if (!s)
+		return NULL;
+	for (i = 0; i < ev->u.stack.nr; i++) {
+		lt_stack_frame(ev, i, name, sizeof(name), false);
+		frame[i] = intern(s, name);
+		if (!frame[i])
+			return NULL;
+	}
+	return intern_stack(s, frame, ev->u.stack.nr, ev->u.stack.truncated);
+}
+
+unsigned int lt_stack_frames(const struct lt_stk *stk,
+			     const char *const **frames)
+{
+	*frames = stk ? stk->frame : NULL;
+	return stk ? stk->nr : 0;
+}
+
+const char *lt_stack_joined(const struct lt_stk *stk)
+{
+	struct lt_stk *k = (struct lt_stk *)stk;
+	size_t len = 1, n = 0;
+	unsigned int i;
+
+	if (!k)
+		return NULL;
+	if (k->joined)
+		return k->joined;
+	for (i = 0; i < k->nr; i++)
+		len += strlen(k->frame[i]) + 1;
+	/* once per distinct stack: bounded like the stacks */
+	k->joined = malloc(len);
+	if (!k->joined)
+		return NULL;
+	k->joined[0] = '\0';
+	for (i = 0; i < k->nr; i++)
+		n += sprintf(k->joined + n, "%s%s", i ? ";" : "", k->frame[i]);
+	return k->joined;
 }
 
 void lt_stack_feed(struct lt_analysis *a, struct lt_cpu *c,
@@ -508,6 +558,7 @@ void lt_stack_free(struct lt_analysis *a)
 	for (i = 0; i < s->size_stk; i++)
 		for (k = s->stk[i]; k; k = next) {
 			next = k->next;
+			free(k->joined);
 			free(k);
 		}
 	for (i = 0; i < s->size_str; i++)

@@ -391,6 +391,8 @@ static void transitions(struct lt_analysis *a, struct lt_cpu *c,
 			upgrade(a, c, t, ts, f, letter, shown_by);
 		} else {
 			req_open(c, t, &c->eager, ts, false);
+			c->eager.src = upgrade_source(c, f, shown_by);
+			c->eager.ipi = shown_by == LT_EV_RESCHEDULE_ENTRY;
 			emit_src(a, c, t, LT_TR_EAGER, ts, NULL, LT_TR_EAGER,
 				 letter, LT_UPG_TICK, &c->eager);
 		}
@@ -447,6 +449,7 @@ static void cpu_take(struct lt_analysis *a, struct lt_cpu *c,
 	lt_task_seen(t, ts);
 	if (lt_task_ran_on(t, cpu_of(a, c)))
 		a->oom = true;
+	lt_preempt_back(a, c, t, ts);
 }
 
 /*
@@ -538,6 +541,7 @@ static void lost(struct lt_analysis *a, struct lt_cpu *c,
 	c->hrtimer_src = 0;
 	c->nr_probe = 0;
 	c->last_tick = 0;
+	c->tail = false;
 }
 
 /* The task current on @c at @ev, switching records if the pid changed. */
@@ -591,6 +595,9 @@ static void do_switch(struct lt_analysis *a, struct lt_cpu *c,
 		if (prev->st.pid)
 			lt_task_set_comm(prev, ev->u.sched_switch.prev_comm);
 		prev->st.switches[st]++;
+		/* before the requests end: what forced it */
+		if (st == LT_PREV_PREEMPTED)
+			lt_preempt_switch(a, c, prev, ev);
 		end_requests(a, c, prev, served[st], ev->ts, letter);
 		if (dead_state(ev->u.sched_switch.prev_state_str))
 			prev->life = LT_TASK_GONE;
@@ -600,6 +607,9 @@ static void do_switch(struct lt_analysis *a, struct lt_cpu *c,
 			ev->u.sched_switch.next_comm, ev->ts);
 	if (next)
 		cpu_take(a, c, next, ev->ts);
+	/* after cpu_take(): a task coming back counts who ran before it */
+	if (ev->u.sched_switch.next_pid)
+		c->switch_ins++;
 	c->e = c->l = c->p = false;
 	c->letter = '.';
 	c->baseline = next != NULL;
@@ -845,6 +855,28 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
 	if (f->softirq && c->last_irq && !c->in_irq && c->seen &&
 	    ev->ts > c->last_ts)
 		c->irq_ns += ev->ts - c->last_ts;
+	if (c->tail && (ev->pid != c->tail_pid ||
+			ev->kind == LT_EV_SCHED_SWITCH))
+		c->tail = false;
+	if (ev->kind == LT_EV_KERNEL_STACK || c->tail) {
+		/*
+		 * A stack is taken in the context of the event it follows,
+		 * and the context switch writes events (x86_fpu) before the
+		 * next task runs: after a sched_switch they carry the task
+		 * that left, not the current one. They change neither the
+		 * task nor its bits.
+		 */
+		if (ev->kind == LT_EV_KERNEL_STACK)
+			lt_preempt_stack(a, c, ev);
+		else
+			c->preempt_slot = NULL;
+		context(a, c, ev);
+		lt_stack_feed(a, c, ev);
+		c->last_ts = ev->ts;
+		c->seen = true;
+		goto out;
+	}
+	c->preempt_slot = NULL;
 	t = current_task(a, c, ev);
 	switch_out = ev->kind == LT_EV_SCHED_SWITCH;
 	if (t && c->baseline)
@@ -856,15 +888,23 @@ int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev)
 	 */
 	if (t && !switch_out)
 		set_bits(c, f, letter);
-	if (switch_out)
+	if (switch_out) {
 		do_switch(a, c, t, ev, letter);
+		c->tail_pid = ev->pid;
+		c->tail = ev->pid != ev->u.sched_switch.next_pid;
+	}
 	else
 		task_events(a, c, t, ev);
 	context(a, c, ev);
 	lt_stack_feed(a, c, ev);
 	c->last_ts = ev->ts;
 	c->last_irq = f->irq;
+	if (ev->kind != LT_EV_FUNCTION) {
+		c->ctx_irq = f->irq;
+		c->ctx_softirq = f->softirq;
+	}
 	c->seen = true;
+out:
 	if (a->oom) {
 		a->oom = false;
 		return -1;
@@ -887,6 +927,7 @@ void lt_analysis_finish(struct lt_analysis *a)
 		cpu_release(c, c->last_ts);
 	}
 	a->finished = true;
+	lt_preempt_finish(a);
 	lt_stats_finish(a);
 	lt_hogs_finish(a);
 }
@@ -968,6 +1009,7 @@ void lt_analysis_free(struct lt_analysis *a)
 		return;
 	for (i = 0; i < a->nr_cpus_alloc; i++)
 		free(a->cpus[i].spacing);
+	lt_preempt_free(a);
 	lt_stack_free(a);
 	lt_stats_free(a);
 	free(a->cand);

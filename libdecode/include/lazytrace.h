@@ -1177,11 +1177,15 @@ struct lt_tracefs;
  * @LT_STACKS_NONE: never
  * @LT_STACKS_TICK: at every tick (also the fallback where the kernel
  *	refuses the filter)
+ * @LT_STACKS_PREEMPT: as %LT_STACKS_LAZY, and at every preemption (a
+ *	stacktrace trigger on sched_switch filtered on the preempted bit
+ *	of prev_state): where each R+ switch hit its task
  */
 enum lt_stacks {
 	LT_STACKS_LAZY = 0,
 	LT_STACKS_NONE,
 	LT_STACKS_TICK,
+	LT_STACKS_PREEMPT,
 };
 
 /* The ring buffer per CPU, in KB, when struct lt_tracefs_opts gives none. */
@@ -1562,8 +1566,9 @@ struct lt_run *lt_run_new(void);
  * the reading one included: 1 is none; by default LAZYTRACE_JOBS, else
  * one per online CPU for files of 64 MB or more; the output is the same
  * with any), "live" ("1": the input is this machine's tracefs, read by
- * lt_run_interval()) and "save" (a live run's directory for its
- * intervals, lt_live_save()).
+ * lt_run_interval()), "save" (a live run's directory for its intervals,
+ * lt_live_save()) and "by" (task, place, cause, site or stack: the one
+ * grouping the preempt_groups table makes; default all).
  *
  * Return: 0, or -1 with lt_run_error() saying which option and why
  * (%LT_RUN_USAGE).
@@ -1664,8 +1669,9 @@ void lt_run_free(struct lt_run *run);
  * lt_run_table_names - the names of the tables a run can give
  *
  * Return: a NULL-terminated array: "meta", "summary", "events",
- * "transitions", "requests", "switches", "tasks", "hogs", "sites",
- * "stacks", "latency", "lost". docs/json.md describes their columns.
+ * "transitions", "requests", "switches", "tasks", "hogs", "episodes",
+ * "sites", "stacks", "latency", "lost", "preempts", "preempt_groups".
+ * docs/json.md describes their columns.
  */
 const char *const *lt_run_table_names(void);
 
@@ -1674,9 +1680,11 @@ const char *const *lt_run_table_names(void);
  * @run: a run
  * @name: a name from lt_run_table_names()
  *
- * "events", "transitions", "requests" and "switches" stream: their rows
- * are made as lt_table_next() reads the input, and only one of them can
- * be read per run (a second is a usage error: open another run). The
+ * "events", "transitions", "requests", "switches", "episodes",
+ * "preempts" and "preempt_groups" stream: their rows are made as
+ * lt_table_next() reads the input (preempt_groups' once it is read), and
+ * only one of them can be read per run (a second is a usage error: open
+ * another run). The
  * others describe the whole input: asking for one reads what is left of
  * it, then finishes the analysis. A run not opened gives the table's
  * columns and no rows (its schema). The table belongs to the run.

@@ -243,6 +243,12 @@ void lt_abi_set(struct lt_reader *r, enum lt_abi abi, const char *fmt, ...)
 
 unsigned int lt_flags_encode(enum lt_abi abi, const struct lt_flags *f);
 
+/*
+ * The prev_state bit the running kernel's sched_switch prints as "+"
+ * (preempted), from its format in tracefs; 0 if it cannot be read.
+ */
+unsigned long long lt_switch_preempt_bit_local(void);
+
 /* An input's name in messages and results: "-" is "<stdin>". */
 static inline const char *lt_input_name(const char *path)
 {

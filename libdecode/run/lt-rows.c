@@ -787,6 +787,7 @@ static int queue_next(struct lt_table *t)
 	memcpy(t->null, r->null, n * sizeof(*t->null));
 	memcpy(t->str[0], r->comm[0], LT_COMM_LEN);
 	memcpy(t->str[1], r->comm[1], LT_COMM_LEN);
+	memcpy(t->str[2], r->comm[2], LT_COMM_LEN);
 	for (ret = 0; ret < (int)n; ret++) {
 		if (t->def->cols[ret].type != LT_COL_STRING || t->null[ret])
 			continue;
@@ -794,8 +795,426 @@ static int queue_next(struct lt_table *t)
 			t->cell[ret].s = t->str[0];
 		else if (t->cell[ret].s == r->comm[1])
 			t->cell[ret].s = t->str[1];
+		else if (t->cell[ret].s == r->comm[2])
+			t->cell[ret].s = t->str[2];
 	}
 	return 1;
+}
+
+/* ---- preempts: every R+ switch, where, why and what it cost ---- */
+
+static const struct lt_col preempts_cols[] = {
+	COL("ts_ns", TIMESTAMP, "ns", "the sched_switch that preempted it (R+)"),
+	COL("cpu", INT, "", "the CPU it left"),
+	COL("pid", INT, "", "the preempted task"),
+	COL("comm", STRING, "", "its name"),
+	COL("task_id", UINT, "", "the task record"),
+	COL("place", STRING, "", "where it was: user, syscall, page_fault, irq, softirq, kthread, kernel or unknown (docs/model.md §9)"),
+	COL("place_from", STRING, "", "what told the place: stack, syscalls, flags or none"),
+	COL("syscall", INT, "", "the system call it was in, from raw_syscalls; null if none or unknown"),
+	COL("syscall_name", STRING, "", "the system call the stack names (read, write, ...); null without"),
+	COL("request", STRING, "", "the request the switch served: lazy, eager or fold; null if the flags showed none"),
+	COL("cause", STRING, "", "what forced it: a lazy request's upgrade source (tick, hrtick, timer, irq, direct), eager, ipi (an eager request a reschedule IPI delivered), lazy (no upgrade seen), fold or unknown"),
+	COL("source", STRING, "", "tick, hrtick, timer, irq or direct: the lazy request's upgrade, or the context the eager request showed in; null otherwise"),
+	COL("since_ns", TIMESTAMP, "ns", "when the request was seen (exact with a probe); null without one"),
+	COL("waited_ns", DURATION, "ns", "ts_ns - since_ns: how long the request waited"),
+	COL("requester_pid", INT, "", "the task that made the request, from a probe"),
+	COL("requester_comm", STRING, "", "its name"),
+	COL("site", STRING, "", "the preempted code: the stack's innermost frame that is not tracing, interrupt entry, the scheduler or the preemption point; null without a stack"),
+	COL("stack", STRING, "", "that stack, innermost frame first, frames joined by ';'; null without"),
+	COL("stack_at", STRING, "", "switch (a stack taken at the sched_switch) or tick (the stack of the tick that upgraded the request); null without"),
+	COL("instead_pid", INT, "", "the task that took the CPU (the switch's next)"),
+	COL("instead_comm", STRING, "", "its name"),
+	COL("back_ns", TIMESTAMP, "ns", "when it ran again; null if not in the trace"),
+	COL("back_cpu", INT, "", "the CPU it ran on then; null if not in the trace"),
+	COL("off_cpu_ns", DURATION, "ns", "back_ns - ts_ns: runnable but off CPU; null if not in the trace"),
+	COL("others_ran", UINT, "", "tasks switched in on the CPU it left until it ran again, the next one included, idle not; null if not in the trace"),
+};
+
+DEF(preempts, "preempts", false, true, queue_next);
+
+static const char *preempt_cause(const struct lt_preemption *p)
+{
+	switch (p->request) {
+	case LT_TR_LAZY:
+		return p->upgraded ? lt_upgrade_source_name(p->source) : "lazy";
+	case LT_TR_EAGER:
+		return p->ipi ? "ipi" : "eager";
+	case LT_TR_FOLD:
+		return "fold";
+	default:
+		return "unknown";
+	}
+}
+
+static bool preempt_requested(const struct lt_preemption *p)
+{
+	return p->request == LT_TR_LAZY || p->request == LT_TR_EAGER ||
+	       p->request == LT_TR_FOLD;
+}
+
+static void preempt_row(struct lt_run *run, const struct lt_preemption *p)
+{
+	struct lt_row *r = lt_run_queue_push(run);
+	int c = 0;
+
+	if (!r) {
+		run->nomem = true;
+		return;
+	}
+	lt_strlcpy(r->comm[0], p->task->comm, sizeof(r->comm[0]));
+	lt_strlcpy(r->comm[1], p->requester_comm, sizeof(r->comm[1]));
+	lt_strlcpy(r->comm[2], p->next_comm, sizeof(r->comm[2]));
+	RU(r, c++, p->ts);
+	RI(r, c++, p->cpu);
+	RI(r, c++, p->task->pid);
+	RS(r, c++, r->comm[0]);
+	RU(r, c++, p->task->id);
+	RS(r, c++, lt_place_name(p->place));
+	RS(r, c++, lt_place_from_name(p->place_from));
+	if (p->syscall >= 0)
+		RI(r, c++, p->syscall);
+	else
+		RN(r, c++);
+	if (p->syscall_name)
+		RS(r, c++, p->syscall_name);
+	else
+		RN(r, c++);
+	if (preempt_requested(p))
+		RS(r, c++, lt_transition_name(p->request));
+	else
+		RN(r, c++);
+	RS(r, c++, preempt_cause(p));
+	if (p->upgraded || p->request == LT_TR_EAGER)
+		RS(r, c++, lt_upgrade_source_name(p->source));
+	else
+		RN(r, c++);
+	if (preempt_requested(p) && p->since_ns <= p->ts) {
+		RU(r, c++, p->since_ns);
+		RU(r, c++, p->ts - p->since_ns);
+	} else {
+		RN(r, c++);
+		RN(r, c++);
+	}
+	if (p->request_ns) {
+		RI(r, c++, p->requester_pid);
+		RS(r, c++, r->comm[1]);
+	} else {
+		RN(r, c++);
+		RN(r, c++);
+	}
+	if (p->stack && p->site && lt_stack_joined(p->stack)) {
+		RS(r, c++, p->site);
+		RS(r, c++, lt_stack_joined(p->stack));
+		RS(r, c++, p->stack_at_switch ? "switch" : "tick");
+	} else {
+		RN(r, c++);
+		RN(r, c++);
+		RN(r, c++);
+	}
+	RI(r, c++, p->next_pid);
+	RS(r, c++, r->comm[2]);
+	if (p->back_ns) {
+		RU(r, c++, p->back_ns);
+		RI(r, c++, p->back_cpu);
+		RU(r, c++, p->back_ns - p->ts);
+		RU(r, c++, p->others);
+	} else {
+		RN(r, c++);
+		RN(r, c++);
+		RN(r, c++);
+		RN(r, c++);
+	}
+}
+
+/* ---- preempt_groups: the same, counted by task, place, cause, site ---- */
+
+static const struct lt_col preempt_groups_cols[] = {
+	COL("by", STRING, "", "the grouping: task, place, cause, site or stack (task, place and stack: for folded stacks)"),
+	COL("pid", INT, "", "by task and by stack: the preempted task; else null"),
+	COL("comm", STRING, "", "its name"),
+	COL("task_id", UINT, "", "the task record"),
+	COL("place", STRING, "", "by place and by stack: the place (as preempts' place); else null"),
+	COL("cause", STRING, "", "by cause: what forced them (as preempts' cause); else null"),
+	COL("site", STRING, "", "by site: the site; null for those without a stack, and in the other groupings"),
+	COL("stack", STRING, "", "by stack: the stack, innermost frame first; null without one"),
+	COL("preemptions", UINT, "", "R+ switches in the group"),
+	COL("with_cost", UINT, "", "those whose task ran again in the trace"),
+	COL("off_cpu_ns", DURATION, "ns", "their off_cpu_ns, summed"),
+	COL("off_cpu_max_ns", DURATION, "ns", "the longest; null if none ran again"),
+	COL("waited_ns", DURATION, "ns", "the waits of their requests, summed"),
+	COL("others_ran", UINT, "", "their others_ran, summed"),
+};
+
+DEF(preempt_groups, "preempt_groups", false, true, pgroups_next);
+
+enum { PG_TASK, PG_PLACE, PG_CAUSE, PG_SITE, PG_STACK, PG_MAX };
+
+static const char *const pg_names[PG_MAX] = {
+	"task", "place", "cause", "site", "stack",
+};
+
+struct lt_pgroup {
+	int by;
+	uint64_t task_id;
+	int pid;
+	char comm[LT_COMM_LEN];
+	/* static names or strings the analysis interned: compared by address */
+	const char *place, *cause, *site, *stack;
+	uint64_t count, with_cost, off_cpu, off_cpu_max, waited, others;
+};
+
+/* Groups grow with tasks, places, sites and stacks, never with events. */
+struct lt_pgroups {
+	struct lt_pgroup *g;
+	size_t nr, alloc;
+	size_t *slot;		/* open addressing: index + 1, 0 empty */
+	size_t size;
+	bool sorted;
+};
+
+static uint64_t pg_hash(const struct lt_pgroup *k)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	h = (h ^ (uint64_t)k->by) * 0x100000001b3ULL;
+	h = (h ^ k->task_id) * 0x100000001b3ULL;
+	h = (h ^ (uintptr_t)k->place) * 0x100000001b3ULL;
+	h = (h ^ (uintptr_t)k->cause) * 0x100000001b3ULL;
+	h = (h ^ (uintptr_t)k->site) * 0x100000001b3ULL;
+	h = (h ^ (uintptr_t)k->stack) * 0x100000001b3ULL;
+	return h ^ (h >> 29);
+}
+
+static bool pg_same(const struct lt_pgroup *a, const struct lt_pgroup *b)
+{
+	return a->by == b->by && a->task_id == b->task_id &&
+	       a->place == b->place && a->cause == b->cause &&
+	       a->site == b->site && a->stack == b->stack;
+}
+
+static int pg_grow(struct lt_pgroups *pg)
+{
+	size_t size = pg->size ? pg->size * 2 : 256, i, j;
+	size_t *n = calloc(size, sizeof(*n));
+
+	if (!n)
+		return -1;
+	for (i = 0; i < pg->nr; i++) {
+		for (j = pg_hash(&pg->g[i]) & (size - 1); n[j];
+		     j = (j + 1) & (size - 1))
+			;
+		n[j] = i + 1;
+	}
+	free(pg->slot);
+	pg->slot = n;
+	pg->size = size;
+	return 0;
+}
+
+static struct lt_pgroup *pg_find(struct lt_pgroups *pg,
+				 const struct lt_pgroup *key)
+{
+	struct lt_pgroup *g;
+	size_t j;
+
+	if (pg->nr * 2 >= pg->size && pg_grow(pg))
+		return NULL;
+	for (j = pg_hash(key) & (pg->size - 1); pg->slot[j];
+	     j = (j + 1) & (pg->size - 1))
+		if (pg_same(&pg->g[pg->slot[j] - 1], key))
+			return &pg->g[pg->slot[j] - 1];
+	if (pg->nr == pg->alloc) {
+		size_t n = pg->alloc ? pg->alloc * 2 : 64;
+
+		g = realloc(pg->g, n * sizeof(*g));
+		if (!g)
+			return NULL;
+		pg->g = g;
+		pg->alloc = n;
+	}
+	g = &pg->g[pg->nr++];
+	*g = *key;
+	pg->slot[j] = pg->nr;
+	return g;
+}
+
+static void pgroup_add(struct lt_run *run, const struct lt_preemption *p)
+{
+	struct lt_pgroups *pg = run->pgroups;
+	const char *place = lt_place_name(p->place);
+	struct lt_pgroup key, *g;
+	int by;
+
+	if (!pg) {
+		pg = run->pgroups = calloc(1, sizeof(*pg));
+		if (!pg) {
+			run->nomem = true;
+			return;
+		}
+	}
+	for (by = 0; by < PG_MAX; by++) {
+		if (run->by && run->by != by + 1)
+			continue;
+		memset(&key, 0, sizeof(key));
+		key.by = by;
+		if (by == PG_TASK || by == PG_STACK)
+			key.task_id = p->task->id;
+		if (by == PG_PLACE || by == PG_STACK)
+			key.place = place;
+		if (by == PG_CAUSE)
+			key.cause = preempt_cause(p);
+		if (by == PG_SITE && p->stack)
+			key.site = p->site;
+		if (by == PG_STACK && p->stack)
+			key.stack = lt_stack_joined(p->stack);
+		g = pg_find(pg, &key);
+		if (!g) {
+			run->nomem = true;
+			return;
+		}
+		g->pid = p->task->pid;
+		lt_strlcpy(g->comm, p->task->comm, sizeof(g->comm));
+		g->count++;
+		if (p->back_ns) {
+			g->with_cost++;
+			g->off_cpu += p->back_ns - p->ts;
+			if (p->back_ns - p->ts > g->off_cpu_max)
+				g->off_cpu_max = p->back_ns - p->ts;
+			g->others += p->others;
+		}
+		if (preempt_requested(p) && p->since_ns <= p->ts)
+			g->waited += p->ts - p->since_ns;
+	}
+}
+
+void lt_rows_on_preempt(const struct lt_preemption *p, void *data)
+{
+	struct lt_run *run = data;
+
+	if (!run->queue_for ||
+	    !lt_run_task_matches(run, p->task->pid, p->task->comm))
+		return;
+	if (run->queue_for->def == &preempts)
+		preempt_row(run, p);
+	else if (run->queue_for->def == &preempt_groups)
+		pgroup_add(run, p);
+}
+
+static int str_order(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !a - !b;
+	return strcmp(a, b);
+}
+
+/* By grouping, then the most preemptions first; ties in a fixed order. */
+static int pg_order(const void *pa, const void *pb)
+{
+	const struct lt_pgroup *x = pa, *y = pb;
+	int d;
+
+	if (x->by != y->by)
+		return x->by - y->by;
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	if (x->off_cpu != y->off_cpu)
+		return x->off_cpu < y->off_cpu ? 1 : -1;
+	if (x->task_id != y->task_id)
+		return x->task_id < y->task_id ? -1 : 1;
+	d = str_order(x->place, y->place);
+	if (!d)
+		d = str_order(x->cause, y->cause);
+	if (!d)
+		d = str_order(x->site, y->site);
+	if (!d)
+		d = str_order(x->stack, y->stack);
+	return d;
+}
+
+static int pgroups_next(struct lt_table *t)
+{
+	struct lt_pgroups *pg;
+	struct lt_pgroup *g;
+	bool task;
+	int c = 0;
+
+	if (lt_run_finish(t->run))
+		return -1;
+	if (t->run->nomem)
+		return lt_run_fail(t->run, LT_RUN_NOMEM, "out of memory");
+	pg = t->run->pgroups;
+	if (!pg || t->pos >= pg->nr)
+		return 0;
+	if (!pg->sorted) {
+		qsort(pg->g, pg->nr, sizeof(*pg->g), pg_order);
+		pg->sorted = true;
+	}
+	g = &pg->g[t->pos++];
+	task = g->by == PG_TASK || g->by == PG_STACK;
+	set_s(t, c++, pg_names[g->by]);
+	if (task) {
+		set_i(t, c++, g->pid);
+		set_s(t, c++, g->comm);
+		set_u(t, c++, g->task_id);
+	} else {
+		set_null(t, c++);
+		set_null(t, c++);
+		set_null(t, c++);
+	}
+	if (g->place)
+		set_s(t, c++, g->place);
+	else
+		set_null(t, c++);
+	if (g->cause)
+		set_s(t, c++, g->cause);
+	else
+		set_null(t, c++);
+	if (g->site)
+		set_s(t, c++, g->site);
+	else
+		set_null(t, c++);
+	if (g->stack)
+		set_s(t, c++, g->stack);
+	else
+		set_null(t, c++);
+	set_u(t, c++, g->count);
+	set_u(t, c++, g->with_cost);
+	set_u(t, c++, g->off_cpu);
+	if (g->with_cost)
+		set_u(t, c++, g->off_cpu_max);
+	else
+		set_null(t, c++);
+	set_u(t, c++, g->waited);
+	set_u(t, c++, g->others);
+	return 1;
+}
+
+int lt_rows_set_by(struct lt_run *run, const char *value)
+{
+	int by;
+
+	run->by = 0;
+	if (!value || !*value || !strcmp(value, "all"))
+		return 0;
+	for (by = 0; by < PG_MAX; by++)
+		if (!strcmp(value, pg_names[by])) {
+			run->by = by + 1;
+			return 0;
+		}
+	return lt_run_fail(run, LT_RUN_USAGE,
+			   "bad --by '%s' (task, place, cause, site or stack)",
+			   value);
+}
+
+void lt_rows_pgroups_free(struct lt_run *run)
+{
+	if (!run->pgroups)
+		return;
+	free(run->pgroups->g);
+	free(run->pgroups->slot);
+	free(run->pgroups);
+	run->pgroups = NULL;
 }
 
 /* ---- tasks ---- */
@@ -1169,5 +1588,6 @@ static int lost_next(struct lt_table *t)
 
 const struct lt_table_def *const lt_table_defs[] = {
 	&meta, &summary, &events, &transitions, &requests, &switches, &tasks,
-	&hogs, &episodes, &sites, &stacks, &latency, &lost, NULL,
+	&hogs, &episodes, &sites, &stacks, &latency, &lost, &preempts,
+	&preempt_groups, NULL,
 };

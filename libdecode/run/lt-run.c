@@ -314,6 +314,8 @@ int lt_run_set(struct lt_run *run, const char *option, const char *value)
 	}
 	if (!strcmp(option, "save"))
 		return set_str(run, &run->save, value);
+	if (!strcmp(option, "by"))
+		return lt_rows_set_by(run, value);
 	for (i = 0; i < ARRAY_SIZE(numbers); i++)
 		if (!strcmp(option, numbers[i]))
 			return set_number(run, option, value);
@@ -555,7 +557,7 @@ static struct lt_table *table_new(struct lt_run *run,
 
 const char *const *lt_run_table_names(void)
 {
-	static const char *names[16];
+	static const char *names[24];
 	size_t i;
 
 	if (!names[0])
@@ -611,6 +613,10 @@ struct lt_table *lt_run_table(struct lt_run *run, const char *name)
 			run->an->episode_data = run;
 			episodes_judge(run);
 		}
+		if (!strncmp(def->name, "preempt", 7)) {
+			run->an->on_preempt = lt_rows_on_preempt;
+			run->an->preempt_data = run;
+		}
 	} else if (lt_run_finish(run)) {
 		t->done = true;
 	}
@@ -652,6 +658,7 @@ void lt_run_reset(struct lt_run *run)
 	run->nr_order = 0;
 	lt_analysis_free(run->an);
 	lt_analysis_free(run->judge);
+	lt_rows_pgroups_free(run);
 	run->an = run->judge = NULL;
 	run->ev = NULL;
 	run->fed_all = run->stream_taken = run->nomem = false;

@@ -291,10 +291,28 @@ static bool match_comm(const struct lt_table *t, const struct lt_run *run)
 	return false;
 }
 
+bool lt_run_task_matches(const struct lt_run *run, int pid, const char *comm)
+{
+	int k;
+
+	if (run->pids.nr && !lt_int_set_has(&run->pids, pid))
+		return false;
+	if (!run->nr_comms)
+		return true;
+	for (k = 0; k < run->nr_comms; k++)
+		if (!fnmatch(run->comms[k], comm, 0))
+			return true;
+	return false;
+}
+
 bool lt_table_row_matches(const struct lt_table *t)
 {
 	const struct lt_run *run = t->run;
 	int k;
+
+	/* groups are made of the preemptions the filters kept */
+	if (!strcmp(t->def->name, "preempt_groups"))
+		return true;
 
 	/* a row of all tasks (latency's, pid null) is every task's */
 	if (t->pid_col[0] >= 0 && t->null[t->pid_col[0]] &&

@@ -74,7 +74,7 @@ void lt_int_set_free(struct lt_int_set *set);
 struct lt_row {
 	union lt_cell *cell;
 	bool *null;
-	char comm[2][LT_COMM_LEN];
+	char comm[3][LT_COMM_LEN];
 };
 
 struct lt_run {
@@ -90,6 +90,7 @@ struct lt_run {
 	struct lt_analysis_opts lo;
 	bool idle;
 	int jobs;		/* 0: the reader's default */
+	int by;			/* preempt_groups: one grouping + 1, 0: all */
 
 	/* state */
 	struct lt_reader *reader;
@@ -110,6 +111,7 @@ struct lt_run {
 	struct lt_open_req *open_req;	/* requests table: per task */
 	struct lt_analysis *judge;	/* episodes table: a first pass */
 	size_t nr_open_req, open_req_cap;
+	struct lt_pgroups *pgroups;	/* preempt_groups table: the groups */
 	bool nomem;
 
 	/* tasks table order, made once the analysis is finished */
@@ -151,6 +153,14 @@ extern const struct lt_table_def *const lt_table_defs[];
 void lt_rows_on_transition(const struct lt_transition *tr, void *data);
 /* The analysis' episode hook, for the episodes table. */
 void lt_rows_on_episode(const struct lt_episode *ep, void *data);
+/* The analysis' preemption hook, for the preempts tables. */
+void lt_rows_on_preempt(const struct lt_preemption *p, void *data);
+/* The "by" option: the one grouping preempt_groups makes; -1 if bad. */
+int lt_rows_set_by(struct lt_run *run, const char *value);
+/* Free the preempt_groups table's groups. */
+void lt_rows_pgroups_free(struct lt_run *run);
+/* Whether a task passes the run's --pid and --comm filters. */
+bool lt_run_task_matches(const struct lt_run *run, int pid, const char *comm);
 /* A row for a stream table's queue, its cells to fill; NULL if no memory. */
 struct lt_row *lt_run_queue_push(struct lt_run *run);
 

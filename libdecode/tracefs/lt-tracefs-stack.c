@@ -10,6 +10,7 @@
  * stacks of the tick's). Where the kernel refuses the filter, every tick
  * gets a stack; where it has no event triggers, there are none. The
  * trigger lives in the instance only and is removed before it.
+ * --stacks=preempt adds one on sched_switch for every preemption.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ struct lt_stack_trigger {
 	const char *system;
 	const char *event;
 	char cmd[64];
+	char switch_cmd[64];	/* --stacks=preempt: on sched_switch, or "" */
 };
 
 /*
@@ -60,11 +62,55 @@ static bool event_dir(const char *system, const char *event)
 	return ok;
 }
 
+/* No trigger on the tick: the one on sched_switch may still stand. */
+static struct lt_stack_trigger *tick_failed(struct lt_stack_trigger *t)
+{
+	t->system = NULL;
+	if (t->switch_cmd[0])
+		return t;
+	free(t);
+	return NULL;
+}
+
+/*
+ * A stack at each preemption: a stacktrace trigger on sched_switch
+ * filtered on the preempted bit of prev_state (the "+" of R+), which the
+ * running kernel's format gives. The trigger runs in the switch's
+ * tracepoint, inside __schedule() of the task that leaves: its stack.
+ */
+static void switch_stacks_on(struct tracefs_instance *inst,
+			     struct lt_stack_trigger *t,
+			     void (*note)(const char *msg))
+{
+	unsigned long long bit = lt_switch_preempt_bit_local();
+	char msg[512];
+
+	if (!bit || !event_dir("sched", "sched_switch")) {
+		if (note)
+			note("no stacks at preemptions: sched_switch's format or trigger file cannot be read");
+		return;
+	}
+	snprintf(t->switch_cmd, sizeof(t->switch_cmd),
+		 "stacktrace if prev_state & %llu", bit);
+	if (tracefs_event_file_write(inst, "sched", "sched_switch", "trigger",
+				     t->switch_cmd) >= 0) {
+		snprintf(msg, sizeof(msg), "kernel stacks: '%s' on sched:sched_switch (preempted bit 0x%llx)",
+			 t->switch_cmd, bit);
+	} else {
+		snprintf(msg, sizeof(msg), "no stacks at preemptions: the kernel refuses '%s' on sched:sched_switch (%s)",
+			 t->switch_cmd, strerror(errno));
+		t->switch_cmd[0] = '\0';
+	}
+	if (note)
+		note(msg);
+}
+
 /**
  * lt_tracefs_stacks_on - ask for kernel stacks at ticks in the instance
  * @inst: the session's instance
- * @mode: %LT_STACKS_LAZY (only with a lazy request pending) or
- *	%LT_STACKS_TICK (every tick)
+ * @mode: %LT_STACKS_LAZY (only with a lazy request pending),
+ *	%LT_STACKS_TICK (every tick) or %LT_STACKS_PREEMPT (as lazy, and at
+ *	every preemption: a switch out as R+)
  * @note: told what was set, or why nothing was; may be NULL
  *
  * Returns the trigger to pass to lt_tracefs_stacks_off(), or NULL if none
@@ -84,6 +130,10 @@ struct lt_stack_trigger *lt_tracefs_stacks_on(struct tracefs_instance *inst,
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
+	if (mode == LT_STACKS_PREEMPT) {
+		switch_stacks_on(inst, t, note);
+		mode = LT_STACKS_LAZY;
+	}
 	if (event_dir("irq_vectors", "local_timer_entry")) {
 		t->system = "irq_vectors";
 		t->event = "local_timer_entry";
@@ -92,9 +142,8 @@ struct lt_stack_trigger *lt_tracefs_stacks_on(struct tracefs_instance *inst,
 		t->event = "hrtimer_expire_entry";
 	} else {
 		if (note)
-			note("no kernel stacks: this kernel has no event triggers on a tick event (irq_vectors:local_timer_entry, timer:hrtimer_expire_entry)");
-		free(t);
-		return NULL;
+			note("no kernel stacks at ticks: this kernel has no event triggers on a tick event (irq_vectors:local_timer_entry, timer:hrtimer_expire_entry)");
+		return tick_failed(t);
 	}
 	if (mode == LT_STACKS_LAZY) {
 		snprintf(t->cmd, sizeof(t->cmd), "stacktrace if common_flags & %u",
@@ -123,12 +172,11 @@ struct lt_stack_trigger *lt_tracefs_stacks_on(struct tracefs_instance *inst,
 			note(msg);
 		return t;
 	}
-	snprintf(msg, sizeof(msg), "no kernel stacks: the kernel refuses a stacktrace trigger on %s:%s (%s)",
+	snprintf(msg, sizeof(msg), "no kernel stacks at ticks: the kernel refuses a stacktrace trigger on %s:%s (%s)",
 		 t->system, t->event, strerror(errno));
 	if (note)
 		note(msg);
-	free(t);
-	return NULL;
+	return tick_failed(t);
 }
 
 /**
@@ -147,9 +195,19 @@ int lt_tracefs_stacks_off(struct tracefs_instance *inst,
 
 	if (!t)
 		return 0;
-	snprintf(cmd, sizeof(cmd), "!%s", t->cmd);
-	ret = tracefs_event_file_write(inst, t->system, t->event, "trigger",
-				       cmd) < 0 ? -1 : 0;
+	ret = 0;
+	if (t->system) {
+		snprintf(cmd, sizeof(cmd), "!%s", t->cmd);
+		if (tracefs_event_file_write(inst, t->system, t->event,
+					     "trigger", cmd) < 0)
+			ret = -1;
+	}
+	if (t->switch_cmd[0]) {
+		snprintf(cmd, sizeof(cmd), "!%s", t->switch_cmd);
+		if (tracefs_event_file_write(inst, "sched", "sched_switch",
+					     "trigger", cmd) < 0)
+			ret = -1;
+	}
 	free(t);
 	return ret;
 }

@@ -105,7 +105,8 @@ def _table_names():
 
 TABLES = _table_names()
 # the tables whose rows are made as the input is read: one per run
-STREAM_TABLES = ("events", "transitions", "requests", "switches", "episodes")
+STREAM_TABLES = ("events", "transitions", "requests", "switches", "episodes",
+                 "preempts", "preempt_groups")
 _ONE_ROW = ("meta", "summary")
 
 
@@ -682,6 +683,18 @@ class Trace:
         """Lost events per CPU."""
         return Table(self, "lost", columns)
 
+    def preempts(self, columns=None):
+        """One row per involuntary preemption (R+ switch): where the task
+        was, what forced it, how long the request waited, the site where
+        the trace has a stack, and how long the task stayed off its CPU
+        (None when it did not run again within the trace)."""
+        return Table(self, "preempts", columns)
+
+    def preempt_groups(self, columns=None):
+        """The preemptions counted by task, place, cause, site and stack
+        (the column by says which; open(..., by="place") keeps one)."""
+        return Table(self, "preempt_groups", columns)
+
     def _stream(self, name, select=None):
         if name in STREAM_TABLES:
             return _rows(self._run(), name, select)
@@ -705,7 +718,8 @@ def open(path_or_file, abi=None, cpus=None, pids=None, comms=None,
         six decimals, as printed, take their whole microsecond).
     analysis_opts: buffer (a trace.dat instance), hz, tick (as start),
         episode_ticks, hog_episodes, hog_pending_ticks, idle (bool),
-        kind (transitions: a list of kinds, "served").
+        kind (transitions: a list of kinds, "served"), by (preempt_groups:
+        task, place, cause, site or stack).
 
     Raises UsageError on a bad option, InputError when the input cannot
     be opened (its header is corrupt or missing).
@@ -1058,6 +1072,12 @@ class Fleet:
 
     def lost(self, columns=None):
         return _FleetTable(self, "lost", columns)
+
+    def preempts(self, columns=None):
+        return _FleetTable(self, "preempts", columns)
+
+    def preempt_groups(self, columns=None):
+        return _FleetTable(self, "preempt_groups", columns)
 
 
 class _FleetSchema:

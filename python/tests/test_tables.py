@@ -454,3 +454,30 @@ def test_meta_file_version_and_byte_order():
             assert (m.file_version, m.byte_order) == (None, None)
     assert lazytrace.open(os.path.join(
         DATA, "stock/stock72-allevents-s390x.dat")).meta.byte_order == "big"
+
+
+@pytest.mark.parametrize("path", [
+    "lazy612-hogs.dat", "stock/stock72-full.dat",
+    "stock/stock72-lazy-nohrtick-stacks.dat", "vm/lazyvm-tc-stacks.dat"])
+def test_preempts(path):
+    """One preempts row per R+ switch, the cost from the task's next
+    switch-in; the groups add up to the rows; the CLI's JSON is the
+    module's."""
+    path = os.path.join(DATA, path)
+    t = lazytrace.open(path)
+    assert "preempts" in lazytrace.STREAM_TABLES
+    rows = t.preempts().rows()
+    rplus = [s for s in t.switches().rows() if s.prev_state == "R+"]
+    assert len(rows) == len(rplus) == t.summary.switches_preempted
+    for r in rows:
+        assert (r.back_ns is None) == (r.off_cpu_ns is None)
+        if r.back_ns is not None:
+            assert r.off_cpu_ns == r.back_ns - r.ts_ns >= 0
+    j = cli_json("table", "preempts", path, "--json")["preempts"]
+    assert_rows_equal(rows, j, t.preempts().columns, path)
+    for by in ("task", "place", "cause", "site", "stack"):
+        g = lazytrace.open(path, by=by).preempt_groups().rows()
+        assert {x.by for x in g} == {by}
+        assert sum(x.preemptions for x in g) == len(rows)
+    fleet = lazytrace.open_many([path])
+    assert [r[5:] for r in fleet.preempts().rows()] == rows

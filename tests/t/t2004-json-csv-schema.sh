@@ -45,6 +45,13 @@ tables "$TMPDIR/cmp.json"
 lt flags 0x26 --json > "$TMPDIR/flags.json"; tables "$TMPDIR/flags.json"
 lt hogs -i "$DATA/stock/stock72-lazy-nohrtick-stacks.dat" --json --stacks \
 	> "$TMPDIR/hogs-st.json"; tables "$TMPDIR/hogs-st.json"
+for t in preempts preempt_groups; do
+	lt preempts "$DATA/stock/stock72-lazy-nohrtick-stacks.dat" --json \
+		$( [ $t = preempt_groups ] && echo --by site ) > "$TMPDIR/$t.json"
+	tables "$TMPDIR/$t.json"
+	lt table $t "$DATA/lazy612-hogs.dat" --ndjson > "$TMPDIR/$t.nd"
+	tables --ndjson $t "$TMPDIR/$t.nd"
+done
 # one type per key, across every document
 rm -f "$TMPDIR/p.json"
 python3 "$SCHEMA/tables.py" --keys "$TMPDIR"/*.json > "$TMPDIR/keys" ||
@@ -54,7 +61,7 @@ python3 "$SCHEMA/tables.py" --keys "$TMPDIR"/*.json > "$TMPDIR/keys" ||
 python3 - "$TMPDIR/cmp.json" <<'PY' || fail "compare's sides"
 import json, os, subprocess, sys
 d = json.load(open(sys.argv[1]))
-assert set(d) == {"version", "a", "b"}, set(d)
+assert set(d) == {"version", "a", "b", "compare_preempts"}, set(d)
 for side in "ab":
     s = json.loads(subprocess.run([os.environ["LAZYTRACE"], "stats", "--json",
                                    d[side]["meta"]["file"]],
