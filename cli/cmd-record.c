@@ -676,8 +676,7 @@ static int record(struct record_opts *o)
 	s = lt_tracefs_begin(&to, msg, sizeof(msg));
 	if (!s) {
 		fprintf(stderr, "lazytrace record: %s\n", msg);
-		spool_close(&sp);
-		return EXIT_BAD;
+		goto out;
 	}
 	if (o->command) {
 		child = spawn(o->command, &o->run_as, &go, &status);

@@ -69,7 +69,7 @@ echo "ok: nobody: $(cat u/no-record.err)"
 mount -o remount,gid="$gid" $T || fail "remount gid=$gid"
 chmod 0750 $T && chmod 0770 $T/instances || fail "chmod of tracefs"
 as_user "$uid" "$gid" grp record -d 0.3 -o "$TMPDIR/u/grp.dat"
-[ $st = 2 ] || fail "group only: exit $st, want 2"
+[ $st = 2 ] || fail "group only: exit $st, want 2: $(cat u/grp.err)"
 grep -Eq "^lazytrace record: $T/instances/lazytrace-$pid/events/sched/sched_switch/enable: Permission denied \\(needs write access: mount tracefs with uid=USER" \
 	u/grp.err || fail "group only: $(cat u/grp.err)"
 [ -e u/grp.dat ] && fail "group only: a trace was written"
