@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <stdio.h>
 
 #include "../common/common.h"
@@ -351,5 +352,18 @@ struct lt_table *run_table(struct run_cli *rc, const char *name);
  * error (printed), else 0; frees the run.
  */
 int run_cli_end(struct run_cli *rc);
+
+/* ---- --stop-above: which requests stop record and live ---- */
+
+/* Whether --stop-kind @stop_kind (lazy, eager or any) watches @kind. */
+bool stop_watched(const char *stop_kind, const char *kind);
+/*
+ * The first request of the trace @path of a watched kind that waited
+ * @above ns or more, not of pid @skip (0: none), said in @what ("an
+ * eager request of 12 x on CPU 1 waited 3.000 ms (seen at ...,
+ * preempted)"). Returns whether there was one.
+ */
+bool stop_request(const char *path, uint64_t above, const char *stop_kind,
+		  pid_t skip, char *what, size_t len);
 
 #endif /* _LT_CLI_H */

@@ -673,14 +673,6 @@ static void print_json(struct live_state *st, struct lt_analysis *a,
 	fflush(stdout);
 }
 
-/* Analyse what the buffers hold now, and show it. */
-static bool watched(const struct live_opts *o, const char *kind)
-{
-	return !strcmp(o->stop_kind, "any") ?
-	       !strcmp(kind, "lazy") || !strcmp(kind, "eager") :
-	       !strcmp(o->stop_kind, kind);
-}
-
 /* Whether a watched request of the interval waited --stop-above or more. */
 static bool over_threshold(const struct live_opts *o,
 			   const struct lt_analysis *a)
@@ -690,10 +682,10 @@ static bool over_threshold(const struct live_opts *o,
 
 	for (i = 0; i < n; i++) {
 		t = lt_analysis_task(a, i);
-		if (watched(o, "lazy") &&
+		if (stop_watched(o->stop_kind, "lazy") &&
 		    t->latency[LT_LAT_LAZY_SERVED].max >= o->stop_above)
 			return true;
-		if (watched(o, "eager") &&
+		if (stop_watched(o->stop_kind, "eager") &&
 		    t->latency[LT_LAT_EAGER_SERVED].max >= o->stop_above)
 			return true;
 	}
@@ -707,53 +699,18 @@ static bool over_threshold(const struct live_opts *o,
 static void say_stopped(const struct live_opts *o, const char *path,
 			unsigned long interval)
 {
-	struct lt_run *run = lt_run_new();
-	struct lt_table *t = NULL;
-	char seen[32], lat[32];
-	int c[8] = { 0 };
-	bool found = false;
+	char what[512];
 
-	if (run && !lt_run_set(run, "input", path) && !lt_run_open(run))
-		t = lt_run_table(run, "requests");
-	if (t) {
-		c[0] = lt_table_column(t, "pid");
-		c[1] = lt_table_column(t, "comm");
-		c[2] = lt_table_column(t, "kind");
-		c[3] = lt_table_column(t, "cpu");
-		c[4] = lt_table_column(t, "seen_ns");
-		c[5] = lt_table_column(t, "latency_ns");
-		c[6] = lt_table_column(t, "end");
-		c[7] = lt_table_column(t, "upgrade_source");
-	}
-	while (t && lt_table_next(t) > 0) {
-		if (lt_table_null(t, c[5]) ||
-		    lt_table_uint(t, c[5]) < o->stop_above ||
-		    !watched(o, lt_table_string(t, c[2])))
-			continue;
-		lt_time_format(lt_table_uint(t, c[4]), false, seen,
-			       sizeof(seen));
-		snprintf(lat, sizeof(lat), "%.3f ms",
-			 lt_table_uint(t, c[5]) / 1e6);
-		fprintf(stderr, "lazytrace live: interval %lu: %s %s request of %lld %s on CPU %lld waited %s (seen at %s, %s%s%s); kept in %s\n",
-			interval,
-			lt_table_string(t, c[2])[0] == 'e' ? "an" : "a",
-			lt_table_string(t, c[2]),
-			(long long)lt_table_int(t, c[0]),
-			lt_table_string(t, c[1]),
-			(long long)lt_table_int(t, c[3]), lat, seen,
-			lt_table_string(t, c[6]),
-			lt_table_null(t, c[7]) ? "" : ", upgraded by ",
-			lt_table_null(t, c[7]) ? "" : lt_table_string(t, c[7]),
-			path);
-		found = true;
-		break;
-	}
-	if (!found)
+	if (stop_request(path, o->stop_above, o->stop_kind, 0, what,
+			 sizeof(what)))
+		fprintf(stderr, "lazytrace live: interval %lu: %s; kept in %s\n",
+			interval, what, path);
+	else
 		fprintf(stderr, "lazytrace live: interval %lu: a request (%s) waited %.3f ms or longer; kept in %s\n",
 			interval, o->stop_kind, o->stop_above / 1e6, path);
-	lt_run_free(run);
 }
 
+/* Analyse what the buffers hold now, and show it. */
 static int one_interval(struct live_state *st, struct lt_reader *r)
 {
 	struct lt_analysis_opts ao = { .on_transition = on_transition,

@@ -405,63 +405,6 @@ static void progress(struct lt_tracefs *s, const struct spool *sp,
 		bytes / 1048576.0, (long long)all);
 }
 
-static bool watched(const struct record_opts *o, const char *kind)
-{
-	return !strcmp(o->stop_kind, "any") ?
-	       !strcmp(kind, "lazy") || !strcmp(kind, "eager") :
-	       !strcmp(o->stop_kind, kind);
-}
-
-/* The first watched request of @path that waited --stop-above: said in @sc. */
-static bool find_request(const struct record_opts *o, const char *path,
-			 struct stop_check *sc)
-{
-	struct lt_run *run = lt_run_new();
-	struct lt_table *t = NULL;
-	char seen[32];
-	int c[8] = { 0 };
-	bool found = false;
-
-	if (run && !lt_run_set(run, "input", path) && !lt_run_open(run))
-		t = lt_run_table(run, "requests");
-	if (t) {
-		c[0] = lt_table_column(t, "pid");
-		c[1] = lt_table_column(t, "comm");
-		c[2] = lt_table_column(t, "kind");
-		c[3] = lt_table_column(t, "cpu");
-		c[4] = lt_table_column(t, "seen_ns");
-		c[5] = lt_table_column(t, "latency_ns");
-		c[6] = lt_table_column(t, "end");
-		c[7] = lt_table_column(t, "upgrade_source");
-	}
-	while (t && lt_table_next(t) > 0) {
-		/* record's own requests (its pid is left out of most events) */
-		if (lt_table_null(t, c[5]) ||
-		    lt_table_uint(t, c[5]) < o->stop_above ||
-		    !watched(o, lt_table_string(t, c[2])) ||
-		    lt_table_int(t, c[0]) == getpid())
-			continue;
-		lt_time_format(lt_table_uint(t, c[4]), false, seen,
-			       sizeof(seen));
-		snprintf(sc->what, sizeof(sc->what),
-			 "%s %s request of %lld %s on CPU %lld waited %.3f ms (seen at %s, %s%s%s)",
-			 lt_table_string(t, c[2])[0] == 'e' ? "an" : "a",
-			 lt_table_string(t, c[2]),
-			 (long long)lt_table_int(t, c[0]),
-			 lt_table_string(t, c[1]),
-			 (long long)lt_table_int(t, c[3]),
-			 lt_table_uint(t, c[5]) / 1e6, seen,
-			 lt_table_string(t, c[6]),
-			 lt_table_null(t, c[7]) ? "" : ", upgraded by ",
-			 lt_table_null(t, c[7]) ? "" :
-			 lt_table_string(t, c[7]));
-		found = true;
-		break;
-	}
-	lt_run_free(run);
-	return found;
-}
-
 /* A file of our own that vanishes with its descriptor, in $TMPDIR. */
 static int window_file(void)
 {
@@ -489,7 +432,9 @@ static bool check_stop_window(struct lt_tracefs *s, const struct spool *sp,
 						   sizeof(err))) {
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 		ok = true;
-		if (find_request(o, path, sc))
+		/* record's own requests: its pid is left out of most events */
+		if (stop_request(path, o->stop_above, o->stop_kind, getpid(),
+				 sc->what, sizeof(sc->what)))
 			sc->stop_at = now_ns() + KEEP_NS;
 	}
 	if (fd >= 0)

@@ -155,3 +155,57 @@ int run_cli_end(struct run_cli *rc)
 	rc->run = NULL;
 	return ret;
 }
+
+bool stop_watched(const char *stop_kind, const char *kind)
+{
+	return !strcmp(stop_kind, "any") ?
+	       !strcmp(kind, "lazy") || !strcmp(kind, "eager") :
+	       !strcmp(stop_kind, kind);
+}
+
+/* The library's rule for a request (its requests table), not the commands'. */
+bool stop_request(const char *path, uint64_t above, const char *stop_kind,
+		  pid_t skip, char *what, size_t len)
+{
+	static const char *const names[] = {
+		"pid", "comm", "kind", "cpu", "seen_ns", "latency_ns", "end",
+		"upgrade_source",
+	};
+	struct lt_run *run = lt_run_new();
+	struct lt_table *t = NULL;
+	const char *kind;
+	bool found = false;
+	char seen[32];
+	int c[8];
+	size_t i;
+
+	if (run && !lt_run_set(run, "input", path) && !lt_run_open(run))
+		t = lt_run_table(run, "requests");
+	for (i = 0; t && i < 8; i++)
+		c[i] = lt_table_column(t, names[i]);
+	while (t && lt_table_next(t) > 0) {
+		if (lt_table_null(t, c[5]) || lt_table_uint(t, c[5]) < above)
+			continue;
+		kind = lt_table_string(t, c[2]);
+		if (!stop_watched(stop_kind, kind) ||
+		    (skip && lt_table_int(t, c[0]) == skip))
+			continue;
+		lt_time_format(lt_table_uint(t, c[4]), false, seen,
+			       sizeof(seen));
+		snprintf(what, len,
+			 "%s %s request of %lld %s on CPU %lld waited %.3f ms (seen at %s, %s%s%s)",
+			 kind[0] == 'e' ? "an" : "a", kind,
+			 (long long)lt_table_int(t, c[0]),
+			 lt_table_string(t, c[1]),
+			 (long long)lt_table_int(t, c[3]),
+			 lt_table_uint(t, c[5]) / 1e6, seen,
+			 lt_table_string(t, c[6]),
+			 lt_table_null(t, c[7]) ? "" : ", upgraded by ",
+			 lt_table_null(t, c[7]) ? "" :
+			 lt_table_string(t, c[7]));
+		found = true;
+		break;
+	}
+	lt_run_free(run);
+	return found;
+}

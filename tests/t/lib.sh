@@ -52,6 +52,39 @@ need_tracefs() {
 	[ -d $T/instances ] || skip "tracefs unavailable at $T (mount -t tracefs nodev $T failed)"
 }
 
+# python_module: skip without python3-cffi; else LAZYTRACE_LIB is this
+# build's library (build-asan's under make asan), with the sanitizers'
+# runtimes preloaded when it was built with them (then returns 0), and
+# nothing is written into the tree.
+python_module() {
+	PY=${PYTHON:-/usr/bin/python3}
+	[ -x "$PY" ] || skip "no $PY (apt-get install python3)"
+	"$PY" -c 'import cffi' 2> /dev/null ||
+		skip "no python3-cffi for $PY (make deps, or apt-get install python3-cffi)"
+	lib=${BUILD:-$TOP/build}/liblazytrace.so.0
+	[ -f "$lib" ] || fail "$lib not built"
+	export LAZYTRACE_LIB=$lib PYTHONDONTWRITEBYTECODE=1
+	ldd "$lib" | grep -q libasan || return 1
+	pre=
+	for r in libasan.so libubsan.so; do
+		ldd "$lib" | grep -q "${r%.so}" &&
+			pre="$pre $(${CC:-cc} -print-file-name=$r)"
+	done
+	# the interpreter's own allocations are not ours to judge
+	export LD_PRELOAD="${pre# }" ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
+}
+
+# cpu_loops: a CPU-bound loop on every CPU (eager requests that wait for
+# the tick), their pids in $loops, killed when the test exits.
+cpu_loops() {
+	loops=""
+	for c in $(seq 1 "$(getconf _NPROCESSORS_ONLN)"); do
+		sh -c 'while :; do :; done' &
+		loops="$loops $!"
+	done
+	trap 'kill $loops 2> /dev/null' EXIT
+}
+
 # wait_instance PID: wait until the lazytrace run PID has made its tracefs
 # instance (5 s at most; then kill it and fail).
 wait_instance() {

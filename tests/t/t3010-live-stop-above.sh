@@ -10,12 +10,7 @@
 
 need_tracefs
 cd "$TMPDIR" || fail "no TMPDIR"
-loops=""
-for c in $(seq 1 "$(getconf _NPROCESSORS_ONLN)"); do
-	sh -c 'while :; do :; done' &
-	loops="$loops $!"
-done
-trap 'kill $loops 2> /dev/null' EXIT
+cpu_loops
 mkdir kept
 cd kept || fail "cd kept"
 lt live --interval 500ms -d 20 --rows 1 --stop-above 500us --stop-kind eager \

@@ -10,12 +10,7 @@
 
 need_tracefs
 cd "$TMPDIR" || fail "no TMPDIR"
-loops=""
-for c in $(seq 1 "$(getconf _NPROCESSORS_ONLN)"); do
-	sh -c 'while :; do :; done' &
-	loops="$loops $!"
-done
-trap 'kill $loops 2> /dev/null' EXIT
+cpu_loops
 start=$(date +%s)
 lt record -o r.dat -d 30 --stop-above 500us --stop-kind eager 2> err.txt
 st=$?

@@ -7,10 +7,11 @@
 # from outside the tree. T8000_PYTEST: more pytest arguments ("-k tick").
 . "$(dirname "$0")/lib.sh"
 
-PY=${PYTHON:-/usr/bin/python3}
-[ -x "$PY" ] || skip "no $PY (apt-get install python3)"
-"$PY" -c 'import cffi' 2> /dev/null ||
-	skip "no python3-cffi for $PY (make deps, or apt-get install python3-cffi)"
+python_module && {
+	# ten minutes for every recording there: the plain build reads all
+	export LT_PY_QUICK=1
+	echo "sanitized library: the per-recording tests on a few recordings"
+}
 "$PY" -c 'import pytest' 2> /dev/null ||
 	skip "no python3-pytest for $PY (make deps, or apt-get install python3-pytest)"
 for m in numpy pandas matplotlib; do
@@ -18,27 +19,7 @@ for m in numpy pandas matplotlib; do
 		echo "note: no python3-$m: its tests and examples skip"
 done
 
-# This build's library (build-asan's under make asan), and the
-# sanitizers' runtimes first when it was built with them.
-lib=${BUILD:-$TOP/build}/liblazytrace.so.0
-[ -f "$lib" ] || fail "$lib not built"
-export LAZYTRACE_LIB=$lib
-if ldd "$lib" | grep -q libasan; then
-	pre=
-	for r in libasan.so libubsan.so; do
-		ldd "$lib" | grep -q "${r%.so}" &&
-			pre="$pre $(${CC:-cc} -print-file-name=$r)"
-	done
-	export LD_PRELOAD="${pre# }"
-	# the interpreter's own allocations are not ours to judge
-	export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
-	# ten minutes for every recording there: the plain build reads all
-	export LT_PY_QUICK=1
-	echo "sanitized library: the per-recording tests on a few recordings"
-fi
-
-# Nothing written into the tree: no bytecode, no pytest cache.
-export PYTHONDONTWRITEBYTECODE=1
+# Nothing written into the tree: no pytest cache either.
 cd "$TOP/python" || fail "no python/"
 PYTHONPATH=$TOP/python "$PY" -m pytest -q -rxs -p no:cacheprovider ${T8000_PYTEST:-} \
 	--basetemp="$TMPDIR/pytest" tests || fail "pytest"

@@ -8,20 +8,8 @@
 . "$(dirname "$0")/lib.sh"
 
 need_tracefs
-PY=${PYTHON:-/usr/bin/python3}
-"$PY" -c 'import cffi' 2> /dev/null ||
-	skip "no python3-cffi for $PY (make deps, or apt-get install python3-cffi)"
-lib=${BUILD:-$TOP/build}/liblazytrace.so.0
-[ -f "$lib" ] || fail "$lib not built"
-export LAZYTRACE_LIB=$lib PYTHONPATH=$TOP/python PYTHONDONTWRITEBYTECODE=1
-if ldd "$lib" | grep -q libasan; then
-	pre=
-	for r in libasan.so libubsan.so; do
-		ldd "$lib" | grep -q "${r%.so}" &&
-			pre="$pre $(${CC:-cc} -print-file-name=$r)"
-	done
-	export LD_PRELOAD="${pre# }" ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
-fi
+python_module || :
+export PYTHONPATH=$TOP/python
 
 cd "$TMPDIR" || fail "no TMPDIR"
 sh -c 'while :; do :; done' &
