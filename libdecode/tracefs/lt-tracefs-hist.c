@@ -204,6 +204,8 @@ struct lt_khist *lt_khist_begin(const struct lt_tracefs_opts *o,
 		return NULL;
 	}
 	k->note = o ? o->note : NULL;
+	/* a hist killed (SIGKILL) left its instance, events and probe */
+	lt_tracefs_remove_stale(o);
 	if (make_events(k, err, len))
 		goto fail;
 	snprintf(name, sizeof(name), LT_INSTANCE_PREFIX "%d", getpid());

@@ -330,12 +330,16 @@ static int destroy_instance(struct tracefs_instance *inst)
 	return -1;
 }
 
+static int remove_stale_synth(const struct lt_tracefs_opts *o);
+
 /*
- * Remove the instances of dead lazytrace runs: LT_INSTANCE_PREFIX + a PID
- * that no longer runs lazytrace was left by a killed run (@o->note hears
- * which). Other instances are never touched. Returns how many went.
+ * Remove what dead lazytrace runs left: LT_INSTANCE_PREFIX + a PID that
+ * no longer runs lazytrace was left by a killed run (@o->note hears
+ * which), then its synthetic events and probes (lazytrace hist's), in
+ * that order: an instance's triggers refer to them. Nothing else is ever
+ * touched. Returns how many went.
  */
-static int remove_stale(const struct lt_tracefs_opts *o)
+int lt_tracefs_remove_stale(const struct lt_tracefs_opts *o)
 {
 	const char *top = tracefs_tracing_dir();
 	struct tracefs_instance *inst;
@@ -372,6 +376,7 @@ static int remove_stale(const struct lt_tracefs_opts *o)
 		tracefs_instance_free(inst);
 	}
 	closedir(d);
+	n += remove_stale_synth(o);
 	return n + remove_stale_probes(o);
 }
 
@@ -600,13 +605,19 @@ static int remove_stale_probes(const struct lt_tracefs_opts *o)
 	     line = strtok_r(NULL, "\n", &save)) {
 		const char *g = strchr(line, ':');
 
+		const char *h;
+
 		if (!g || strncmp(g + 1, PROBE_GROUP_PREFIX,
 				  strlen(PROBE_GROUP_PREFIX)))
 			continue;
-		if (sscanf(g + 1 + strlen(PROBE_GROUP_PREFIX), "%d/", &pid) != 1 ||
-		    pid <= 0)
+		/* record's and live's lazytrace_PID, hist's lazytrace_hPID */
+		h = g + 1 + strlen(PROBE_GROUP_PREFIX);
+		if (*h == 'h')
+			h++;
+		if (sscanf(h, "%d/", &pid) != 1 || pid <= 0)
 			continue;
-		snprintf(group, sizeof(group), PROBE_GROUP_PREFIX "%d", pid);
+		snprintf(group, sizeof(group), "%.*s%d", (int)(h - g - 1),
+			 g + 1, pid);
 		snprintf(path, sizeof(path), "%s/events/%s",
 			 tracefs_tracing_dir(), group);
 		if (owner_alive(pid, path))
@@ -614,6 +625,46 @@ static int remove_stale_probes(const struct lt_tracefs_opts *o)
 		if (!remove_probe(group)) {
 			say(o, "removed stale probe %s/" PROBE_EVENT " (its lazytrace, pid %d, is gone)",
 			    group, pid);
+			n++;
+		}
+	}
+	free(list);
+	return n;
+}
+
+/* lazytrace hist's synthetic events (lazytrace_PID_KIND) of dead runs. */
+static int remove_stale_synth(const struct lt_tracefs_opts *o)
+{
+	char *list, *line, *save = NULL, name[64], path[4096], cmd[80];
+	int n = 0, pid, end;
+
+	if (geteuid() != 0)
+		return 0;
+	list = tracefs_instance_file_read(NULL, "synthetic_events", NULL);
+	if (!list)
+		return 0;
+	for (line = strtok_r(list, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		end = 0;
+		if (sscanf(line, PROBE_GROUP_PREFIX "%d_%*[a-z]%n", &pid,
+			   &end) != 1 || !end || pid <= 0 ||
+		    (line[end] != ' ' && line[end] != '\t') ||
+		    end >= (int)sizeof(name))
+			continue;
+		memcpy(name, line, end);
+		name[end] = '\0';
+		snprintf(path, sizeof(path), "%s/events/synthetic/%s",
+			 tracefs_tracing_dir(), name);
+		if (owner_alive(pid, path))
+			continue;
+		snprintf(cmd, sizeof(cmd), "!%s\n", name);
+		if (tracefs_instance_file_append(NULL, "synthetic_events",
+						 cmd) < 0)
+			say(o, "cannot remove stale synthetic event %s: %s",
+			    name, strerror(errno));
+		else {
+			say(o, "removed stale synthetic event %s (its lazytrace, pid %d, is gone)",
+			    name, pid);
 			n++;
 		}
 	}
@@ -1023,7 +1074,7 @@ struct lt_tracefs *lt_tracefs_begin(const struct lt_tracefs_opts *o,
 {
 	if (lt_tracefs_ready(err, len))
 		return NULL;
-	remove_stale(o);
+	lt_tracefs_remove_stale(o);
 	return create(o, err, len);
 }
 

@@ -18,6 +18,11 @@
  * whether the kernel can preempt lazily (active, built in, absent).
  */
 void lt_tracefs_setup_line(char *buf, size_t len, char *lazy, size_t lazy_len);
+/*
+ * Remove what killed lazytrace runs left in tracefs (lt-tracefs.c):
+ * instances, hist's synthetic events, probes; @o->note hears each.
+ */
+int lt_tracefs_remove_stale(const struct lt_tracefs_opts *o);
 struct tracefs_instance;
 
 struct tracefs_instance *lt_tracefs_instance(struct lt_tracefs *s);

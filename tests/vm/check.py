@@ -14,20 +14,14 @@ import re
 import subprocess
 import sys
 
+from expect import expect, finish
+
 TICK_NS = 4000000	# HZ=250
 TICK_TOL = 0.05
 FOOTPRINT = 0.01
 SOURCES = ("tick", "hrtick", "timer", "irq", "direct")
 
 out, lazytrace, tags = sys.argv[1], sys.argv[2], sys.argv[3:]
-failed = []
-
-
-def expect(tag, what, ok, found):
-	line = "%s %-14s %-44s %s" % ("PASS" if ok else "FAIL", tag, what, found)
-	print(line)
-	if not ok:
-		failed.append(line)
 
 
 def run_json(*args):
@@ -251,9 +245,4 @@ for tag in tags:
 	check_live(tag)
 
 print()
-if failed:
-	print("vm-test-stock: %d expectation(s) FAILED:" % len(failed))
-	for line in failed:
-		print("  " + line)
-	sys.exit(1)
-print("vm-test-stock: all expectations met")
+finish("vm-test-stock")

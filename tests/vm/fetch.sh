@@ -10,15 +10,18 @@
 # cached under $VMSTOCK_CACHE (default /var/tmp/lazytrace-vmstock); a
 # complete unpack leaves ARCH/.done and is not fetched again. Prints the
 # unpacked root. A failed download is an error (exit 1), never a skip.
-# KVER selects the kernel (default 7.2.13+deb14; 5.10.0-32 for i386/armhf).
+# KVER selects the kernel (default 7.2.13+deb14; 5.10.0-32 for i386/armhf;
+# amd64 also 6.12.117+deb13, trixie's, the case study's "before"); one
+# other than the default is cached apart, in ARCH-KVER.
 set -eu
 arch=${1:?usage: fetch.sh amd64|arm64|s390x|i386|armhf}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cache=${VMSTOCK_CACHE:-/var/tmp/lazytrace-vmstock}
 kver=${KVER:-7.2.13+deb14}
-root=$cache/$arch
-debs=$cache/deb
+name=$arch${KVER:+-$KVER}
+root=$cache/$name
+debs=$cache/deb/$name
 
 if [ -f "$root/.done" ]; then
 	echo "$root"
@@ -27,8 +30,8 @@ fi
 
 k=$kver-$arch
 suite=
-case $arch in
-i386|armhf)
+case $arch:$kver in
+i386:*|armhf:*)
 	# Debian bullseye's 5.10 (Debian has no 7.2 for them): one
 	# linux-image package with kernel, config and modules; bullseye's
 	# trace-cmd 2.9.1 has libtraceevent built in.
@@ -37,6 +40,10 @@ i386|armhf)
 	k=$kver-$([ "$arch" = i386 ] && echo 686 || echo armmp)
 	pkgs="linux-image-$k:$arch busybox-static:$arch trace-cmd:$arch
 	      libc6:$arch rt-tests:$arch libnuma1:$arch" ;;
+amd64:6.*)
+	# 6.x: one unsigned image package holds the kernel, its config
+	# and every module
+	pkgs="linux-image-$k-unsigned:$arch" ;;
 *)
 	# linux-image-* is a metapackage: the kernel is in linux-binary-*,
 	# the config in linux-base-*, the 9p/netfs modules in
@@ -50,9 +57,9 @@ i386|armhf)
 		      zlib1g:$arch rt-tests:$arch libnuma1:$arch libcpupower1:$arch"
 	fi ;;
 esac
-mkdir -p "$debs/$arch"
+mkdir -p "$debs"
 # apt drops privileges to _apt for downloads when it can
-chmod 777 "$debs/$arch" 2>/dev/null || true
+chmod 777 "$debs" 2>/dev/null || true
 # shellcheck disable=SC2086
 # apt-newer.sh knows amd64 and arm64; other architectures by --arch
 archopt=
@@ -61,13 +68,13 @@ amd64|arm64) ;;
 *) archopt="--arch $arch" ;;
 esac
 [ -n "$suite" ] && archopt="--suites $suite $archopt"
-if ! (cd "$debs/$arch" && "$top/tools/apt-newer.sh" $archopt apt-get download -q $pkgs) >&2; then
+if ! (cd "$debs" && "$top/tools/apt-newer.sh" $archopt apt-get download -q $pkgs) >&2; then
 	echo "fetch.sh: downloading $pkgs failed" >&2
 	exit 1
 fi
 rm -rf "$root"
 mkdir -p "$root"
-for d in "$debs/$arch"/*.deb; do
+for d in "$debs"/*.deb; do
 	dpkg-deb -x "$d" "$root" || { echo "fetch.sh: cannot unpack $d" >&2; exit 1; }
 done
 # Older packages: no merged /usr, the kernel and its config in /boot.

@@ -1,15 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh ARCH ROOT OUT.cpio.gz [LAZYTRACE LAZYLOAD]
+# mkinitramfs.sh ARCH ROOT OUT.cpio.gz [LAZYTRACE LAZYLOAD [STATIC...]]
 #
 # Initramfs for a distribution kernel unpacked in ROOT by fetch.sh.
 # amd64: the patched-kernel VM's initramfs (patches/vm/mkinitramfs.sh:
 # busybox-static, trace-cmd and its libraries from the host, lazyload)
 # followed by a second cpio archive with what the stock kernel needs on
 # top: its 9p/netfs modules, lazytrace, hackbench and tmux with their
-# libraries, our init and guest script. The kernel unpacks both archives
-# in order, so ours replaces the patched VM's /init.
+# libraries, our init and guest script, and the STATIC programs (the
+# case study's spinlock-fault). The kernel unpacks both archives in
+# order, so ours replaces the patched VM's /init.
 # arm64 (or any foreign ARCH): one archive made from ROOT alone: the
 # arch's busybox-static, trace-cmd, hackbench and libraries.
 set -euo pipefail
@@ -18,6 +19,7 @@ root=$2
 out=$3
 lazytrace=${4:-}
 lazyload=${5:-}
+static=("${@:6}")
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 # the kernel's release, as fetch.sh wrote it (older caches: VERSION-ARCH)
@@ -85,6 +87,9 @@ if [ "$arch" = amd64 ]; then
 		{ echo "mkinitramfs.sh: amd64 needs LAZYTRACE and LAZYLOAD" >&2; exit 1; }
 	"$top/patches/vm/mkinitramfs.sh" "$tmp/base.cpio.gz" "$lazyload" >&2
 	cp "$lazytrace" "$ov/bin/lazytrace"
+	for b in "${static[@]}"; do
+		cp "$b" "$ov/bin/"
+	done
 	# where Debian's package installs the config (lazytrace reads HZ there)
 	mkdir -p "$ov/lib/modules/$kver"
 	cp "$mods/config" "$ov/lib/modules/$kver/config"

@@ -18,6 +18,10 @@ record --stop-above 2ms (stopabove): it named a lazy request of a hog
 (its requests table: that pid, the time it was seen, a wait of 2 ms or
 more).
 
+A hist killed with SIGKILL once its triggers are set leaves its
+instance, synthetic events and probe; the next hist removes each and
+says so (the tracefs-clean check above covers what is left).
+
 live's start-up (startup): printed, from the command to its instance
 tracing; under emulation, not checked against the 1 s of the host.
 
@@ -31,15 +35,9 @@ import os
 import subprocess
 import sys
 
+from expect import expect, finish
+
 out, lazytrace, tags = sys.argv[1], sys.argv[2], sys.argv[3:]
-failed = []
-
-
-def expect(tag, what, ok, found):
-	line = "%s %-14s %-44s %s" % ("PASS" if ok else "FAIL", tag, what, found)
-	print(line)
-	if not ok:
-		failed.append(line)
 
 
 def near(a, b, share, slack):
@@ -148,6 +146,27 @@ def check_stop(tag):
 	       "%d row(s) of pid %s seen at %.6f" % (len(rows), m.group(1), seen))
 
 
+def check_stale(tag):
+	"""A hist killed with SIGKILL left its objects; the next removed them."""
+	try:
+		killed = open(os.path.join(out, tag + "-hist-killed")).read().split("\n")
+		err = open(os.path.join(out, tag + "-hist-stale.err")).read()
+	except OSError as e:
+		expect(tag, "hist killed: files", False, str(e)[:100])
+		return
+	pid = killed[0].strip()
+	left = [l for l in killed[1:] if l.strip()]
+	expect(tag, "hist killed: left instance, events, probe", len(left) >= 4,
+	       "; ".join(l.strip()[:40] for l in left))
+	want = ["removed stale instance lazytrace-%s " % pid,
+		"removed stale synthetic event lazytrace_%s_lazy " % pid,
+		"removed stale synthetic event lazytrace_%s_eager " % pid,
+		"removed stale probe lazytrace_h%s/" % pid]
+	missing = [w for w in want if w not in err]
+	expect(tag, "hist after it: removed each", not missing,
+	       "missing: %s" % missing if missing else "all four said")
+
+
 def show_startup():
 	with open(os.path.join(out, "guest.log"), errors="replace") as f:
 		ms = [int(x) for x in re.findall(r"live start-up (\d+) ms", f.read())]
@@ -157,9 +176,7 @@ def show_startup():
 
 for tag in tags:
 	check(tag)
+	check_stale(tag)
 	check_stop(tag)
 show_startup()
-if failed:
-	print("prod_check: %d expectation(s) not met" % len(failed))
-	sys.exit(1)
-print("prod_check: all expectations met")
+finish("prod_check")

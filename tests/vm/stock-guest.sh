@@ -24,13 +24,15 @@
 #                     depth 6, with the kernel's graph text (absolute
 #                     time, CPU, task) as NAME.txt and NAME.dat
 #   hrtick:on|off     HRTICK / NO_HRTICK (only between scenarios: quiet)
+#   preempt:MODE      the preemption model, as /sys/kernel/debug/sched/preempt
 #   housekeeping:off  khugepaged and proactive compaction idle (see below)
 #   lt:TAG            lazytrace record, live --json and tui --live (tmux)
+#                     on the hog workload and on hackbench, files TAG-*
 #   startup:TAG       live's start-up (to its instance tracing), 3 times
 #   stopabove:TAG     record --stop-above 2ms on the hog workload, TAG-stop*
 #   khist:TAG         lazytrace hist (in the kernel) with a record of the
 #                     same run, and hist's CPU against live's, files TAG-hist*
-#                     on the hog workload and on hackbench, files TAG-*
+#   case:TAG          the spinlock case study, fresh and pre-faulted memory
 # LT_SECS: workload seconds (default 3); LT_HZ: the kernel's CONFIG_HZ;
 # LT_LIVE_SAVE=1: live also writes its intervals (OUT/TAG-live-saved/).
 OUT=${1:-/out}
@@ -491,6 +493,19 @@ khist() {
 	echo "$tag hist alone cpu ticks $c"
 	echo "hist-alone $c" >> $OUT/$tag-hist-cpu
 	wait
+	# a hist killed with its triggers set: the next one removes what it
+	# left (its instance, synthetic events and probe)
+	stamp "khist $tag killed"
+	lazytrace hist -d 60 > /dev/null 2>&1 &
+	p=$!
+	wait_khist && sleep 2
+	kill -KILL $p
+	wait $p
+	echo "$p" > $OUT/$tag-hist-killed
+	grep "lazytrace.*$p" $T/synthetic_events $T/dynamic_events >> $OUT/$tag-hist-killed
+	ls $T/instances | grep "lazytrace-$p" >> $OUT/$tag-hist-killed
+	timeout -s KILL 120 lazytrace hist -d 1 > /dev/null 2> $OUT/$tag-hist-stale.err
+	echo "$tag hist after a killed one exit $?"
 	tracefs_state > /tmp/after
 	cat $T/synthetic_events >> /tmp/after
 	if cmp -s /tmp/before /tmp/after; then
@@ -544,6 +559,26 @@ stopabove() {
 	mv /tmp/sa.log $OUT/$1-stop.log
 }
 
+# The case study (docs/case-spinlock.md): three spinlock-fault threads
+# on CPU 1, holders faulting fresh memory, then with it pre-faulted, each
+# recorded with a stack at every preemption and the system calls; files
+# TAG-case-MEM.dat, .out (the program's spin and hold times) and .log.
+casestudy() {
+	for mem in fresh prefault; do
+		opt=
+		[ $mem = prefault ] && opt=-p
+		stamp "case $1 $mem"
+		timeout -s KILL 300 lazytrace record --stacks=preempt --syscalls \
+			-o /tmp/c.dat -- taskset -c 1 spinlock-fault -t 3 -d $SECS $opt \
+			> /tmp/c.out 2> /tmp/c.log
+		echo "record exit $?" >> /tmp/c.log
+		echo "$1 case $mem $(tail -n 1 /tmp/c.log)"
+		mv /tmp/c.dat $OUT/$1-case-$mem.dat
+		mv /tmp/c.out $OUT/$1-case-$mem.out
+		mv /tmp/c.log $OUT/$1-case-$mem.log
+	done
+}
+
 stamp start
 for step in $(echo "${LT_RUN:-info}" | tr ',' ' '); do
 	arg=${step#*:}
@@ -551,6 +586,8 @@ for step in $(echo "${LT_RUN:-info}" | tr ',' ' '); do
 	info)		info ;;
 	probe:on)	probe_add ;;
 	probe:off)	probe_del ;;
+	preempt:*)	sleep 1; echo $arg > /sys/kernel/debug/sched/preempt
+			echo "preempt: $(preempt_model)" ;;
 	hrtick:on)	sleep 1; echo HRTICK > $F; echo "features: $(cat $F)" ;;
 	hrtick:off)	sleep 1; echo NO_HRTICK > $F; echo "features: $(cat $F)" ;;
 	housekeeping:off) housekeeping_off ;;
@@ -564,6 +601,7 @@ for step in $(echo "${LT_RUN:-info}" | tr ',' ' '); do
 	khist:*)	khist $arg ;;
 	startup:*)	startup $arg ;;
 	stopabove:*)	stopabove $arg ;;
+	case:*)		casestudy $arg ;;
 	*)		echo "unknown step $step" ;;
 	esac
 done
