@@ -116,6 +116,12 @@ struct lt_reader *input_open(const struct input_opts *in);
 
 /* Whether an input opened was cut short: main() then exits 3, not 0. */
 bool input_truncated(void);
+/*
+ * The argument getopt left, if any: a bare FILE is the input, as
+ * trace-cmd takes it. Exits 2 if -i gave one too (@given, else NULL) or
+ * if more are left.
+ */
+const char *bare_input(int argc, char **argv, const char *given);
 /* An input's name in headers and messages: "-" is "<stdin>". */
 const char *input_name(const char *file);
 /* The one warning for an input cut short; main() then exits 3. */
@@ -343,6 +349,8 @@ void run_cli_open(struct run_cli *rc, int argc, char **argv);
  * the library's message on a bad value.
  */
 void run_set(struct run_cli *rc, const char *name, const char *value);
+/* run_set() of an option a command takes once: exits 2 the second time. */
+void run_set_once(struct run_cli *rc, const char *name, const char *value);
 /* A new run of @input with the options of @rc, opened (or exit 2). */
 struct lt_run *run_cli_rerun(struct run_cli *rc, const char *input);
 /* A table of the run, or exit 2 with the library's message. */

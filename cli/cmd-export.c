@@ -38,7 +38,8 @@ static const char export_usage[] =
 "sudo), unless --no-addresses or --world-readable.\n"
 "\n"
 "  --perfetto FILE    output file\n"
-"  -i, --input FILE   trace.dat or kernel text trace (default trace.dat)\n"
+"  -i, --input FILE   trace.dat or kernel text trace (default trace.dat);\n"
+"                     a bare FILE argument is the same\n"
 "  -B, --buffer NAME  trace.dat instance buffer\n"
 "  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
 "  --hz N             the kernel's tick rate, for a trace without tick events\n"
@@ -569,7 +570,8 @@ static int perfetto(const char *out, const struct export_opt *opts, int nr,
 		}
 	}
 	if (optind < argc)
-		die_usage("unexpected argument '%s'", argv[optind]);
+		in.file = bare_input(argc, argv,
+				     in.file_given ? in.file : NULL);
 	if (!out)
 		die_usage("--perfetto FILE, --sqlite FILE, --ndjson DIR or --csv DIR is required");
 	return export(&in, out, &tick, no_addresses, world_readable);

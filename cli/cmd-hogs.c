@@ -195,7 +195,7 @@ int cmd_hogs(int argc, char **argv)
 	struct analysis_cli o;
 	struct lt_run *run;
 	uint64_t events;
-	bool unknown;
+	bool unknown, sites_given = false;
 	int c, status;
 	size_t nr, i;
 
@@ -209,6 +209,8 @@ int cmd_hogs(int argc, char **argv)
 			hc.stacks = true;
 			break;
 		case OPT_FOLDED:
+			if (hc.folded)
+				die_usage("--folded given twice");
 			hc.folded = true;
 			if (!optarg || !strcmp(optarg, "episodes"))
 				hc.weight = FOLDED_EPISODES;
@@ -219,6 +221,9 @@ int cmd_hogs(int argc, char **argv)
 					  optarg);
 			break;
 		case OPT_SITES:
+			if (sites_given)
+				die_usage("--sites given twice");
+			sites_given = true;
 			hc.nr_sites = parse_sites(optarg);
 			break;
 		case 'h':
@@ -231,6 +236,8 @@ int cmd_hogs(int argc, char **argv)
 	}
 	if (hc.folded && (o.format != OUT_TEXT || hc.stacks))
 		die_usage("--folded goes alone, without --json, --csv or --stacks");
+	if (sites_given && (!hc.stacks || o.format != OUT_TEXT))
+		die_usage("--sites is for --stacks in text: the call sites it shows per hog (--json has them all)");
 	analysis_args(&o, argc, argv);
 	run = analysis_run(&o, NULL, &status);
 	if (status != EXIT_OK) {

@@ -229,12 +229,12 @@ int cmd_preempts(int argc, char **argv)
 			continue;
 		switch (c) {
 		case OPT_BY:
-			if (by)
-				die_usage("--by given twice");
 			by = optarg;
-			run_set(&rc, "by", optarg);
+			run_set_once(&rc, "by", optarg);
 			break;
 		case OPT_FOLDED:
+			if (fold)
+				die_usage("--folded given twice");
 			fold = true;
 			if (optarg && !strcmp(optarg, "off_cpu"))
 				fold_off = true;

@@ -4,7 +4,6 @@
  * decoded under the right ABI, so that it can be diffed line by line with
  * /sys/kernel/tracing/trace.
  */
-#include <fnmatch.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,30 +12,29 @@
 #include "cli.h"
 
 struct report_opts {
-	struct input_opts in;
+	struct run_cli rc;	/* the input and its filters: the library's */
 	bool latency;
-	struct int_set cpus;
-	struct int_set pids;
-	const char *comm;
-	int64_t from;
-	int64_t to;
+	bool full;		/* -t: times in full nanoseconds */
 	bool color;
 };
 
 static const char report_usage[] =
-"usage: lazytrace report [-i FILE] [-l] [--abi NAME] [--cpu LIST] [--pid LIST]\n"
-"                        [--comm GLOB] [--from T] [--to T] [-B BUFFER]\n"
+"usage: lazytrace report [FILE] [-l | -t] [--abi NAME] [--cpu LIST] [--pid LIST]\n"
+"                        [--comm GLOBS] [--from T] [--to T] [-B BUFFER]\n"
 "\n"
 "Print every event as the kernel's own text output does, with the\n"
 "need-resched letters of lazy preemption (B N L b n l p).\n"
 "\n"
-"  -i, --input FILE   trace.dat or kernel text trace ('-' for stdin; default trace.dat)\n"
+"  -i, --input FILE   trace.dat or kernel text ('-': standard input; default\n"
+"                     trace.dat); a bare FILE argument is the same\n"
 "  -l, --latency      latency format (as with the latency-format option)\n"
+"  -t                 times in full nanoseconds (not with -l)\n"
 "  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
 "  --cpu LIST         only these CPUs (e.g. 0,2-3)\n"
 "  --pid LIST         only events of these current pids\n"
-"  --comm GLOB        only events whose current task's name matches\n"
-"  --from T, --to T   time window, in the trace's seconds (e.g. 7.25, 7250ms)\n"
+"  --comm GLOBS       only events whose current task's name matches one\n"
+"  --from T, --to T   time window, in the trace's seconds (e.g. 7.25, 7250ms;\n"
+"                     a time printed with six decimals takes its microsecond)\n"
 "  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n"
 JOBS_USAGE
 "  --color[=WHEN]     colour the need-resched letter: auto (on a terminal,\n"
@@ -62,26 +60,6 @@ static char delay_mark(uint64_t ns)
 		if (ns > marks[i].val)
 			return marks[i].sym;
 	return ' ';
-}
-
-/* The CPU and the time window: what a lost-events marker belongs to. */
-static bool cpu_time_selected(const struct report_opts *o,
-			      const struct lt_event *ev)
-{
-	if (o->cpus.nr && !int_set_has(&o->cpus, ev->cpu))
-		return false;
-	if (o->from >= 0 && ev->ts < (uint64_t)o->from)
-		return false;
-	return !(o->to >= 0 && ev->ts > (uint64_t)o->to);
-}
-
-static bool selected(const struct report_opts *o, const struct lt_event *ev)
-{
-	if (!cpu_time_selected(o, ev))
-		return false;
-	if (o->pids.nr && !int_set_has(&o->pids, ev->pid))
-		return false;
-	return !(o->comm && fnmatch(o->comm, ev->comm, 0));
 }
 
 /*
@@ -158,19 +136,22 @@ static char *put_uint(char *p, unsigned long long v, int width, char pad)
  * "%16s-%-7d [%03d] %s %5llu.%06llu: " without printf, which is a tenth
  * of report's time; printf does the unusual lines (negative numbers).
  */
-static void print_default(const struct line *l, bool color)
+static void print_default(const struct line *l, bool color, bool full)
 {
-	uint64_t us = ns2usecs(l->ev.ts);
+	/* -t: nanoseconds, as trace-cmd report -t prints them */
+	uint64_t t = full ? l->ev.ts : ns2usecs(l->ev.ts);
+	uint64_t unit = full ? 1000000000 : 1000000;
+	int digits = full ? 9 : 6;
 	const char *lat_s;
 	char lat[32], buf[160], *p = buf;
 	size_t n = strlen(l->ev.comm);
 
 	lat_s = lat_field(l, color, lat, sizeof(lat));
 	if (l->ev.pid < 0 || l->ev.cpu < 0 || n > 64) {
-		printf("%16s-%-7d [%03d] %s %5llu.%06llu: ", l->ev.comm,
+		printf("%16s-%-7d [%03d] %s %5llu.%0*llu: ", l->ev.comm,
 		       l->ev.pid, l->ev.cpu, lat_s,
-		       (unsigned long long)(us / 1000000),
-		       (unsigned long long)(us % 1000000));
+		       (unsigned long long)(t / unit), digits,
+		       (unsigned long long)(t % unit));
 		print_payload(l);
 		return;
 	}
@@ -187,9 +168,9 @@ static void print_default(const struct line *l, bool color)
 	p = stpcpy(p, "] ");
 	p = stpcpy(p, lat_s);
 	*p++ = ' ';
-	p = put_uint(p, us / 1000000, 5, ' ');
+	p = put_uint(p, t / unit, 5, ' ');
 	*p++ = '.';
-	p = put_uint(p, us % 1000000, 6, '0');
+	p = put_uint(p, t % unit, digits, '0');
 	p = stpcpy(p, ": ");
 	fwrite(buf, 1, p - buf, stdout);
 	print_payload(l);
@@ -277,7 +258,9 @@ static int keep_line(struct lt_reader *r, struct line *l,
 
 static int report(struct report_opts *o)
 {
-	struct lt_reader *r = input_open(&o->in);
+	struct lt_run *run = o->rc.run;
+	struct lt_reader *r = lt_run_reader(run);
+	const char *name = input_name(o->rc.input);
 	enum lt_abi abi = lt_reader_abi(r, NULL);
 	const struct lt_event *ev;
 	struct line cur = { 0 };
@@ -287,13 +270,12 @@ static int report(struct report_opts *o)
 	bool have = false;
 	int ret;
 
-	check_cpus(&o->cpus, lt_reader_nr_cpus(r), input_name(o->in.file));
 	/* the kernel's graph: a call with nothing inside is one line */
 	lt_reader_graph_leaves(r);
 	/* Lines go to a pipe or file in big blocks; a terminal sees each. */
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	progress_start(&pg, r, input_name(o->in.file));
+	progress_start(&pg, r, name);
 
 	/*
 	 * The latency format's delay marker needs the next event's time,
@@ -307,9 +289,9 @@ static int report(struct report_opts *o)
 		have = false;
 		seen++;
 		/* the loss is the CPU's, whichever task's event follows it */
-		if (ev->missed && cpu_time_selected(o, ev))
+		if (ev->missed && lt_run_event_selected(run, ev, false))
 			print_lost_marker(ev);
-		if (!selected(o, ev))
+		if (!lt_run_event_selected(run, ev, true))
 			continue;
 		shown++;
 		if (keep_line(r, &cur, ev, abi)) {
@@ -319,7 +301,7 @@ static int report(struct report_opts *o)
 		if (o->latency)
 			have = true;
 		else
-			print_default(&cur, o->color);
+			print_default(&cur, o->color, o->full);
 	}
 	progress_end(&pg);
 	if (have)
@@ -327,19 +309,21 @@ static int report(struct report_opts *o)
 	fflush(stdout);
 	ret = input_finish(r);
 	if (ret == EXIT_OK && !seen)
-		ret = nothing_found("%s: no events", input_name(o->in.file));
+		ret = nothing_found("%s: no events", name);
 	else if (ret == EXIT_OK && !shown)
 		ret = nothing_found("%s: no event matches the filters (%llu events)",
-				    input_name(o->in.file), seen);
+				    name, seen);
 	free(cur.payload);
-	lt_reader_close(r);
 	return ret;
 }
 
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		INPUT_LONG_OPTS,
+		{ "input", required_argument, NULL, 'i' },
+		{ "buffer", required_argument, NULL, 'B' },
+		{ "abi", required_argument, NULL, OPT_ABI },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "latency", no_argument, NULL, 'l' },
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "pid", required_argument, NULL, OPT_PID },
@@ -351,57 +335,40 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct report_opts o = { .in = INPUT_OPTS_INIT, .from = -1, .to = -1 };
+	struct report_opts o = { 0 };
+	unsigned long long given = 0;
 	const char *color = "auto";
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "lh", longopts,
+	run_cli_init(&o.rc);
+	while ((c = getopt_long(argc, argv, RUN_SHORT_OPTS "lh", longopts,
 				NULL)) != -1) {
-		if (input_opt(&o.in, c, optarg))
+		if (run_opt(&o.rc, c, optarg))
 			continue;
 		switch (c) {
 		case 'l':
 			o.latency = true;
 			break;
-		case OPT_CPU:
-			if (int_set_parse(&o.cpus, optarg))
-				die_usage("bad CPU list '%s'", optarg);
-			break;
-		case OPT_PID:
-			if (int_set_parse(&o.pids, optarg))
-				die_usage("bad pid list '%s'", optarg);
-			break;
-		case OPT_COMM:
-			o.comm = optarg;
-			break;
-		case OPT_FROM:
-			o.from = parse_time_ns(optarg);
-			if (o.from < 0)
-				die_usage("bad time '%s'", optarg);
-			break;
-		case OPT_TO:
-			o.to = parse_time_ns(optarg);
-			if (o.to < 0)
-				die_usage("bad time '%s'", optarg);
-			break;
 		case OPT_COLOR:
+			opt_once(&given, 0, "color");
 			color = optarg ? optarg : "always";
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
+			lt_run_free(o.rc.run);
 			return EXIT_OK;
 		default:
 			usage_fail();
 		}
 	}
-	if (optind < argc)
-		die_usage("unexpected argument '%s'", argv[optind]);
-	check_window(o.from, o.to);
+	o.full = o.rc.write_flags & LT_WRITE_FULL_NS;
+	if (o.full && o.latency)
+		die_usage("-t is for the default format: -l prints times relative to the first event, in us");
 	if (color_parse(color, stdout, &o.color))
 		die_usage("--color takes auto, always or never, not '%s'",
 			  color);
+	run_cli_open(&o.rc, argc, argv);
 	ret = report(&o);
-	int_set_free(&o.cpus);
-	int_set_free(&o.pids);
+	lt_run_free(o.rc.run);
 	return ret;
 }

@@ -111,7 +111,7 @@ int cmd_table(int argc, char **argv)
 			continue;
 		switch (c) {
 		case OPT_TKIND:
-			run_set(&rc, "kind", optarg);
+			run_set_once(&rc, "kind", optarg);
 			break;
 		case OPT_TIDLE:
 			run_set(&rc, "idle", "1");

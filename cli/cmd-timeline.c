@@ -94,7 +94,7 @@ int cmd_timeline(int argc, char **argv)
 			continue;
 		switch (c) {
 		case OPT_KIND:
-			run_set(&o.rc, "kind", optarg);
+			run_set_once(&o.rc, "kind", optarg);
 			break;
 		case 'h':
 			fputs(timeline_usage, stdout);

@@ -16,7 +16,7 @@
 enum { OPT_LIVE = OPT_PRIVATE };
 
 static const char tui_usage[] =
-"usage: lazytrace tui [-i FILE] [--abi NAME] [-B BUFFER] [--hz N]\n"
+"usage: lazytrace tui [FILE] [--abi NAME] [-B BUFFER] [--hz N]\n"
 "       lazytrace tui --live [--abi NAME] [--hz N] [--stacks WHEN]\n"
 "\n"
 "A full-screen timeline: one row per CPU, time across, each cell showing\n"
@@ -26,7 +26,8 @@ static const char tui_usage[] =
 "task's statistics and the events around the cursor with the kernel's\n"
 "own flags. Press ? for the keys.\n"
 "\n"
-"  -i, --input FILE   trace.dat or kernel text trace (default trace.dat)\n"
+"  -i, --input FILE   trace.dat or kernel text trace (default trace.dat);\n"
+"                     a bare FILE argument is the same\n"
 "  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n"
 "  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
 "  --hz N             the kernel's tick rate, for a trace without tick events\n"
@@ -112,8 +113,10 @@ int cmd_tui(int argc, char **argv)
 			usage_fail();
 		}
 	}
-	if (optind < argc)
-		die_usage("unexpected argument '%s'", argv[optind]);
+	if (optind < argc) {
+		in.file = bare_input(argc, argv, in_given ? in.file : NULL);
+		in_given = true;
+	}
 	if (!strcmp(in.file, "-"))
 		die_usage("reads its keys from the terminal: give a file, not '-'");
 	if (live && (in_given || in.buffer))

@@ -94,6 +94,16 @@ void run_set(struct run_cli *rc, const char *name, const char *value)
 	rc->opt_value[rc->nr_opts++] = value;
 }
 
+void run_set_once(struct run_cli *rc, const char *name, const char *value)
+{
+	int i;
+
+	for (i = 0; i < rc->nr_opts; i++)
+		if (!strcmp(rc->opt_name[i], name))
+			die_usage("--%s given twice", name);
+	run_set(rc, name, value);
+}
+
 static void open_or_die(struct lt_run *run, const char *input)
 {
 	if (lt_run_open(run)) {
@@ -122,15 +132,11 @@ struct lt_run *run_cli_rerun(struct run_cli *rc, const char *input)
 
 void run_cli_open(struct run_cli *rc, int argc, char **argv)
 {
-	if (optind < argc) {
-		/* a bare file, as trace-cmd takes it */
-		if (rc->given & 1)
-			die_usage("two inputs: -i %s and '%s'", rc->input,
-				  argv[optind]);
-		if (optind + 1 < argc)
-			die_usage("unexpected argument '%s'", argv[optind + 1]);
-		run_opt(rc, 'i', argv[optind]);
-	}
+	const char *file = bare_input(argc, argv,
+				      rc->given & 1 ? rc->input : NULL);
+
+	if (file)
+		run_opt(rc, 'i', file);
 	open_or_die(rc->run, rc->input);
 }
 

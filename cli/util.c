@@ -177,6 +177,17 @@ struct lt_reader *input_open(const struct input_opts *in)
 	return r;
 }
 
+const char *bare_input(int argc, char **argv, const char *given)
+{
+	if (optind >= argc)
+		return NULL;
+	if (given)
+		die_usage("two inputs: -i %s and '%s'", given, argv[optind]);
+	if (optind + 1 < argc)
+		die_usage("unexpected argument '%s'", argv[optind + 1]);
+	return argv[optind];
+}
+
 const char *input_name(const char *file)
 {
 	return strcmp(file, "-") ? file : "<stdin>";

@@ -1646,6 +1646,22 @@ uint64_t lt_run_truncated(const struct lt_run *run);
 struct lt_reader *lt_run_reader(struct lt_run *run);
 
 /**
+ * lt_run_event_selected - whether an event passes a run's filters
+ * @run: an open run
+ * @ev: an event read from lt_run_reader()
+ * @task: also the task filters ("pid", "comm", on the event's current
+ *	task); false: only the cut ("cpu", "from", "to")
+ *
+ * For a caller that presents the events itself, so that it selects
+ * them by the same rules (a time with six decimals takes its whole
+ * microsecond) as the run's tables.
+ *
+ * Return: true if @ev is selected.
+ */
+bool lt_run_event_selected(const struct lt_run *run,
+			   const struct lt_event *ev, bool task);
+
+/**
  * lt_run_analysis - the run's analysis, finished
  * @run: an open run
  *

@@ -404,6 +404,15 @@ static bool in_cut(const struct lt_run *run, const struct lt_event *ev)
 	return ev->ts >= run->from && ev->ts <= run->to;
 }
 
+bool lt_run_event_selected(const struct lt_run *run,
+			   const struct lt_event *ev, bool task)
+{
+	if (!in_cut(run, ev))
+		return false;
+	return !task || lt_run_task_matches(run, ev->pid,
+					    ev->comm ? ev->comm : "<...>");
+}
+
 static int reader_failed(struct lt_run *run)
 {
 	const char *err = lt_reader_error(run->reader);

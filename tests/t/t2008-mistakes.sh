@@ -65,6 +65,34 @@ usage stats -i "$dat" extra;			first "two inputs: -i .* and 'extra'"
 usage stats "$dat" "$dat";			first "unexpected argument"
 usage timeline -i "$dat" --pid 1 --pid 2;	first '\-\-pid given twice'
 usage stats -i "$dat" --json --ndjson;		first '\-\-json, \-\-csv and \-\-ndjson'
+# A single-value option given twice, or one that does nothing without
+# another, in the commands with options of their own.
+usage report -i "$dat" --cpu 0 --cpu 1;	first 'report: \-\-cpu given twice'
+usage report "$dat" --from 7.6 --from 7.7;	first 'report: \-\-from given twice'
+usage report "$dat" --comm sh --comm 'lazy*';	first 'report: \-\-comm given twice'
+usage report "$dat" --color=never --color=always; first 'report: \-\-color given twice'
+usage report "$dat" -t -l;			first 'report: \-t is for the default format'
+usage report "$dat" --pid x;			first "report: bad \-\-pid list 'x'"
+usage timeline "$dat" --kind lazy --kind eager;	first 'timeline: \-\-kind given twice'
+usage table transitions "$dat" --kind lazy --kind served; first 'table: \-\-kind given twice'
+usage preempts "$dat" --folded --folded=off_cpu; first 'preempts: \-\-folded given twice'
+usage hogs "$dat" --folded --folded=pending;	first 'hogs: \-\-folded given twice'
+usage hogs "$dat" --sites 3;			first 'hogs: \-\-sites is for \-\-stacks'
+usage hogs "$dat" --stacks --json --sites 3;	first 'hogs: \-\-sites is for \-\-stacks'
+usage hogs "$dat" --stacks --sites 3 --sites 4;	first 'hogs: \-\-sites given twice'
+usage report "$dat" "$dat";			first "unexpected argument"
+usage report -i "$dat" "$dat";			first "two inputs: -i .* and '.*lazy612-hogs.dat'"
+# every command that reads a file takes it bare, as -i FILE
+lt report "$dat" --cpu 1 --from 7.6 --to 7.7 > "$TMPDIR/bare.txt" || fail "report FILE"
+lt report -i "$dat" --cpu 1 --from 7.6 --to 7.7 | cmp -s - "$TMPDIR/bare.txt" ||
+	fail "report FILE differs from report -i FILE"
+lt export --perfetto - "$dat" > "$TMPDIR/bare-p.json" || fail "export --perfetto - FILE"
+lt export --perfetto - -i "$dat" | cmp -s - "$TMPDIR/bare-p.json" ||
+	fail "export --perfetto - FILE differs from -i FILE"
+printf 'hello\n' > "$TMPDIR/prose0.txt"
+lt tui "$TMPDIR/prose0.txt" < /dev/null > /dev/null 2> "$TMPDIR/err"
+[ $? = 2 ] && grep -q 'prose0.txt: line 1 (offset 0): not a trace' "$TMPDIR/err" ||
+	fail "tui FILE is not read as the input: $(cat "$TMPDIR/err")"
 # a bare file is the input, as trace-cmd takes it
 lt stats "$dat" --json > "$TMPDIR/bare.json" || fail "stats FILE"
 lt stats -i "$dat" --json | cmp -s - "$TMPDIR/bare.json" || fail "stats FILE differs from stats -i FILE"
