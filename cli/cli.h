@@ -159,6 +159,8 @@ void die_usage(const char *fmt, ...);
  * time @bit is seen in @given. @what is the option as the user spells it.
  */
 void opt_once(unsigned long long *given, unsigned int bit, const char *what);
+/* --abi NAME into @abi, or exit 2 (a bad name, or given twice). */
+void abi_opt(const char *arg, enum lt_abi *abi, bool *given);
 __attribute__((noreturn))
 void usage_fail(void);
 
@@ -297,7 +299,7 @@ static inline void progress_tick(struct progress *p)
 "  -i, --input FILE   trace.dat or kernel text ('-': standard input; default\n" \
 "                     trace.dat); a bare FILE argument is the same\n" \
 "  -B, --buffer NAME  trace.dat instance buffer\n" \
-"  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n" \
+"  --abi NAME         flag ABI: " LT_ABI_NAMES "\n" \
 "  --cpu LIST         only these CPUs (the trace is cut: as if recorded so)\n" \
 "  --from T, --to T   only this window (cut the same way; T: 7.25, 7250ms;\n" \
 "                     a time printed with six decimals takes its microsecond)\n" \
@@ -363,6 +365,12 @@ int run_cli_end(struct run_cli *rc);
 
 /* ---- --stop-above: which requests stop record and live ---- */
 
+/* --stop-above LAT (e.g. 500us, 2ms) in ns, or exit 2. */
+uint64_t stop_above_parse(const char *arg);
+/* --stop-kind KIND (lazy, eager or any), or exit 2. */
+const char *stop_kind_parse(const char *arg);
+/* After the options: @kind needs @above; unset, it is lazy. */
+const char *stop_kind_final(const char *kind, uint64_t above);
 /* Whether --stop-kind @stop_kind (lazy, eager or any) watches @kind. */
 bool stop_watched(const char *stop_kind, const char *kind);
 /*

@@ -110,7 +110,7 @@ int cmd_flags(int argc, char **argv)
 	};
 	enum lt_abi abi = LT_ABI_AUTO;
 	unsigned int val, pc = 0;
-	bool as_json = false, abi_given = false;
+	bool as_json = false, abi_given = false, pc_given = false;
 	struct json j;
 	size_t i;
 	int c;
@@ -118,15 +118,13 @@ int cmd_flags(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_ABI:
-			if (abi_given)
-				die_usage("--abi given twice");
-			abi_given = true;
 			/* auto, as elsewhere: a bare byte says nothing, so every ABI */
-			if (lt_abi_parse(optarg, &abi))
-				die_usage("unknown ABI '%s' (auto, legacy, mainline, poc2023, rt-lazy)",
-					  optarg);
+			abi_opt(optarg, &abi, &abi_given);
 			break;
 		case OPT_PREEMPT_COUNT:
+			if (pc_given)
+				die_usage("--preempt-count given twice");
+			pc_given = true;
 			pc = parse_byte(optarg, "preempt count");
 			break;
 		case OPT_JSON:

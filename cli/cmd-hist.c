@@ -90,28 +90,33 @@ int cmd_hist(int argc, char **argv)
 	struct lt_lathist *h;
 	struct lt_khist *k = NULL;
 	char err[512], *end;
+	unsigned long long given = 0;
 	uint64_t start;
 	int c, ret = EXIT_OK;
 
 	while ((c = getopt_long(argc, argv, "d:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
+			opt_once(&given, 0, "-d");
 			duration = parse_time_ns(optarg);
 			if (duration <= 0)
 				die_usage("bad duration '%s'", optarg);
 			break;
 		case OPT_BUCKET:
+			opt_once(&given, 1, "bucket-size");
 			bucket = parse_time_ns(optarg);
 			if (bucket < 1000 || bucket > 1000000000)
 				die_usage("bad bucket size '%s' (1us to 1s, e.g. 100us)",
 					  optarg);
 			break;
 		case OPT_ENTRIES:
+			opt_once(&given, 2, "entries");
 			entries = strtol(optarg, &end, 10);
 			if (*end || entries < 1 || entries > 10000)
 				die_usage("bad entries '%s' (1 to 10000)", optarg);
 			break;
 		case OPT_TASKS:
+			opt_once(&given, 3, "tasks");
 			in.columns = strtol(optarg, &end, 10);
 			if (*end || in.columns < 1 || in.columns > 1000)
 				die_usage("bad task count '%s' (1 to 1000)", optarg);
@@ -126,6 +131,7 @@ int cmd_hist(int argc, char **argv)
 			user = true;
 			break;
 		case OPT_LAZY_TIF:
+			opt_once(&given, 4, "lazy-tif");
 			lazy_tif = strtol(optarg, &end, 10);
 			if (*end || lazy_tif < 0 || lazy_tif > 63)
 				die_usage("bad TIF bit '%s' (0 to 63)", optarg);

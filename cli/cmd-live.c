@@ -45,7 +45,7 @@ static const char live_usage[] =
 "  --json             one JSON object per interval, one per line\n"
 "  --cpu LIST         only these CPUs (e.g. 0,2-3)\n"
 "  --syscalls         also raw_syscalls (names the syscall of tick-upgrades)\n"
-"  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
+"  --abi NAME         flag ABI: " LT_ABI_NAMES "\n"
 "  --rows N           tasks shown per interval (default: fit the terminal, or 20)\n"
 "  --save DIR         also write interval N to DIR/interval-N.dat, to read\n"
 "                     again with report, hogs, ...; the kernel's symbols\n"
@@ -943,6 +943,8 @@ int cmd_live(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct live_opts o = { .duration = -1, .interval_ms = 1000 };
+	unsigned long long given = 0;
+	bool abi_given = false;
 	char *end;
 	int c, ret;
 
@@ -951,11 +953,13 @@ int cmd_live(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'd':
+			opt_once(&given, 0, "-d");
 			o.duration = parse_time_ns(optarg);
 			if (o.duration <= 0)
 				die_usage("bad duration '%s'", optarg);
 			break;
 		case OPT_INTERVAL:
+			opt_once(&given, 1, "interval");
 			o.interval_ms = parse_interval_ms(optarg);
 			if (!o.interval_ms)
 				die_usage("bad interval '%s' (10ms to 1h, e.g. 500ms or 2s; a bare number is milliseconds)",
@@ -973,18 +977,16 @@ int cmd_live(int argc, char **argv)
 			o.syscalls = true;
 			break;
 		case OPT_ABI:
-			if (o.abi != LT_ABI_AUTO)
-				die_usage("--abi given twice");
-			if (lt_abi_parse(optarg, &o.abi))
-				die_usage("unknown ABI '%s' (auto, legacy, mainline, poc2023, rt-lazy)",
-					  optarg);
+			abi_opt(optarg, &o.abi, &abi_given);
 			break;
 		case OPT_ROWS:
+			opt_once(&given, 2, "rows");
 			o.rows = strtol(optarg, &end, 10);
 			if (*end || o.rows <= 0)
 				die_usage("bad row count '%s'", optarg);
 			break;
 		case OPT_SAVE:
+			opt_once(&given, 3, "save");
 			if (save_dir(optarg))
 				return EXIT_BAD;
 			o.save = optarg;
@@ -992,21 +994,13 @@ int cmd_live(int argc, char **argv)
 		case OPT_WORLD_READABLE:
 			o.world_readable = true;
 			break;
-		case OPT_STOP_ABOVE: {
-			int64_t ns = parse_time_ns(optarg);
-
-			if (ns <= 0)
-				die_usage("bad latency '%s' (e.g. 500us, 2ms)",
-					  optarg);
-			o.stop_above = ns;
+		case OPT_STOP_ABOVE:
+			opt_once(&given, 5, "--stop-above");
+			o.stop_above = stop_above_parse(optarg);
 			break;
-		}
 		case OPT_STOP_KIND:
-			if (strcmp(optarg, "lazy") && strcmp(optarg, "eager") &&
-			    strcmp(optarg, "any"))
-				die_usage("bad --stop-kind '%s' (lazy, eager or any)",
-					  optarg);
-			o.stop_kind = optarg;
+			opt_once(&given, 6, "--stop-kind");
+			o.stop_kind = stop_kind_parse(optarg);
 			break;
 		case 'h':
 			fputs(live_usage, stdout);
@@ -1019,10 +1013,7 @@ int cmd_live(int argc, char **argv)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	if (o.world_readable && !o.save && !o.stop_above)
 		die_usage("--world-readable is for the files of --save DIR");
-	if (o.stop_kind && !o.stop_above)
-		die_usage("--stop-kind is for --stop-above");
-	if (!o.stop_kind)
-		o.stop_kind = "lazy";
+	o.stop_kind = stop_kind_final(o.stop_kind, o.stop_above);
 	/* the histogram view (H) counts from the start */
 	if (!o.json && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
 		o.hist = lt_lathist_new(VIEW_BUCKET_NS, VIEW_ENTRIES, false);

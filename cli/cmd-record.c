@@ -835,23 +835,13 @@ int cmd_record(int argc, char **argv)
 		case OPT_NO_KALLSYMS:
 			o.no_kallsyms = true;
 			break;
-		case OPT_STOP_ABOVE: {
-			int64_t ns = parse_time_ns(optarg);
-
+		case OPT_STOP_ABOVE:
 			opt_once(&given, 7, "--stop-above");
-			if (ns <= 0)
-				die_usage("bad latency '%s' (e.g. 500us, 2ms)",
-					  optarg);
-			o.stop_above = ns;
+			o.stop_above = stop_above_parse(optarg);
 			break;
-		}
 		case OPT_STOP_KIND:
 			opt_once(&given, 8, "--stop-kind");
-			if (strcmp(optarg, "lazy") && strcmp(optarg, "eager") &&
-			    strcmp(optarg, "any"))
-				die_usage("bad --stop-kind '%s' (lazy, eager or any)",
-					  optarg);
-			o.stop_kind = optarg;
+			o.stop_kind = stop_kind_parse(optarg);
 			break;
 		case 'h':
 			fputs(record_usage, stdout);
@@ -868,10 +858,7 @@ int cmd_record(int argc, char **argv)
 		die_usage("-P PID or a command: one thing to record until it ends");
 	if (o.user && !o.command)
 		die_usage("-u USER is the user of the command: give one after --");
-	if (o.stop_kind && !o.stop_above)
-		die_usage("--stop-kind is for --stop-above");
-	if (!o.stop_kind)
-		o.stop_kind = "lazy";
+	o.stop_kind = stop_kind_final(o.stop_kind, o.stop_above);
 	if (o.command && run_as_lookup(&o.run_as, o.user, "record"))
 		return EXIT_BAD;
 	ret = record(&o);

@@ -29,7 +29,7 @@ static const char report_usage[] =
 "                     trace.dat); a bare FILE argument is the same\n"
 "  -l, --latency      latency format (as with the latency-format option)\n"
 "  -t                 times in full nanoseconds (not with -l)\n"
-"  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
+"  --abi NAME         flag ABI: " LT_ABI_NAMES "\n"
 "  --cpu LIST         only these CPUs (e.g. 0,2-3)\n"
 "  --pid LIST         only events of these current pids\n"
 "  --comm GLOBS       only events whose current task's name matches one\n"

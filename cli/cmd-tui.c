@@ -29,7 +29,7 @@ static const char tui_usage[] =
 "  -i, --input FILE   trace.dat or kernel text trace (default trace.dat);\n"
 "                     a bare FILE argument is the same\n"
 "  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n"
-"  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n"
+"  --abi NAME         flag ABI: " LT_ABI_NAMES "\n"
 "  --hz N             the kernel's tick rate, for a trace without tick events\n"
 "                     (else the HZ its setup line records, else unknown)\n"
 "  --live             trace this machine into a private tracefs instance\n"

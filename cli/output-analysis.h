@@ -45,7 +45,7 @@ enum {
 
 #define ANALYSIS_USAGE_NO_INPUT \
 "  -B NAME            trace.dat instance buffer\n" \
-"  --abi NAME         flag ABI: auto, legacy, mainline, poc2023, rt-lazy\n" \
+"  --abi NAME         flag ABI: " LT_ABI_NAMES "\n" \
 "  --cpu LIST, --from T, --to T  cut both traces alike\n" \
 "  --json, --csv      machine-readable output (docs/json.md)\n" \
 "  --hz N, --tick T   the tick when a trace has no tick events\n" \

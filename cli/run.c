@@ -162,6 +162,29 @@ int run_cli_end(struct run_cli *rc)
 	return ret;
 }
 
+uint64_t stop_above_parse(const char *arg)
+{
+	int64_t ns = parse_time_ns(arg);
+
+	if (ns <= 0)
+		die_usage("bad latency '%s' (e.g. 500us, 2ms)", arg);
+	return ns;
+}
+
+const char *stop_kind_parse(const char *arg)
+{
+	if (strcmp(arg, "lazy") && strcmp(arg, "eager") && strcmp(arg, "any"))
+		die_usage("bad --stop-kind '%s' (lazy, eager or any)", arg);
+	return arg;
+}
+
+const char *stop_kind_final(const char *kind, uint64_t above)
+{
+	if (kind && !above)
+		die_usage("--stop-kind is for --stop-above");
+	return kind ? kind : "lazy";
+}
+
 bool stop_watched(const char *stop_kind, const char *kind)
 {
 	return !strcmp(stop_kind, "any") ?

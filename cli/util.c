@@ -135,12 +135,7 @@ int input_opt(struct input_opts *in, int c, const char *arg)
 		in->buffer = arg;
 		return 1;
 	case OPT_ABI:
-		if (in->abi_given)
-			die_usage("--abi given twice");
-		in->abi_given = true;
-		if (lt_abi_parse(arg, &in->abi))
-			die_usage("unknown ABI '%s' (auto, legacy, mainline, poc2023, rt-lazy)",
-				  arg);
+		abi_opt(arg, &in->abi, &in->abi_given);
 		return 1;
 	case 'j':
 		/* the reader's default, for every reader this command opens */
@@ -276,6 +271,16 @@ unsigned int parse_hz(const char *arg)
 		die_usage("bad --hz '%s': a tick rate in Hz, 1 to 10000 (e.g. 250)",
 			  arg);
 	return v;
+}
+
+void abi_opt(const char *arg, enum lt_abi *abi, bool *given)
+{
+	if (*given)
+		die_usage("--abi given twice");
+	*given = true;
+	/* the library's words for it (lt_run_set()) */
+	if (lt_abi_parse(arg, abi))
+		die_usage("bad --abi '%s' (" LT_ABI_NAMES ")", arg);
 }
 
 void opt_once(unsigned long long *given, unsigned int bit, const char *what)

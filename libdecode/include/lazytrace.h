@@ -74,6 +74,9 @@ struct lt_flags {
 	bool bh_off;
 };
 
+/* The names lt_abi_parse() takes, for help texts and messages. */
+#define LT_ABI_NAMES "auto, legacy, mainline, poc2023, rt-lazy"
+
 /**
  * lt_abi_name - the command-line name of an ABI
  * @abi: the ABI

@@ -275,7 +275,7 @@ int lt_run_set(struct lt_run *run, const char *option, const char *value)
 		}
 		if (lt_abi_parse(value, &run->abi))
 			return lt_run_fail(run, LT_RUN_USAGE,
-					   "bad --abi '%s' (auto, legacy, mainline, poc2023, rt-lazy)",
+					   "bad --abi '%s' (" LT_ABI_NAMES ")",
 					   value);
 		return 0;
 	}

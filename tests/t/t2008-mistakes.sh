@@ -80,6 +80,17 @@ usage hogs "$dat" --folded --folded=pending;	first 'hogs: \-\-folded given twice
 usage hogs "$dat" --sites 3;			first 'hogs: \-\-sites is for \-\-stacks'
 usage hogs "$dat" --stacks --json --sites 3;	first 'hogs: \-\-sites is for \-\-stacks'
 usage hogs "$dat" --stacks --sites 3 --sites 4;	first 'hogs: \-\-sites given twice'
+usage live -d 1 -d 2;				first 'live: \-d given twice'
+usage live --stop-above 1ms --stop-above 2ms;	first 'live: \-\-stop-above given twice'
+usage live --stop-kind any;			first 'live: \-\-stop-kind is for \-\-stop-above'
+usage record --stop-above 0;			first "record: bad latency '0'"
+usage hist -d 1 -d 2;				first 'hist: \-d given twice'
+usage hist --entries 3 --entries 4;		first 'hist: \-\-entries given twice'
+usage flags 3 --preempt-count 1 --preempt-count 2; first 'flags: \-\-preempt-count given twice'
+# one message for a bad ABI, the library's, in every command
+for cmd in "flags 3" live report stats "tui -i $dat" "export --perfetto - -i $dat"; do
+	usage $cmd --abi x;	first "bad \-\-abi 'x' .auto, legacy"
+done
 usage report "$dat" "$dat";			first "unexpected argument"
 usage report -i "$dat" "$dat";			first "two inputs: -i .* and '.*lazy612-hogs.dat'"
 # every command that reads a file takes it bare, as -i FILE
