@@ -292,25 +292,12 @@ void opt_once(unsigned long long *given, unsigned int bit, const char *what)
 
 int64_t parse_time_ns(const char *s)
 {
-	static const struct { const char *sfx; double mul; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1e9 },
-	};
-	char *end;
-	double v;
-	size_t i;
+	uint64_t ns;
 
-	/* A decimal number: strtod would take "nan", "inf" and hex too. */
-	if (!isdigit((unsigned char)*s) && *s != '.')
+	/* the library's rule, as --from and --to take a time */
+	if (lt_time_parse(s, &ns) || ns > INT64_MAX)
 		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || memchr(s, 'x', end - s) ||
-	    memchr(s, 'X', end - s) || !(v >= 0 && v <= 1e10))
-		return -1;
-	for (i = 0; i < ARRAY_SIZE(units); i++)
-		if (!strcmp(end, units[i].sfx))
-			return (int64_t)(v * units[i].mul + 0.5);
-	return -1;
+	return ns;
 }
 
 /* ---- JSON ---- */

@@ -84,7 +84,8 @@ static void test_time(void **state)
 		{ "20us", 20000LL },
 		{ "300ns", 300LL },
 		{ "0.000001", 1000LL },
-		{ "1.0000000005", 1000000001LL },	/* rounds to nearest */
+		{ "1.000000001", 1000000001LL },
+		{ "1.0000000005", -1 },		/* below a nanosecond */
 		{ "", -1 },
 		{ "s", -1 },
 		{ "-1", -1 },			/* no negative times */
