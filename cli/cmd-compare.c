@@ -372,6 +372,8 @@ int cmd_compare(int argc, char **argv)
 		die_usage("name the two traces as A and B, without -i");
 	if (argc - optind != 2)
 		die_usage("need two traces, A and B");
+	if (o.format == OUT_NDJSON)
+		die_usage("--ndjson: compare writes one document (--json) or --csv");
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		die("out of memory");

@@ -47,6 +47,8 @@ enum {
 "  -B NAME            trace.dat instance buffer\n" \
 "  --abi NAME         flag ABI: " LT_ABI_NAMES "\n" \
 "  --cpu LIST, --from T, --to T  cut both traces alike\n" \
+"  --pid LIST, --comm GLOBS  only these tasks' preemptions (the counts\n" \
+"                     above them stay the whole trace's)\n" \
 "  --json, --csv      machine-readable output (docs/json.md)\n" \
 "  --hz N, --tick T   the tick when a trace has no tick events\n" \
 "  --episode-ticks X, --hog-episodes N, --hog-pending-ticks X\n" \

@@ -80,6 +80,7 @@ usage hogs "$dat" --folded --folded=pending;	first 'hogs: \-\-folded given twice
 usage hogs "$dat" --sites 3;			first 'hogs: \-\-sites is for \-\-stacks'
 usage hogs "$dat" --stacks --json --sites 3;	first 'hogs: \-\-sites is for \-\-stacks'
 usage hogs "$dat" --stacks --sites 3 --sites 4;	first 'hogs: \-\-sites given twice'
+usage compare "$dat" "$dat" --ndjson;		first 'compare: \-\-ndjson: compare writes one document'
 usage live -d 1 -d 2;				first 'live: \-d given twice'
 usage live --stop-above 1ms --stop-above 2ms;	first 'live: \-\-stop-above given twice'
 usage live --stop-kind any;			first 'live: \-\-stop-kind is for \-\-stop-above'
