@@ -82,6 +82,8 @@ static const char *const entry_prefix[] = {
 	"common_interrupt", "__common_interrupt", "irq_", "__irq_",
 	"handle_softirqs", "__do_softirq", "do_softirq", "handle_irq",
 	"handle_edge_irq", "handle_level_irq", "handle_fasteoi_irq",
+	/* the generic entry code (x86, s390, riscv, ...) */
+	"irqentry_",
 	/* arm64 interrupt entry */
 	"el0t_64_irq", "el1h_64_irq", "el0_interrupt", "el1_interrupt",
 	"__el0_irq", "__el1_irq", "gic_handle_irq", "generic_handle_",

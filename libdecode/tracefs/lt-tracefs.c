@@ -332,6 +332,59 @@ static int destroy_instance(struct tracefs_instance *inst)
 
 static int remove_stale_synth(const struct lt_tracefs_opts *o);
 
+/* Remove each trigger of one event; how many are left. */
+static int clear_event_triggers(struct tracefs_instance *inst,
+				const char *sys, const char *ev)
+{
+	char *text, *line, *save = NULL, *end, cmd[1024];
+	int left = 0;
+
+	text = tracefs_event_file_read(inst, sys, ev, "trigger", NULL);
+	if (!text)
+		return 0;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#' || !line[0])
+			continue;
+		/* the state the kernel appends is not part of the trigger */
+		end = strstr(line, " [");
+		if (end)
+			*end = '\0';
+		snprintf(cmd, sizeof(cmd), "!%s", line);
+		if (tracefs_event_file_append(inst, sys, ev, "trigger", cmd) < 0)
+			left++;
+	}
+	free(text);
+	return left;
+}
+
+/*
+ * A killed hist leaves hist triggers with variables in its instance,
+ * and those hold the instance (EBUSY on rmdir) until they go. One that
+ * refers to another's variable must go first: a pass that leaves some
+ * is repeated, a few times at most.
+ */
+static void clear_triggers(struct tracefs_instance *inst, const char *dir)
+{
+	char **systems, **events;
+	int pass, left, i, k;
+
+	systems = tracefs_event_systems(dir);
+	for (pass = 0; systems && pass < 4; pass++) {
+		left = 0;
+		for (i = 0; systems[i]; i++) {
+			events = tracefs_system_events(dir, systems[i]);
+			for (k = 0; events && events[k]; k++)
+				left += clear_event_triggers(inst, systems[i],
+							     events[k]);
+			tracefs_list_free(events);
+		}
+		if (!left)
+			break;
+	}
+	tracefs_list_free(systems);
+}
+
 /*
  * Remove what dead lazytrace runs left: LT_INSTANCE_PREFIX + a PID that
  * no longer runs lazytrace was left by a killed run (@o->note hears
@@ -365,6 +418,7 @@ int lt_tracefs_remove_stale(const struct lt_tracefs_opts *o)
 		inst = tracefs_instance_alloc(NULL, de->d_name);
 		if (!inst)
 			continue;
+		clear_triggers(inst, path);
 		if (destroy_instance(inst))
 			say(o, "cannot remove stale instance %s: %s", de->d_name,
 			    strerror(errno));
