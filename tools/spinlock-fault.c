@@ -121,13 +121,15 @@ int main(int argc, char **argv)
 	chunk = (size_t)kib * 1024;
 	region_len = (size_t)mib << 20;
 	region = mmap(NULL, region_len, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS |
-		      (prefault ? MAP_POPULATE : 0), -1, 0);
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (region == MAP_FAILED) {
 		perror("mmap");
 		return 1;
 	}
-	/* small pages: one fault per page, as a database's heap */
+	/*
+	 * Small pages: one fault per page, as a database's heap. Before
+	 * anything is faulted in (MAP_POPULATE took huge pages).
+	 */
 	madvise(region, region_len, MADV_NOHUGEPAGE);
 	if (prefault)
 		memset(region, 1, region_len);
