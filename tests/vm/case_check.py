@@ -90,6 +90,8 @@ def figures(tag, mem):
 	# the threads' own: the main thread faults the memory in for -p
 	main = re.search(r"^spinlock-fault: pid (\d+)", open(base + ".out",
 		errors="replace").read(), re.M) if os.path.exists(base + ".out") else None
+	f["at_return"] = sum(v for (k, e), v in requests(base + ".dat").items()
+			     if e == "yielded")
 	f["worker_fault"] = len([r for r in fault_rows(base + ".dat")
 				 if not main or r["pid"] != int(main.group(1))])
 	expect(tag, "case %s: the program's totals" % mem,
@@ -176,8 +178,9 @@ def check(tag):
 			continue
 		prog = f["program"] or (0, 0.0, 0.0)
 		print("FIG  %-12s %-8s preemptions %4d  page_fault %4d (off CPU %.3f s)  "
+		      "at return to user %4d  "
 		      "places %s  causes %s  holds %d spin %.3f s hold %.3f s" %
-		      (tag, mem, f["all"], f["fault"], f["fault_off_s"],
+		      (tag, mem, f["all"], f["fault"], f["fault_off_s"], f["at_return"],
 		       {k: v["preemptions"] for k, v in sorted(f["place"].items())},
 		       dict(sorted(f["cause"].items())), *prog))
 	if pre:
