@@ -23,7 +23,8 @@
 
 static const char export_usage[] =
 "usage: lazytrace export --perfetto FILE [-i FILE] [--abi NAME] [-B BUFFER]\n"
-"                        [--hz N] [--tick T] [--no-addresses] [--world-readable]\n"
+"                        [--cpu LIST] [--from T] [--to T] [--hz N] [--tick T]\n"
+"                        [--no-addresses] [--world-readable]\n"
 "       lazytrace export --sqlite FILE [options] [TRACE...]\n"
 "       lazytrace export --ndjson DIR | --csv DIR [options] [TRACE...]\n"
 "\n"
@@ -42,6 +43,9 @@ static const char export_usage[] =
 "                     a bare FILE argument is the same\n"
 "  -B, --buffer NAME  trace.dat instance buffer\n"
 "  --abi NAME         flag ABI: " LT_ABI_NAMES "\n"
+"  --cpu LIST         only these CPUs (the trace is cut: as if recorded so)\n"
+"  --from T, --to T   only this window (cut the same way; T: 7.25, 7250ms)\n"
+"  -j, --jobs N       threads reading a trace.dat (as for the tables)\n"
 "  --hz N             the kernel's tick rate, for a trace without tick events\n"
 "  --tick T           force the tick length (e.g. 4ms) instead of the trace's\n"
 "  --no-addresses     no kernel address in FILE: a frame without a symbol\n"
@@ -409,24 +413,22 @@ static void on_event(struct exporter *x, const struct lt_event *ev)
 		name_task(x, c->pid, c->comm);
 }
 
-static int export(struct input_opts *in, const char *out,
+static int export(struct run_cli *rc, const char *out,
 		  const struct lt_analysis_opts *tick, bool no_addresses,
 		  bool world_readable)
 {
 	struct exporter x = { .no_addresses = no_addresses };
-	struct lt_analysis_opts lo = { .abi = in->abi,
-				       .tick_ns = tick->tick_ns,
+	struct lt_analysis_opts lo = { .tick_ns = tick->tick_ns,
 				       .hz = tick->hz,
 				       .on_transition = on_transition,
 				       .data = &x };
+	struct lt_reader *r = lt_run_reader(rc->run);
 	const struct lt_event *ev;
 	struct lt_analysis *a;
-	struct lt_reader *r;
 	uint64_t last = 0;
 	int status, i, bad, fd;
 	char *tmp = NULL;
 
-	r = input_open(in);
 	if (strcmp(out, "-")) {
 		/* stacks may carry addresses: private unless stripped */
 		fd = private_create(out, world_readable || no_addresses, &tmp);
@@ -440,11 +442,11 @@ static int export(struct input_opts *in, const char *out,
 		int err = errno;
 
 		private_abort(tmp);
-		lt_reader_close(r);
+		lt_run_free(rc->run);
 		die("cannot write '%s': %s", out, strerror(err));
 	}
-	if (lo.abi == LT_ABI_AUTO)
-		lo.abi = lt_reader_abi(r, NULL);
+	/* the run's: --abi, else detected */
+	lo.abi = lt_reader_abi(r, NULL);
 	a = lt_analysis_new(&lo);
 	if (!a)
 		die("out of memory");
@@ -454,7 +456,13 @@ static int export(struct input_opts *in, const char *out,
 	json_begin_array(&x.j, "traceEvents");
 	meta(&x, "process_name", CPU_PID, CPU_PID, "CPUs");
 	while ((ev = lt_reader_next(r))) {
-		lt_analysis_feed(a, ev);
+		/* the cut (--cpu, --from, --to): as if recorded so */
+		if (!lt_run_event_selected(rc->run, ev, false))
+			continue;
+		if (lt_analysis_feed(a, ev)) {
+			x.oom = true;
+			break;
+		}
 		on_event(&x, ev);
 		last = ev->ts;
 	}
@@ -486,9 +494,9 @@ static int export(struct input_opts *in, const char *out,
 		status = EXIT_BAD;
 	}
 	if (status == EXIT_OK && !lt_analysis_summary(a)->events)
-		status = nothing_found("%s: no events", input_name(in->file));
+		status = nothing_found("%s: no events", input_name(rc->input));
 	lt_analysis_free(a);
-	lt_reader_close(r);
+	lt_run_free(rc->run);
 	free(x.cpus);
 	free(x.named);
 	return status;
@@ -535,24 +543,25 @@ static const char *option_name(int c)
 }
 
 /*
- * --perfetto: its own options, as before the run existed; the run's
- * filters are not applied to it (yet): refused, not ignored.
+ * --perfetto: the run's input and cut, read event by event; the tracks
+ * are every task's (Perfetto's UI selects tasks), so --pid and --comm
+ * are refused, as are the table options.
  */
 static int perfetto(const char *out, const struct export_opt *opts, int nr,
 		    bool no_addresses, bool world_readable, int argc,
 		    char **argv)
 {
-	struct input_opts in = INPUT_OPTS_INIT;
 	struct lt_analysis_opts tick = { 0 };
+	struct run_cli rc;
 	int64_t ns;
-	int i;
+	int i, c;
 
+	run_cli_init(&rc);
 	for (i = 0; i < nr; i++) {
 		const char *arg = opts[i].arg;
 
-		if (input_opt(&in, opts[i].c, arg))
-			continue;
-		switch (opts[i].c) {
+		c = opts[i].c;
+		switch (c) {
 		case OPT_HZ:
 			tick.hz = parse_hz(arg);
 			break;
@@ -564,17 +573,22 @@ static int perfetto(const char *out, const struct export_opt *opts, int nr,
 			break;
 		case OPT_EVENTS:
 			die_usage("--events is for --sqlite, --ndjson and --csv");
+		case OPT_PID:
+		case OPT_COMM:
+			die_usage("--%s is not for --perfetto: it cuts by --cpu, --from and --to; Perfetto's UI selects tasks",
+				  option_name(c));
+		case 'i': case 'B': case OPT_ABI: case OPT_CPU: case OPT_FROM:
+		case OPT_TO: case 'j':
+			break;
 		default:
-			die_usage("--%s is not for --perfetto",
-				  option_name(opts[i].c));
+			die_usage("--%s is not for --perfetto", option_name(c));
 		}
+		run_opt(&rc, c, arg);
 	}
-	if (optind < argc)
-		in.file = bare_input(argc, argv,
-				     in.file_given ? in.file : NULL);
 	if (!out)
 		die_usage("--perfetto FILE, --sqlite FILE, --ndjson DIR or --csv DIR is required");
-	return export(&in, out, &tick, no_addresses, world_readable);
+	run_cli_open(&rc, argc, argv);
+	return export(&rc, out, &tick, no_addresses, world_readable);
 }
 
 /* The tables: check the run options once, then export every trace. */

@@ -369,10 +369,33 @@ pattern='not standard output';	usage --sqlite - "$f"
 pattern='standard input';	usage --sqlite u.db -
 pattern='--no-addresses is for --perfetto'; usage --ndjson ud --no-addresses "$f"
 pattern='--events is for';	usage --perfetto p.json --events -i "$f"
-pattern='--cpu is not for --perfetto'; usage --perfetto p.json --cpu 0 -i "$f"
+pattern='--pid is not for --perfetto'; usage --perfetto p.json --pid 1 -i "$f"
+pattern='--hog-episodes is not for --perfetto'; usage --perfetto p.json --hog-episodes 2 -i "$f"
 pattern='pid given twice';	usage --sqlite u.db --pid 1 --pid 2 "$f"
 pattern='bad --from';		usage --csv ud --from soon "$f"
 [ ! -e p.json ] || fail "a usage error made p.json"
+# --perfetto cuts as the tables do: only CPU 1's track, every event in
+# the window, and the transitions table's upgrades and folds of the cut.
+h=$DATA/lazy612-hogs.dat
+lt export --perfetto cut.json --cpu 1 --from 7.6 --to 7.7 "$h" ||
+	fail "export --perfetto with a cut"
+lt table transitions "$h" --cpu 1 --from 7.6 --to 7.7 --csv > cut.csv ||
+	fail "table transitions with the cut"
+python3 - cut.json cut.csv <<'PY' || fail "--perfetto's cut"
+import csv, json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] != "M"]
+run = [e for e in ev if e.get("cat") == "running"]
+assert run and {e["tid"] for e in run} == {1073741824 + 1}, {e["tid"] for e in run}
+assert all(7.6e6 <= e["ts"] and e["ts"] + e.get("dur", 0) <= 7.7e6 for e in ev), \
+    min(e["ts"] for e in ev)
+# its instants: each upgrade and fold of the transitions table
+kinds = ("upgrade", "tick-upgrade", "fold")
+up = sorted(e["name"] for e in ev if e.get("cat") == "transition")
+rows = sorted(r["kind"] for r in csv.DictReader(open(sys.argv[2]))
+              if r["kind"] in kinds)
+assert up == rows and up, (up, rows)
+print("perfetto cut: %d events, %d upgrades and folds, CPU 1 only" % (len(ev), len(up)))
+PY
 # A CPU the trace lacks is that trace's mistake: named, nothing readable.
 lt export --sqlite u.db --cpu 5 "$f" 2> err
 [ $? = 2 ] && grep -q -- "--cpu.* 5.*$f" err && [ ! -e u.db ] ||
