@@ -10,7 +10,8 @@ lazy count agrees with a lazytrace record of the same run (its requests
 table: lazy requests ended by a switch) within 10 % + 5, its eager count
 (eager requests, folds and upgraded lazy requests ended by a switch)
 within 20 % + 5 and its mean lazy wait within 20 %; hist's CPU is at most
-a tenth of live --json's on the same workload; tracefs is as clean after
+a tenth of live --json's on the same workload (trace-cmd record's of
+live's events is measured beside them); tracefs is as clean after
 it as before.
 
 record --stop-above 2ms (stopabove): it named a lazy request of the
@@ -110,11 +111,14 @@ def check(tag):
 	except (OSError, ValueError, IndexError) as e:
 		expect(tag, "hist: CPU figures", False, str(e)[:100])
 		return
-	ha, lv = cpu.get("hist-alone"), cpu.get("live")
+	ha, lv, tc = cpu.get("hist-alone"), cpu.get("live"), cpu.get("trace-cmd")
 	ok = ha is not None and lv is not None and ha[1] == "0" and lv[1] == "0"
 	expect(tag, "hist: CPU at most a tenth of live's", ok and ha[0] * 10 <= lv[0],
 	       "hist %s ticks, live --json %s ticks (USER_HZ)" %
 	       (ha and ha[0], lv and lv[0]))
+	# side by side, not a goal: trace-cmd record of live's events
+	expect(tag, "hist: trace-cmd record measured", tc is not None and tc[1] == "0",
+	       "trace-cmd record %s ticks, hist %s" % (tc and tc[0], ha and ha[0]))
 	with open(os.path.join(out, "guest.log"), errors="replace") as f:
 		log = f.read()
 	expect(tag, "hist: tracefs clean after it",

@@ -427,9 +427,9 @@ info() {
 # clock ticks (utime + stime of /proc/PID/stat, last seen before it
 # ended): files TAG-hist.json, TAG-hist.err, TAG-hist-record.dat,
 # TAG-hist-cpu.
-cpu_ticks() { # pid: "STATE utime+stime", or nothing once it is gone
+cpu_ticks() { # pid: "STATE utime+stime" with its waited-for children's
 	[ -r /proc/$1/stat ] &&
-		sed 's/.*) //' /proc/$1/stat | awk '{ print $1, $12 + $13 }'
+		sed 's/.*) //' /proc/$1/stat | awk '{ print $1, $12 + $13 + $14 + $15 }'
 }
 # cpu_of OUT ERR CMD...: CMD in the background, its output in OUT and
 # ERR; prints its CPU ticks, read once it is a zombie (exact: the kernel
@@ -493,6 +493,20 @@ khist() {
 	echo "$tag hist alone cpu ticks $c"
 	echo "hist-alone $c" >> $OUT/$tag-hist-cpu
 	wait
+	# trace-cmd record of the events live reads, on the same load, for
+	# the figures (its per-CPU recorders are its waited-for children)
+	stamp "khist $tag trace-cmd cpu"
+	(while [ "$(cat $T/events/sched/sched_switch/enable)" != 1 ]; do
+		sleep 0.1; done; hogs > /dev/null) &
+	c=$(cpu_of /dev/null /dev/null taskset 1 trace-cmd record -o /tmp/tc.dat \
+		-e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup \
+		-e irq_vectors:local_timer_entry -e irq_vectors:local_timer_exit \
+		-e timer:hrtimer_expire_entry -e timer:hrtimer_expire_exit \
+		sleep $((SECS + 6)))
+	echo "$tag trace-cmd record cpu ticks $c"
+	echo "trace-cmd $c" >> $OUT/$tag-hist-cpu
+	wait
+	rm -f /tmp/tc.dat*
 	# a hist killed with its triggers set: the next one removes what it
 	# left (its instance, synthetic events and probe)
 	stamp "khist $tag killed"
