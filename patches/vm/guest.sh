@@ -12,6 +12,10 @@ OUT=${1:-/out}
 T=/sys/kernel/tracing
 P=/sys/kernel/debug/sched/preempt
 HOG=/sys/kernel/debug/lazyhog
+SPIN=/sys/kernel/debug/lazyhog_spin
+RESCHED=/sys/kernel/debug/lazyhog_resched
+FLAGS=/sys/kernel/debug/lazyhog_flags
+FEATURES=/sys/kernel/debug/sched/features
 INST=lazyvm
 I=$T/instances/$INST
 BUF_KB=${BUF_KB:-24576}
@@ -25,6 +29,11 @@ STACK_HOG_MS=${STACK_HOG_MS:-2000}
 TC_HOG_MS=${TC_HOG_MS:-300}
 ALL_BUF_KB=${ALL_BUF_KB:-65536}
 ALL_SECS=${ALL_SECS:-0.3}
+SPIN_N=${SPIN_N:-40}
+SPIN_MS=${SPIN_MS:-40}
+RESCHED_MS=${RESCHED_MS:-1500}
+FLAGS_N=${FLAGS_N:-5}
+HRTICK_HOG_MS=${HRTICK_HOG_MS:-3000}
 EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new
 irq_vectors/local_timer_entry irq_vectors/local_timer_exit
 irq_vectors/reschedule_entry irq_vectors/reschedule_exit
@@ -48,6 +57,8 @@ setup() {
 	for e in $EVENTS; do
 		echo 1 > $I/events/$e/enable || echo "cannot enable $e"
 	done
+	# the lazyhog module's own events (what its test modes measured)
+	echo 1 > $I/events/lazyhog/enable || echo "cannot enable lazyhog events"
 	if echo 'resched_curr resched_curr_lazy schedule' > $I/set_ftrace_filter; then
 		echo function > $I/current_tracer
 	fi
@@ -170,6 +181,63 @@ stamp "hogs-eager end"
 save hogs-eager
 teardown
 
+# b2. resched (lazy) and resched-eager (full, the control): with a
+#     user-space spinner on CPU 1 as the other runnable task, lazyhog's
+#     need_resched() spin (SPIN_N writes, each a spin of at most
+#     SPIN_MS with preemption disabled), its cond_resched() loop
+#     (RESCHED_MS), then FLAGS_N rounds of its flag states (each
+#     combination of eager, lazy and folded, one event in each).
+for m in $LAZY full; do
+	mode $m
+	name=resched-$m
+	pfx="resched-$m "
+	[ $m = full ] && name=resched-eager pfx="resched-eager "
+	setup
+	echo 1 > $I/tracing_on
+	stamp "$name start"
+	lazyload -c 1 spin 30 &
+	comp=$!
+	echo "${pfx}competitor pid $comp"
+	sleep 0.2
+	taskset 2 sh -c "i=0; while [ \$i -lt $SPIN_N ]; do echo $SPIN_MS > $SPIN || exit 1; i=\$((i + 1)); done" &
+	echo "${pfx}spin pid $!"
+	wait $! || echo "FAIL: $name: lazyhog_spin write failed"
+	taskset 2 sh -c "echo $RESCHED_MS > $RESCHED" &
+	echo "${pfx}cond_resched pid $!"
+	wait $! || echo "FAIL: $name: lazyhog_resched write failed"
+	taskset 2 sh -c "echo $FLAGS_N > $FLAGS" || echo "FAIL: $name: lazyhog_flags write failed"
+	kill $comp
+	wait $comp 2> /dev/null
+	echo 0 > $I/tracing_on
+	stamp "$name end"
+	save $name
+	teardown
+done
+
+# b3. hrtick: the lazy hogs again with the HRTICK scheduler feature on
+#     (the fair class's slice-end timer asks for the CPU lazily, the tick
+#     upgrades), three lazyhog writers on CPU 1 only. The feature is
+#     switched while the guest is quiet.
+if [ -n "$LAZY" ]; then
+	mode lazy
+	echo HRTICK > $FEATURES || echo "FAIL: cannot write HRTICK to $FEATURES"
+	grep -qw HRTICK $FEATURES && echo "hrtick: feature on" || echo "FAIL: HRTICK not on: $(cat $FEATURES)"
+	setup
+	echo 1 > $I/tracing_on
+	stamp "hrtick start"
+	for n in 1 2 3; do
+		taskset 2 sh -c "echo $HRTICK_HOG_MS > $HOG" &
+		echo "hrtick hog pid $!"
+	done
+	wait
+	echo 0 > $I/tracing_on
+	stamp "hrtick end"
+	save hrtick
+	teardown
+	echo NO_HRTICK > $FEATURES
+	grep -qw NO_HRTICK $FEATURES && echo "hrtick: feature off" || echo "FAIL: HRTICK still on"
+fi
+
 # c. the messaging load, lazy then full: the same amount of work in both
 #    (MSG_LOOPS rounds per sender; MSG_SECS is only a cap).
 for m in $LAZY full; do
@@ -203,6 +271,10 @@ for m in $RUN_MODES; do
 	echo 0 > $MI/tracing_on
 	kill -INT $ct
 	wait $ct
+	# the latency format's header names the model (M:)
+	echo 1 > $MI/options/latency-format
+	echo "modes $m: header $(head -n 8 $MI/trace | grep -o 'M:[a-z_]*')"
+	echo 0 > $MI/options/latency-format
 	hdr=$(grep -m1 'entries-in-buffer' $MI/trace | sed 's/.*written: //; s/ .*//')
 	sw=$(grep -c 'sched_switch:' $MI/trace)
 	# cyclictest's own wake-ups preempt whatever runs: not counted
