@@ -17,8 +17,9 @@ set -u
 dir=$1
 lt=${2:-}
 hz=${3:-}
-nolazy=0 rt=0 debug=0
+nolazy=0 rt=0 debug=0 nodyn=0
 [ "${4:-}" = nolazy ] && nolazy=1
+[ "${4:-}" = nodyn ] && nodyn=1	# PREEMPT_DYNAMIC=n: lazy only, fixed
 [ "${4:-}" = debug ] && debug=1	# lockdep & co: kernel paths ~10x slower
 [ "${4:-}" = rt ] && rt=1	# PREEMPT_RT + lazy: only full and lazy modes
 fail=0
@@ -27,6 +28,7 @@ ok() { echo "ok:   $*"; }
 case $hz in ''|*[!0-9]*) echo "usage: check.sh DIR LAZYTRACE HZ [nolazy]" >&2; exit 2 ;; esac
 names="hogs hogs-eager msg-lazy msg-eager resched-lazy resched-eager hrtick"
 [ $nolazy = 1 ] && names="hogs-eager msg-eager resched-eager"
+[ $nodyn = 1 ] && names="hogs msg-lazy resched-lazy hrtick"
 tick=$((1000000 / hz))	# us
 echo "HZ=$hz: tick $tick us; lazy requests wait for it, eager ones must not"
 
@@ -86,6 +88,8 @@ fi
 if [ -s "$dir/msg-lazy.events" ]; then
 	l=$(letter msg-lazy l)
 	[ "$l" -gt 0 ] && ok "msg-lazy: lazy letter l seen $l times" || bad "msg-lazy: no 'l'"
+fi
+if [ -s "$dir/msg-eager.events" ]; then
 	le=$(awk 'index("lLbB", substr($3, 2, 1)) { n++ } END { print n + 0 }' "$dir/msg-eager.events")
 	[ "$le" -eq 0 ] && ok "msg-eager: no lazy letters" || bad "msg-eager: $le events with a lazy letter"
 fi
@@ -225,7 +229,7 @@ if [ -n "$eagerpids" ] && [ -s "$dir/hogs-eager.events" ]; then
 			ok "hogs-eager: hog $p preempted without waiting for the tick (median $med us <= tick/4)" ||
 			bad "hogs-eager: hog $p: $m preempted requests, median $med us (want >= 10 and <= $((tick / 4)) us)"
 	done < "$dir/hogs-eager.req"
-else
+elif [ $nodyn = 0 ]; then
 	bad "hogs-eager: no recording or no eager hog pids in guest.log"
 fi
 
@@ -479,7 +483,7 @@ if [ -s "$dir/resched-eager.events" ]; then
 	[ "$n" -ge 20 ] && [ "$tmo" = 0 ] && [ "$seen" = 0 ] &&
 		ok "resched-eager: need_resched() spin ends on the eager request, no lazy flag seen ($n spins, median $spin us)" ||
 		bad "resched-eager: need_resched() spin: $n spins, $tmo capped, lazy seen in $seen (want >= 20, 0, 0)"
-else
+elif [ $nodyn = 0 ]; then
 	bad "resched-eager: no recording"
 fi
 
@@ -638,66 +642,73 @@ modes="none voluntary full lazy"
 [ $rt = 1 ] && modes="full lazy"
 run_modes=$modes
 [ $nolazy = 1 ] && run_modes="none voluntary full"
-if [ $nolazy = 1 ]; then
-	# mainline: lazy is a run-time mode wherever the architecture has
-	# it, PREEMPT_LAZY or not; the guest leaves it unused
-	grep -q '^preempt: .*(full)' "$g" &&
-		ok "boots in full mode: $(sed -n 's/^preempt: //p' "$g")" ||
-		bad "boot mode: $(grep '^preempt:' "$g")"
-	grep -q '^no lazy scenarios: ' "$g" && ok "the lazy scenarios were left out" ||
-		bad "the guest ran the lazy scenarios"
-else
-	grep -q '^preempt: .*(lazy)' "$g" && ok "boots in lazy mode: $(sed -n 's/^preempt: //p' "$g")" ||
-		bad "boot mode: $(grep '^preempt:' "$g")"
-fi
-grep -q '^boot-check: .*(full)' "$dir/boot-full/guest.log" 2>/dev/null &&
-	ok "preempt=full at boot: $(sed -n 's/^boot-check: //p' "$dir/boot-full/guest.log")" ||
-	bad "preempt=full at boot: $(grep '^boot-check:' "$dir/boot-full/guest.log" 2>/dev/null)"
-for m in $run_modes; do
-	grep -q "^=== .* mode .*($m)" "$g" || bad "never switched to $m at run time"
-done
-grep -q "^modes offered: $modes\$" "$g" && ok "modes offered: $modes" ||
-	bad "$(grep '^modes offered' "$g"), want $modes"
-if [ $rt = 1 ]; then
-	grep -q '^none refused: ok' "$g" && grep -q '^voluntary refused: ok' "$g" &&
-		ok "PREEMPT_RT: none and voluntary are refused" || bad "PREEMPT_RT took none or voluntary"
-else
-	grep -q '^lazyhog refused in mode none: ok' "$g" && ok "lazyhog refuses to run in mode none" ||
-		bad "lazyhog did not refuse mode none"
-fi
 if grep -q '^FAIL' "$g"; then
 	bad "guest: $(grep '^FAIL' "$g" | head -3 | tr '\n' ' ')"
 fi
-rm -f "$dir/modes.tab"
-echo "modes at run time (hackbench -p -g 2, cyclictest -S -p 90 -i 1000 alongside;"
-echo "preempted: R+ switches of hackbench tasks to anything but cyclictest):"
-printf "  %-10s %10s %10s %10s %12s %12s\n" mode hackbench_s switches preempted ct_avg_us ct_max_us
-for m in $run_modes; do
-	line=$(grep "^modes $m: hackbench" "$g")
-	hb=$(echo "$line" | sed -n 's/.*Time: *\([0-9.]*\).*/\1/p')
-	sw=$(echo "$line" | sed -n 's/.*switches \([0-9]*\).*/\1/p')
-	pr=$(echo "$line" | sed -n 's/.*preempted \([0-9]*\).*/\1/p')
-	en=$(echo "$line" | sed -n 's/.*(entries \([0-9]*\/[0-9]*\)).*/\1/p')
-	ct=$(grep "^modes $m: cyclictest" "$g" | awk '{ for (i = 1; i < NF; i++) { if ($i == "Avg:") a += $(i + 1); if ($i == "Max:" && $(i + 1) > x) x = $(i + 1) } n++ }
-		END { if (n) printf "%.0f %d\n", a / n, x }')
-	printf "  %-10s %10s %10s %10s %12s %12s\n" $m "${hb:-?}" "${sw:-?}" "${pr:-?}" ${ct:-? ?}
-	echo "$m ${hb:-0} ${sw:-0} ${pr:-0} ${ct:-0 0}" >> "$dir/modes.tab"
-	[ -n "$sw" ] && [ -n "$ct" ] && [ "${en%/*}" = "${en#*/}" ] || bad "modes $m: missing or lost data ($line; entries ${en:-?})"
-done
-if [ -s "$dir/modes.tab" ] && [ $nolazy = 0 ]; then
-	pf=$(awk '$1 == "full" { print $4 }' "$dir/modes.tab")
-	pl=$(awk '$1 == "lazy" { print $4 }' "$dir/modes.tab")
-	[ "$pf" -ge $((2 * pl)) ] && [ "$pf" -gt 0 ] &&
-		ok "hackbench: full mode preempts hackbench at least twice as often as lazy ($pf vs $pl)" ||
-		bad "hackbench: full $pf vs lazy $pl preempted switches (want >= 2x)"
-	# RT wake-ups are eager in lazy mode as in full: the same mean
-	# latency. (Maxima under TCG include non-preemptible kernel sections
-	# that run ~25x slower than on hardware; they are reported only.)
-	af=$(awk '$1 == "full" { print $5 }' "$dir/modes.tab")
-	al=$(awk '$1 == "lazy" { print $5 }' "$dir/modes.tab")
-	[ "$al" -le $((af * 5 / 4 + tick / 100)) ] &&
-		ok "cyclictest: lazy mode's mean wake-up latency ($al us) is full mode's ($af us) within 25 % + tick/100" ||
-		bad "cyclictest: lazy mean $al us vs full $af us (want <= 5/4 full + tick/100)"
+if [ $nodyn = 1 ]; then
+	# no mode file, no preempt=, no run-time switch: the model is the
+	# configured one, which the latency header names (M:lazy, above)
+	grep -q '^preempt: no .*(PREEMPT_DYNAMIC=n)' "$g" && ok "PREEMPT_DYNAMIC=n: no sched/preempt file, lazy is the configured model" ||
+		bad "PREEMPT_DYNAMIC=n: $(grep -m1 '^preempt:' "$g")"
+else
+	if [ $nolazy = 1 ]; then
+		# mainline: lazy is a run-time mode wherever the architecture has
+		# it, PREEMPT_LAZY or not; the guest leaves it unused
+		grep -q '^preempt: .*(full)' "$g" &&
+			ok "boots in full mode: $(sed -n 's/^preempt: //p' "$g")" ||
+			bad "boot mode: $(grep '^preempt:' "$g")"
+		grep -q '^no lazy scenarios: ' "$g" && ok "the lazy scenarios were left out" ||
+			bad "the guest ran the lazy scenarios"
+	else
+		grep -q '^preempt: .*(lazy)' "$g" && ok "boots in lazy mode: $(sed -n 's/^preempt: //p' "$g")" ||
+			bad "boot mode: $(grep '^preempt:' "$g")"
+	fi
+	grep -q '^boot-check: .*(full)' "$dir/boot-full/guest.log" 2>/dev/null &&
+		ok "preempt=full at boot: $(sed -n 's/^boot-check: //p' "$dir/boot-full/guest.log")" ||
+		bad "preempt=full at boot: $(grep '^boot-check:' "$dir/boot-full/guest.log" 2>/dev/null)"
+	for m in $run_modes; do
+		grep -q "^=== .* mode .*($m)" "$g" || bad "never switched to $m at run time"
+	done
+	grep -q "^modes offered: $modes\$" "$g" && ok "modes offered: $modes" ||
+		bad "$(grep '^modes offered' "$g"), want $modes"
+	if [ $rt = 1 ]; then
+		grep -q '^none refused: ok' "$g" && grep -q '^voluntary refused: ok' "$g" &&
+			ok "PREEMPT_RT: none and voluntary are refused" || bad "PREEMPT_RT took none or voluntary"
+	else
+		grep -q '^lazyhog refused in mode none: ok' "$g" && ok "lazyhog refuses to run in mode none" ||
+			bad "lazyhog did not refuse mode none"
+	fi
+	rm -f "$dir/modes.tab"
+	echo "modes at run time (hackbench -p -g 2, cyclictest -S -p 90 -i 1000 alongside;"
+	echo "preempted: R+ switches of hackbench tasks to anything but cyclictest):"
+	printf "  %-10s %10s %10s %10s %12s %12s\n" mode hackbench_s switches preempted ct_avg_us ct_max_us
+	for m in $run_modes; do
+		line=$(grep "^modes $m: hackbench" "$g")
+		hb=$(echo "$line" | sed -n 's/.*Time: *\([0-9.]*\).*/\1/p')
+		sw=$(echo "$line" | sed -n 's/.*switches \([0-9]*\).*/\1/p')
+		pr=$(echo "$line" | sed -n 's/.*preempted \([0-9]*\).*/\1/p')
+		en=$(echo "$line" | sed -n 's/.*(entries \([0-9]*\/[0-9]*\)).*/\1/p')
+		ct=$(grep "^modes $m: cyclictest" "$g" | awk '{ for (i = 1; i < NF; i++) { if ($i == "Avg:") a += $(i + 1); if ($i == "Max:" && $(i + 1) > x) x = $(i + 1) } n++ }
+			END { if (n) printf "%.0f %d\n", a / n, x }')
+		printf "  %-10s %10s %10s %10s %12s %12s\n" $m "${hb:-?}" "${sw:-?}" "${pr:-?}" ${ct:-? ?}
+		echo "$m ${hb:-0} ${sw:-0} ${pr:-0} ${ct:-0 0}" >> "$dir/modes.tab"
+		[ -n "$sw" ] && [ -n "$ct" ] && [ "${en%/*}" = "${en#*/}" ] || bad "modes $m: missing or lost data ($line; entries ${en:-?})"
+	done
+	if [ -s "$dir/modes.tab" ] && [ $nolazy = 0 ]; then
+		pf=$(awk '$1 == "full" { print $4 }' "$dir/modes.tab")
+		pl=$(awk '$1 == "lazy" { print $4 }' "$dir/modes.tab")
+		[ "$pf" -ge $((2 * pl)) ] && [ "$pf" -gt 0 ] &&
+			ok "hackbench: full mode preempts hackbench at least twice as often as lazy ($pf vs $pl)" ||
+			bad "hackbench: full $pf vs lazy $pl preempted switches (want >= 2x)"
+		# RT wake-ups are eager in lazy mode as in full: the same mean
+		# latency. (Maxima under TCG include non-preemptible kernel sections
+		# that run ~25x slower than on hardware; they are reported only.)
+		af=$(awk '$1 == "full" { print $5 }' "$dir/modes.tab")
+		al=$(awk '$1 == "lazy" { print $5 }' "$dir/modes.tab")
+		[ "$al" -le $((af * 5 / 4 + tick / 100)) ] &&
+			ok "cyclictest: lazy mode's mean wake-up latency ($al us) is full mode's ($af us) within 25 % + tick/100" ||
+			bad "cyclictest: lazy mean $al us vs full $af us (want <= 5/4 full + tick/100)"
+	fi
 fi
 
 # lazytrace: the same flags as the kernel, on every event
@@ -706,8 +717,8 @@ if [ "$lt" = skip ]; then
 	echo "SKIP (asked for with LAZYTRACE=skip): lazytrace checks not run"
 elif [ -z "$lt" ] || ! [ -x "$lt" ]; then
 	bad "lazytrace binary not found (${lt:-none given}); build it with the top-level make, or LAZYTRACE=skip"
-elif ! "$lt" report -i "$dir/hogs-eager.dat" > /dev/null 2>"$dir/lt.err"; then
-	bad "'$lt report -i hogs-eager.dat' failed: $(head -1 "$dir/lt.err")"
+elif ! "$lt" report -i "$dir/${names%% *}.dat" > /dev/null 2>"$dir/lt.err"; then
+	bad "'$lt report -i ${names%% *}.dat' failed: $(head -1 "$dir/lt.err")"
 else
 	for name in $names; do
 		"$lt" report -i "$dir/$name.dat" > "$dir/$name.lt.txt" 2> "$dir/$name.lt.err"
@@ -739,11 +750,14 @@ else
 	else
 		bad "lazytrace hogs -i hogs.dat failed"
 	fi
-	"$lt" hogs -i "$dir/hogs-eager.dat" > "$dir/hogs-eager.hogs.txt" 2>&1
-	rc=$?
-	[ $rc = 1 ] && ok "lazytrace hogs finds no hog in eager mode (exit 1)" ||
-		bad "lazytrace hogs -i hogs-eager.dat: exit $rc, want 1 (no hog)"
-	if "$lt" stats --json -i "$dir/hogs-eager.dat" > "$dir/hogs-eager.stats.json" 2>/dev/null; then
+	# no eager recordings without PREEMPT_DYNAMIC (nodyn)
+	if [ $nodyn = 0 ]; then
+		"$lt" hogs -i "$dir/hogs-eager.dat" > "$dir/hogs-eager.hogs.txt" 2>&1
+		rc=$?
+		[ $rc = 1 ] && ok "lazytrace hogs finds no hog in eager mode (exit 1)" ||
+			bad "lazytrace hogs -i hogs-eager.dat: exit $rc, want 1 (no hog)"
+	fi
+	if [ $nodyn = 0 ] && "$lt" stats --json -i "$dir/hogs-eager.dat" > "$dir/hogs-eager.stats.json" 2>/dev/null; then
 		python3 - "$dir/hogs-eager.stats.json" "$tick" $eagerpids <<'PY' && ok "lazytrace stats: eager hogs' eager_latency_ns p50 < tick/4" ||
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -808,6 +822,8 @@ stackpids=$(sed -n 's/^stacks hog pid //p' "$dir/guest.log" | tr '\n' ' ')
 tcpids=$(sed -n 's/^tc-stacks hog pid //p' "$dir/guest.log" | tr '\n' ' ')
 if [ "$lt" = skip ] || [ -z "$lt" ] || ! [ -x "$lt" ]; then
 	echo "SKIP (no lazytrace): hog call sites not checked"
+elif [ $nodyn = 1 ]; then
+	echo "SKIP (PREEMPT_DYNAMIC=n: the guest leaves lazytrace record and trace-cmd record -T out): hog call sites not checked"
 elif ! [ -s "$dir/hogs-stacks.dat" ] || [ -z "$stackpids" ]; then
 	bad "hogs-stacks: no recording or no hog pids in guest.log ($(grep -m1 '^hogs-stacks' "$dir/guest.log"))"
 else
@@ -829,7 +845,7 @@ else
 		grep -m1 'lazyhog_write' "$dir/hogs-stacks.sites.txt" | sed 's/^ */      --stacks: /'
 	fi
 fi
-if [ $nolazy = 1 ]; then
+if [ $nolazy = 1 ] || [ $nodyn = 1 ]; then
 	:
 elif [ "$lt" = skip ] || [ -z "$lt" ] || ! [ -x "$lt" ]; then
 	:
@@ -847,7 +863,7 @@ fi
 
 # allevents: every event of the kernel for a short load; nothing lost, the
 # two text formats and the trace.dat hold the same events.
-if [ $nolazy = 0 ]; then
+if [ $nolazy = 0 ] && [ $nodyn = 0 ]; then
 	t=$dir/allevents.txt
 	hdr=$(grep -m1 'entries-in-buffer/entries-written' "$t" 2> /dev/null | sed 's/.*written: //; s/ .*//')
 	if [ -n "$hdr" ] && [ "${hdr%/*}" = "${hdr#*/}" ] && [ -s "$dir/allevents.dat" ]; then

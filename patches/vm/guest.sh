@@ -42,8 +42,14 @@ irq/softirq_entry irq/softirq_exit"
 
 stamp() { echo "=== $(cut -d' ' -f1 /proc/uptime) $*"; }
 
-# mode NAME: switch the preemption mode and check that it took
+# mode NAME: switch the preemption mode and check that it took. Without
+# PREEMPT_DYNAMIC (lt_nodyn=1) the configured model, lazy, is the only one.
 mode() {
+	if [ -n "${lt_nodyn:-}" ]; then
+		[ "$1" = lazy ] || echo "FAIL: mode $1 asked for without PREEMPT_DYNAMIC"
+		stamp "mode lazy (configured, no PREEMPT_DYNAMIC)"
+		return
+	fi
 	echo "$1" > $P || echo "FAIL: cannot write $1 to $P"
 	grep -q "($1)" $P || echo "FAIL: $P says '$(cat $P)' after writing $1"
 	stamp "mode $(cat $P)"
@@ -109,7 +115,16 @@ hogs() {
 stamp "start"
 uname -a
 cat /proc/cmdline
-echo "preempt: $(cat $P)"
+# PREEMPT_DYNAMIC=n (make vm-test-nodyn: lt_nodyn=1): no mode file, the
+# model is the configured one (lazy); only the lazy scenarios run.
+FULL=full
+if [ -n "${lt_nodyn:-}" ]; then
+	FULL=
+	[ -e $P ] && echo "FAIL: $P exists without PREEMPT_DYNAMIC"
+	echo "preempt: no $P (PREEMPT_DYNAMIC=n)"
+else
+	echo "preempt: $(cat $P)"
+fi
 if [ -n "${lt_boot_check:-}" ]; then
 	echo "boot-check: $(cat $P)"
 	stamp "done"
@@ -121,7 +136,9 @@ insmod /lib/modules/lazyhog.ko || echo "FAIL: insmod lazyhog.ko"
 # run-time mode wherever the architecture has it (PREEMPT_DYNAMIC), so it
 # is offered all the same; the lazy scenarios are left out and the modes
 # are compared without it, so that the run is the pristine kernel's.
-if [ -n "${lt_nolazy:-}" ] || ! grep -q lazy $P; then
+if [ -n "${lt_nodyn:-}" ]; then
+	LAZY=lazy
+elif [ -n "${lt_nolazy:-}" ] || ! grep -q lazy $P; then
 	LAZY=
 	echo "no lazy scenarios: $(cat $P)"
 else
@@ -131,12 +148,14 @@ fi
 # (make vm-test VM_RT=1), and they must be refused.
 MODES=
 for m in none voluntary full lazy; do
-	grep -qw "$m" $P && MODES="$MODES $m"
+	[ -e $P ] && grep -qw "$m" $P && MODES="$MODES $m"
 done
 echo "modes offered:$MODES"
 RUN_MODES=$MODES
 [ -z "$LAZY" ] && RUN_MODES=$(echo $MODES | sed 's/ *lazy//')
-if grep -qw none $P; then
+if [ -n "${lt_nodyn:-}" ]; then
+	:
+elif grep -qw none $P; then
 	# The hog refuses to run where nothing would preempt it.
 	mode none
 	if echo 10 > $HOG 2>/dev/null; then
@@ -171,15 +190,17 @@ fi
 # b. hogs-eager: the same in full mode, shorter. The hogs must be
 #    preempted at once, not at the next tick. Pids are logged as
 #    "eager ..." so that check.sh keeps them apart.
-mode full
-setup
-echo 1 > $I/tracing_on
-stamp "hogs-eager start"
-hogs "eager " $EAGER_HOG_MS
-echo 0 > $I/tracing_on
-stamp "hogs-eager end"
-save hogs-eager
-teardown
+if [ -n "$FULL" ]; then
+	mode full
+	setup
+	echo 1 > $I/tracing_on
+	stamp "hogs-eager start"
+	hogs "eager " $EAGER_HOG_MS
+	echo 0 > $I/tracing_on
+	stamp "hogs-eager end"
+	save hogs-eager
+	teardown
+fi
 
 # b2. resched (lazy) and resched-eager (full, the control): with a
 #     user-space spinner on CPU 1 as the other runnable task, lazyhog's
@@ -187,7 +208,7 @@ teardown
 #     SPIN_MS with preemption disabled), its cond_resched() loop
 #     (RESCHED_MS), then FLAGS_N rounds of its flag states (each
 #     combination of eager, lazy and folded, one event in each).
-for m in $LAZY full; do
+for m in $LAZY $FULL; do
 	mode $m
 	name=resched-$m
 	pfx="resched-$m "
@@ -240,7 +261,7 @@ fi
 
 # c. the messaging load, lazy then full: the same amount of work in both
 #    (MSG_LOOPS rounds per sender; MSG_SECS is only a cap).
-for m in $LAZY full; do
+for m in $LAZY $FULL; do
 	mode $m
 	name=msg-$m
 	[ $m = full ] && name=msg-eager
@@ -291,7 +312,9 @@ done
 #    while three lazyhog writers hog CPU 1 in lazy mode (full mode on a
 #    kernel without it: no stack may be taken). Its notes (what it set)
 #    go to the log.
-if command -v lazytrace > /dev/null; then
+if [ -n "${lt_nodyn:-}" ]; then
+	echo "hogs-stacks: left out (no PREEMPT_DYNAMIC)"
+elif command -v lazytrace > /dev/null; then
 	cat > /tmp/stackhogs.sh <<EOF
 for n in 1 2 3; do
 	taskset 2 sh -c "echo $STACK_HOG_MS > $HOG" &
@@ -324,8 +347,8 @@ done
 wait
 EOF
 stamp "tc-stacks start"
-if [ -z "$LAZY" ]; then
-	echo "tc-stacks: left out (no lazy mode)"
+if [ -z "$LAZY" ] || [ -n "${lt_nodyn:-}" ]; then
+	echo "tc-stacks: left out (no lazy mode, or no PREEMPT_DYNAMIC)"
 elif trace-cmd record -T -b 8192 -e irq_vectors:local_timer_entry -e irq_vectors:local_timer_exit \
 	-e sched:sched_switch -e sched:sched_wakeup -o /tmp/tc-stacks.dat sh /tmp/tchogs.sh > /tmp/tc.out 2> /tmp/tc.err; then
 	grep 'hog pid' /tmp/tc.out
@@ -341,7 +364,7 @@ stamp "tc-stacks end"
 # g. every event the kernel has, for a short mixed load: fork/exec, file
 #    I/O on tmpfs, pipes, sleeps, the messaging load. One instance buffer,
 #    big enough that nothing is lost; saved as the other recordings are.
-[ -z "$LAZY" ] && { stamp "done"; exit 0; }
+[ -z "$LAZY" ] || [ -n "${lt_nodyn:-}" ] && { stamp "done"; exit 0; }
 rmdir $I 2>/dev/null
 mkdir $I || exit 1
 echo 0 > $I/tracing_on
