@@ -1,7 +1,8 @@
 #!/bin/bash
 # check.sh DIR LAZYTRACE HZ [nolazy]
 # Checks the recordings that guest.sh left in DIR (NAME.txt, NAME.lat.txt,
-# NAME.dat for NAME in hogs, hogs-eager, msg-lazy, msg-eager, allevents;
+# NAME.dat for NAME in hogs, hogs-eager, msg-lazy, msg-eager,
+# resched-lazy, resched-eager, hrtick, allevents;
 # hogs-stacks.dat, tc-stacks.dat; guest.log; boot-full/guest.log) with
 # plain text tools, and against the lazytrace binary LAZYTRACE (its
 # absence is a failure; LAZYTRACE=skip skips those checks and says so).
@@ -16,16 +17,18 @@ set -u
 dir=$1
 lt=${2:-}
 hz=${3:-}
-nolazy=0 rt=0 debug=0
+nolazy=0 rt=0 debug=0 nodyn=0
 [ "${4:-}" = nolazy ] && nolazy=1
+[ "${4:-}" = nodyn ] && nodyn=1	# PREEMPT_DYNAMIC=n: lazy only, fixed
 [ "${4:-}" = debug ] && debug=1	# lockdep & co: kernel paths ~10x slower
 [ "${4:-}" = rt ] && rt=1	# PREEMPT_RT + lazy: only full and lazy modes
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 ok() { echo "ok:   $*"; }
 case $hz in ''|*[!0-9]*) echo "usage: check.sh DIR LAZYTRACE HZ [nolazy]" >&2; exit 2 ;; esac
-names="hogs hogs-eager msg-lazy msg-eager"
-[ $nolazy = 1 ] && names="hogs-eager msg-eager"
+names="hogs hogs-eager msg-lazy msg-eager resched-lazy resched-eager hrtick"
+[ $nolazy = 1 ] && names="hogs-eager msg-eager resched-eager"
+[ $nodyn = 1 ] && names="hogs msg-lazy resched-lazy hrtick"
 tick=$((1000000 / hz))	# us
 echo "HZ=$hz: tick $tick us; lazy requests wait for it, eager ones must not"
 
@@ -85,13 +88,17 @@ fi
 if [ -s "$dir/msg-lazy.events" ]; then
 	l=$(letter msg-lazy l)
 	[ "$l" -gt 0 ] && ok "msg-lazy: lazy letter l seen $l times" || bad "msg-lazy: no 'l'"
+fi
+if [ -s "$dir/msg-eager.events" ]; then
 	le=$(awk 'index("lLbB", substr($3, 2, 1)) { n++ } END { print n + 0 }' "$dir/msg-eager.events")
 	[ "$le" -eq 0 ] && ok "msg-eager: no lazy letters" || bad "msg-eager: $le events with a lazy letter"
 fi
-if [ -s "$dir/hogs-eager.events" ]; then
-	le=$(awk 'index("lLbB", substr($3, 2, 1)) { n++ } END { print n + 0 }' "$dir/hogs-eager.events")
-	[ "$le" -eq 0 ] && ok "hogs-eager: no lazy letters" || bad "hogs-eager: $le events with a lazy letter"
-fi
+for name in hogs-eager resched-eager; do
+	[ -s "$dir/$name.events" ] || continue
+	# resched-eager: lazyhog_flags sets the lazy flag itself
+	le=$(awk '$5 != "lazyhog_flags" && index("lLbB", substr($3, 2, 1)) { n++ } END { print n + 0 }' "$dir/$name.events")
+	[ "$le" -eq 0 ] && ok "$name: no lazy letters" || bad "$name: $le events with a lazy letter"
+done
 
 echo
 echo "sched_switch, idle excluded (kernel text; prev_state R+ / R / sleeping):"
@@ -122,12 +129,10 @@ if [ -s "$dir/msg-lazy.switches" ] && [ -s "$dir/msg-eager.switches" ]; then
 	fi
 fi
 
-# Hog CPU shares on CPU 1, over the window in which all three hogs lived.
-hogpids=$(sed -n 's/^hog pid //p' "$dir/guest.log" | tr '\n' ' ')
-echo
-echo "hog pids: $hogpids"
-if [ -n "$hogpids" ] && [ -s "$dir/hogs.events" ]; then
-	awk -v hogs="$hogpids" '
+# Hog CPU shares on CPU 1, over the window in which all three hogs lived:
+# shares EVENTS "PIDS" prints one line per hog, FAIL outside 33 % +- 8.
+shares() {
+	awk -v hogs="$2" '
 	BEGIN { n = split(hogs, h, " "); for (i = 1; i <= n; i++) ishog[h[i]] = 1 }
 	$1 == 1 && $5 == "sched_switch" {
 		t = $2
@@ -160,7 +165,13 @@ if [ -n "$hogpids" ] && [ -s "$dir/hogs.events" ]; then
 		}
 		for (p in run) if (!ishog[p] && p != 0 && run[p] / win > 0.05)
 			printf "      other pid %s: %.1f%% of CPU 1\n", p, 100 * run[p] / win
-	}' "$dir/hogs.events" | tee "$dir/hogs.shares"
+	}' "$1"
+}
+hogpids=$(sed -n 's/^hog pid //p' "$dir/guest.log" | tr '\n' ' ')
+echo
+echo "hog pids: $hogpids"
+if [ -n "$hogpids" ] && [ -s "$dir/hogs.events" ]; then
+	shares "$dir/hogs.events" "$hogpids" | tee "$dir/hogs.shares"
 	grep -q FAIL "$dir/hogs.shares" && fail=1
 fi
 
@@ -218,7 +229,7 @@ if [ -n "$eagerpids" ] && [ -s "$dir/hogs-eager.events" ]; then
 			ok "hogs-eager: hog $p preempted without waiting for the tick (median $med us <= tick/4)" ||
 			bad "hogs-eager: hog $p: $m preempted requests, median $med us (want >= 10 and <= $((tick / 4)) us)"
 	done < "$dir/hogs-eager.req"
-else
+elif [ $nodyn = 0 ]; then
 	bad "hogs-eager: no recording or no eager hog pids in guest.log"
 fi
 
@@ -430,6 +441,199 @@ else
 	bad "hogs: no fair pid in guest.log or no recording"
 fi
 
+# need_resched() stays eager-only (patch 1): lazyhog_spin spins with
+# preemption disabled until need_resched() is true, on CPU 1 beside a
+# user-space spinner. In lazy mode the slice-expiry request of a tick is
+# lazy and the spin must go on until the next tick upgrades it: each
+# spin must see the lazy flag, and its time from that sight to the end
+# is about a tick (median tick/2 .. 5/4 tick, none over 3/2 tick, none
+# ended by the module's cap). Were the lazy flag part of need_resched(),
+# the loop would end the moment the request is made, before it could
+# see the flag. In full mode (the control) no spin sees a lazy flag.
+# spin_stats EVENTS: n timeouts lazy_seen median_lazy_us max_lazy_us median_spin_us
+spin_stats() {
+	awk '$5 == "lazyhog_spin" {
+		match($0, /spin_ns=[0-9]+/); sp = substr($0, RSTART + 8, RLENGTH - 8) / 1000
+		match($0, /lazy_ns=[0-9]+/); lz = substr($0, RSTART + 8, RLENGTH - 8) / 1000
+		match($0, /lazy_seen=[0-9]+/); ls = substr($0, RSTART + 10, RLENGTH - 10) + 0
+		match($0, /timeout=[0-9]+/); to = substr($0, RSTART + 8, RLENGTH - 8) + 0
+		n++; s[n] = sp; if (to) tmo++
+		if (ls) { k++; l[k] = lz; if (lz > mx) mx = lz }
+	}
+	function med(a, m,   i, j, v) {
+		for (i = 2; i <= m; i++) { v = a[i]; j = i - 1; while (j >= 1 && a[j] > v) { a[j + 1] = a[j]; j-- } a[j + 1] = v }
+		return m ? (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) : 0
+	}
+	END { printf "%d %d %d %.0f %.0f %.0f\n", n, tmo, k, med(l, k), mx, med(s, n) }' "$1"
+}
+echo
+if [ -s "$dir/resched-lazy.events" ]; then
+	read -r n tmo seen med mx spin < <(spin_stats "$dir/resched-lazy.events")
+	echo "      need_resched() spin (lazy): $n spins, median $spin us; lazy request seen in $seen, from then to need_resched(): median $med us, max $mx us; ended by the cap: $tmo"
+	[ "$n" -ge 20 ] && [ "$tmo" = 0 ] && [ $((10 * seen)) -ge $((9 * n)) ] &&
+		[ "$med" -ge $((tick / 2)) ] && [ "$med" -le $((tick * 5 / 4)) ] && [ "$mx" -le $((tick * 3 / 2)) ] &&
+		ok "resched-lazy: need_resched() ignores a lazy request until the tick upgrades it ($seen of $n spins, median $med us, max $mx us)" ||
+		bad "resched-lazy: need_resched() spin: $n spins, $tmo capped, lazy seen in $seen, median $med us, max $mx us (want >= 20, 0, >= 9/10, $((tick / 2)) .. $((tick * 5 / 4)), <= $((tick * 3 / 2)))"
+elif [ $nolazy = 0 ]; then
+	bad "resched-lazy: no recording"
+fi
+if [ -s "$dir/resched-eager.events" ]; then
+	read -r n tmo seen med mx spin < <(spin_stats "$dir/resched-eager.events")
+	echo "      need_resched() spin (full): $n spins, median $spin us; lazy request seen in $seen; ended by the cap: $tmo"
+	[ "$n" -ge 20 ] && [ "$tmo" = 0 ] && [ "$seen" = 0 ] &&
+		ok "resched-eager: need_resched() spin ends on the eager request, no lazy flag seen ($n spins, median $spin us)" ||
+		bad "resched-eager: need_resched() spin: $n spins, $tmo capped, lazy seen in $seen (want >= 20, 0, 0)"
+elif [ $nodyn = 0 ]; then
+	bad "resched-eager: no recording"
+fi
+
+# cond_resched() does not act on a lazy request: lazyhog_resched loops
+# on cond_resched() beside the same user-space spinner. Module side:
+# per lazy request, the time until the loop lost the CPU (median tick/2
+# .. 5/4 tick). It also counts the switches that happened while a
+# cond_resched() call was under way; these are reported, not judged: the
+# tick's upgrade preempts on its interrupt's exit, which lands inside
+# the call as anywhere in the loop, and the loop cannot tell the two
+# apart. Trace side, every episode: from the first lazy letter in the
+# writer's context on CPU 1 to its switch out, an eager letter (the
+# tick's upgrade) must come first, unless the switch is the schedule()
+# of its return to user space; a cond_resched() that acted on the lazy
+# request would switch with none. In full mode no lazy request is made.
+crpid=$(sed -n 's/^resched-lazy cond_resched pid //p' "$dir/guest.log")
+if [ -n "$crpid" ] && [ -s "$dir/resched-lazy.events" ]; then
+	read -r n incr med mn < <(awk '$5 == "lazyhog_resched" {
+		match($0, /lazy_ns=[0-9]+/); lz = substr($0, RSTART + 8, RLENGTH - 8) / 1000
+		match($0, /in_cond_resched=[0-9]+/); ic = substr($0, RSTART + 16, RLENGTH - 16) + 0
+		match($0, /eager_seen=[0-9]+/); es = substr($0, RSTART + 11, RLENGTH - 11) + 0
+		n++; a[n] = lz; if (ic && !es) bad++
+		if (n == 1 || lz < mn) mn = lz
+	}
+	END {
+		for (i = 2; i <= n; i++) { v = a[i]; j = i - 1; while (j >= 1 && a[j] > v) { a[j + 1] = a[j]; j-- } a[j + 1] = v }
+		printf "%d %d %.0f %.0f\n", n, bad, n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0, mn
+	}' "$dir/resched-lazy.events")
+	read -r ep early exits < <(awk -v pid="$crpid" '
+	$1 + 0 != 1 { next }
+	$5 == "sched_switch" {
+		match($0, /prev_pid=[0-9]+/); pp = substr($0, RSTART + 9, RLENGTH - 9)
+		if (pp == pid && lazy) { ep++; if (sched) exits++; else if (!eager) early++ }
+		lazy = eager = sched = 0
+		next
+	}
+	$4 != pid { next }
+	$5 == "schedule" { sched = 1; next }
+	{ l = substr($3, 2, 1)
+	  if (!lazy && index("lL", l)) lazy = 1
+	  else if (lazy && index("nNbB", l)) eager = 1 }
+	END { printf "%d %d %d\n", ep, early, exits }' "$dir/resched-lazy.events")
+	echo "      cond_resched() loop $crpid (lazy): $n lazy requests, lost the CPU after median $med us (min $mn us; $incr during a cond_resched() call); trace: $ep episodes, $exits by return to user space, $early switched before an eager request"
+	[ "$n" -ge 10 ] && [ "$med" -ge $((tick / 2)) ] && [ "$med" -le $((tick * 5 / 4)) ] &&
+		[ "$ep" -ge 10 ] && [ "$early" = 0 ] &&
+		ok "resched-lazy: cond_resched() leaves lazy requests to the tick ($n requests, median $med us; $ep traced episodes, none switched before the upgrade)" ||
+		bad "resched-lazy: cond_resched() loop: $n requests, median $med us; $ep episodes, $early switched before an eager request (want >= 10, $((tick / 2)) .. $((tick * 5 / 4)); >= 10, 0)"
+elif [ $nolazy = 0 ]; then
+	bad "resched-lazy: no cond_resched pid in guest.log or no recording"
+fi
+if [ -s "$dir/resched-eager.events" ]; then
+	n=$(awk '$5 == "lazyhog_resched" { n++ } END { print n + 0 }' "$dir/resched-eager.events")
+	[ "$n" = 0 ] && ok "resched-eager: the cond_resched() loop saw no lazy request" ||
+		bad "resched-eager: the cond_resched() loop saw $n lazy requests in full mode"
+fi
+
+# The need-resched letters (patch 7): lazyhog_flags sets each
+# combination of eager flag, lazy flag and folded bit with interrupts off
+# and records an event in each state. The latency format must print the
+# letter of the state (B N L b n p l .), the default format the same
+# column; each letter at least once. Events whose bits changed while
+# they were recorded (stable=0) are left out.
+flagcheck() { # NAME
+	{
+		grep 'lazyhog_flags:' "$dir/$1.lat.txt" | awk '{
+			if (!match($0, / [0-9]+[^ ][^ ][^ ][^ ][^ ] +[0-9]+us/)) { print "unparsed"; next }
+			f = substr($0, RSTART + 1, RLENGTH); sub(/^[0-9]+/, "", f); print "lat", substr(f, 2, 1), $0 }'
+		awk '$5 == "lazyhog_flags" { print "txt", substr($3, 2, 1), $0 }' "$dir/$1.events"
+	} | awk '
+	$1 == "unparsed" { unp++; next }
+	{
+		match($0, /eager=[01]/); e = substr($0, RSTART + 6, 1)
+		match($0, /lazy=[01]/); l = substr($0, RSTART + 5, 1)
+		match($0, /folded=[01]/); f = substr($0, RSTART + 7, 1)
+		if ($0 !~ /stable=1/) { unstable++; next }
+		want = substr("BNLbnpl.", int((index("111 101 011 110 100 001 010 000", e l f) - 1) / 4) + 1, 1)
+		n[$1]++; if ($2 == want) seen[$1, want]++; else { badn++; if (badn <= 3) printf "      %s: %s for eager=%s lazy=%s folded=%s, want %s\n", $1, $2, e, l, f, want > "/dev/stderr" }
+	}
+	END {
+		missing = ""
+		for (i = 1; i <= 8; i++) { c = substr("BNLbnpl.", i, 1); if (!seen["lat", c] || !seen["txt", c]) missing = missing c }
+		printf "%d %d %d %d %s\n", n["lat"], n["txt"], badn, unp + unstable, missing == "" ? "-" : missing
+	}'
+}
+for name in resched-lazy resched-eager; do
+	[ -s "$dir/$name.events" ] || continue
+	read -r nl nt badn skipped missing < <(flagcheck $name)
+	[ "$nl" -ge 8 ] && [ "$nl" = "$nt" ] && [ "$badn" = 0 ] && [ "$missing" = - ] &&
+		ok "$name: the flag letters of $nl lazyhog_flags states are the kernel's (B N L b n p l . each seen, in both formats; $skipped unstable)" ||
+		bad "$name: lazyhog_flags: $nl latency / $nt default events, $badn wrong letters, $skipped unparsed or unstable, letters never seen: $missing"
+done
+# the L and p letters outside lazyhog's set-up states (counted, not required)
+for name in $names; do
+	[ -s "$dir/$name.events" ] || continue
+	awk -v name="$name" '$5 != "lazyhog_flags" { l = substr($3, 2, 1); if (l == "L") L++; if (l == "p") p++ }
+		END { printf "      %s: L %d, p %d outside lazyhog_flags\n", name, L, p }' "$dir/$name.events"
+done
+
+# The latency format's header names the model in force (M:): lazy,
+# preempt (full), server (none), desktop (voluntary); preempt_rt on
+# PREEMPT_RT whatever the mode.
+mname() { # mode
+	if [ $rt = 1 ]; then echo preempt_rt; return; fi
+	case $1 in none) echo server ;; voluntary) echo desktop ;; full) echo preempt ;; lazy) echo lazy ;; esac
+}
+for name in $names allevents; do
+	[ -s "$dir/$name.lat.txt" ] || continue
+	case $name in *eager) m=full ;; *) m=lazy ;; esac
+	want="M:$(mname $m)"
+	got=$(head -n 8 "$dir/$name.lat.txt" | grep -o 'M:[a-z_]*')
+	[ "$got" = "$want" ] && ok "$name: latency header says $got" || bad "$name: latency header says '${got:-none}', want $want"
+done
+mm=
+for m in none voluntary full lazy; do
+	got=$(sed -n "s/^modes $m: header //p" "$dir/guest.log")
+	[ -z "$got" ] && continue
+	[ "$got" = "M:$(mname $m)" ] && mm="$mm $m=$got" || bad "modes $m: latency header says '$got', want M:$(mname $m)"
+done
+[ -n "$mm" ] && ok "latency header at run time:$mm"
+
+# HRTICK on (patch 3's hrtick hunk): the fair class's slice-end timer
+# (hrtick) makes its request lazy, the tick still upgrades it. The same
+# hog checks as the lazy hogs (shares, median request -> R+), and the
+# hrtick's own requests: in each hrtick expiry on CPU 1 that found no
+# request pending, the request it made must be lazy (none eager), and
+# there must be such requests.
+hrpids=$(sed -n 's/^hrtick hog pid //p' "$dir/guest.log" | tr '\n' ' ')
+if [ -n "$hrpids" ] && [ -s "$dir/hrtick.events" ]; then
+	echo "hrtick hog pids: $hrpids"
+	shares "$dir/hrtick.events" "$hrpids" | sed 's/^\(ok  \|FAIL\): hog/\1: hrtick: hog/' | tee "$dir/hrtick.shares"
+	grep -q FAIL "$dir/hrtick.shares" && fail=1
+	req_to_switch "$dir/hrtick.events" "$hrpids" lL > "$dir/hrtick.req"
+	while read -r p m med; do
+		[ "$m" -ge 10 ] && [ "$med" -ge $((tick / 2)) ] && [ "$med" -le $((tick * 5 / 4)) ] &&
+			ok "hrtick: hog $p waits for the tick ($m lazy requests, median $med us, tick/2 .. 5/4 tick)" ||
+			bad "hrtick: hog $p: $m preempted requests, median $med us (want >= 10 and $((tick / 2)) .. $((tick * 5 / 4)) us)"
+	done < "$dir/hrtick.req"
+	read -r fired lazy eager < <(awk '$1 + 0 != 1 { next }
+		$5 == "hrtimer_expire_entry" && /function=hrtick / { in_h = 1; pend = index("lLbBnN", substr($3, 2, 1)); fired++; next }
+		$5 == "hrtimer_expire_exit" && in_h { in_h = 0; l = substr($3, 2, 1)
+			if (!pend && index("lL", l)) lazy++; else if (!pend && index("nNbB", l)) eager++ }
+		END { printf "%d %d %d\n", fired, lazy, eager }' "$dir/hrtick.events")
+	echo "      hrtick on CPU 1: $fired expiries; requests made in them: $lazy lazy, $eager eager"
+	[ "$fired" -ge 20 ] && [ "$lazy" -ge 10 ] && [ "$eager" = 0 ] &&
+		ok "hrtick: $fired hrtick expiries on CPU 1 made $lazy lazy requests, none eager" ||
+		bad "hrtick: $fired expiries, $lazy lazy, $eager eager requests (want >= 20, >= 10, 0)"
+elif [ $nolazy = 0 ]; then
+	bad "hrtick: no recording or no hog pids ($(grep -m1 'hrtick' "$dir/guest.log"))"
+fi
+
 # Modes: boot default, run-time switching, preempt= at boot, the hog's
 # refusal, and the four modes compared.
 echo
@@ -438,66 +642,73 @@ modes="none voluntary full lazy"
 [ $rt = 1 ] && modes="full lazy"
 run_modes=$modes
 [ $nolazy = 1 ] && run_modes="none voluntary full"
-if [ $nolazy = 1 ]; then
-	# mainline: lazy is a run-time mode wherever the architecture has
-	# it, PREEMPT_LAZY or not; the guest leaves it unused
-	grep -q '^preempt: .*(full)' "$g" &&
-		ok "boots in full mode: $(sed -n 's/^preempt: //p' "$g")" ||
-		bad "boot mode: $(grep '^preempt:' "$g")"
-	grep -q '^no lazy scenarios: ' "$g" && ok "the lazy scenarios were left out" ||
-		bad "the guest ran the lazy scenarios"
-else
-	grep -q '^preempt: .*(lazy)' "$g" && ok "boots in lazy mode: $(sed -n 's/^preempt: //p' "$g")" ||
-		bad "boot mode: $(grep '^preempt:' "$g")"
-fi
-grep -q '^boot-check: .*(full)' "$dir/boot-full/guest.log" 2>/dev/null &&
-	ok "preempt=full at boot: $(sed -n 's/^boot-check: //p' "$dir/boot-full/guest.log")" ||
-	bad "preempt=full at boot: $(grep '^boot-check:' "$dir/boot-full/guest.log" 2>/dev/null)"
-for m in $run_modes; do
-	grep -q "^=== .* mode .*($m)" "$g" || bad "never switched to $m at run time"
-done
-grep -q "^modes offered: $modes\$" "$g" && ok "modes offered: $modes" ||
-	bad "$(grep '^modes offered' "$g"), want $modes"
-if [ $rt = 1 ]; then
-	grep -q '^none refused: ok' "$g" && grep -q '^voluntary refused: ok' "$g" &&
-		ok "PREEMPT_RT: none and voluntary are refused" || bad "PREEMPT_RT took none or voluntary"
-else
-	grep -q '^lazyhog refused in mode none: ok' "$g" && ok "lazyhog refuses to run in mode none" ||
-		bad "lazyhog did not refuse mode none"
-fi
 if grep -q '^FAIL' "$g"; then
 	bad "guest: $(grep '^FAIL' "$g" | head -3 | tr '\n' ' ')"
 fi
-rm -f "$dir/modes.tab"
-echo "modes at run time (hackbench -p -g 2, cyclictest -S -p 90 -i 1000 alongside;"
-echo "preempted: R+ switches of hackbench tasks to anything but cyclictest):"
-printf "  %-10s %10s %10s %10s %12s %12s\n" mode hackbench_s switches preempted ct_avg_us ct_max_us
-for m in $run_modes; do
-	line=$(grep "^modes $m: hackbench" "$g")
-	hb=$(echo "$line" | sed -n 's/.*Time: *\([0-9.]*\).*/\1/p')
-	sw=$(echo "$line" | sed -n 's/.*switches \([0-9]*\).*/\1/p')
-	pr=$(echo "$line" | sed -n 's/.*preempted \([0-9]*\).*/\1/p')
-	en=$(echo "$line" | sed -n 's/.*(entries \([0-9]*\/[0-9]*\)).*/\1/p')
-	ct=$(grep "^modes $m: cyclictest" "$g" | awk '{ for (i = 1; i < NF; i++) { if ($i == "Avg:") a += $(i + 1); if ($i == "Max:" && $(i + 1) > x) x = $(i + 1) } n++ }
-		END { if (n) printf "%.0f %d\n", a / n, x }')
-	printf "  %-10s %10s %10s %10s %12s %12s\n" $m "${hb:-?}" "${sw:-?}" "${pr:-?}" ${ct:-? ?}
-	echo "$m ${hb:-0} ${sw:-0} ${pr:-0} ${ct:-0 0}" >> "$dir/modes.tab"
-	[ -n "$sw" ] && [ -n "$ct" ] && [ "${en%/*}" = "${en#*/}" ] || bad "modes $m: missing or lost data ($line; entries ${en:-?})"
-done
-if [ -s "$dir/modes.tab" ] && [ $nolazy = 0 ]; then
-	pf=$(awk '$1 == "full" { print $4 }' "$dir/modes.tab")
-	pl=$(awk '$1 == "lazy" { print $4 }' "$dir/modes.tab")
-	[ "$pf" -ge $((2 * pl)) ] && [ "$pf" -gt 0 ] &&
-		ok "hackbench: full mode preempts hackbench at least twice as often as lazy ($pf vs $pl)" ||
-		bad "hackbench: full $pf vs lazy $pl preempted switches (want >= 2x)"
-	# RT wake-ups are eager in lazy mode as in full: the same mean
-	# latency. (Maxima under TCG include non-preemptible kernel sections
-	# that run ~25x slower than on hardware; they are reported only.)
-	af=$(awk '$1 == "full" { print $5 }' "$dir/modes.tab")
-	al=$(awk '$1 == "lazy" { print $5 }' "$dir/modes.tab")
-	[ "$al" -le $((af * 5 / 4 + tick / 100)) ] &&
-		ok "cyclictest: lazy mode's mean wake-up latency ($al us) is full mode's ($af us) within 25 % + tick/100" ||
-		bad "cyclictest: lazy mean $al us vs full $af us (want <= 5/4 full + tick/100)"
+if [ $nodyn = 1 ]; then
+	# no mode file, no preempt=, no run-time switch: the model is the
+	# configured one, which the latency header names (M:lazy, above)
+	grep -q '^preempt: no .*(PREEMPT_DYNAMIC=n)' "$g" && ok "PREEMPT_DYNAMIC=n: no sched/preempt file, lazy is the configured model" ||
+		bad "PREEMPT_DYNAMIC=n: $(grep -m1 '^preempt:' "$g")"
+else
+	if [ $nolazy = 1 ]; then
+		# mainline: lazy is a run-time mode wherever the architecture has
+		# it, PREEMPT_LAZY or not; the guest leaves it unused
+		grep -q '^preempt: .*(full)' "$g" &&
+			ok "boots in full mode: $(sed -n 's/^preempt: //p' "$g")" ||
+			bad "boot mode: $(grep '^preempt:' "$g")"
+		grep -q '^no lazy scenarios: ' "$g" && ok "the lazy scenarios were left out" ||
+			bad "the guest ran the lazy scenarios"
+	else
+		grep -q '^preempt: .*(lazy)' "$g" && ok "boots in lazy mode: $(sed -n 's/^preempt: //p' "$g")" ||
+			bad "boot mode: $(grep '^preempt:' "$g")"
+	fi
+	grep -q '^boot-check: .*(full)' "$dir/boot-full/guest.log" 2>/dev/null &&
+		ok "preempt=full at boot: $(sed -n 's/^boot-check: //p' "$dir/boot-full/guest.log")" ||
+		bad "preempt=full at boot: $(grep '^boot-check:' "$dir/boot-full/guest.log" 2>/dev/null)"
+	for m in $run_modes; do
+		grep -q "^=== .* mode .*($m)" "$g" || bad "never switched to $m at run time"
+	done
+	grep -q "^modes offered: $modes\$" "$g" && ok "modes offered: $modes" ||
+		bad "$(grep '^modes offered' "$g"), want $modes"
+	if [ $rt = 1 ]; then
+		grep -q '^none refused: ok' "$g" && grep -q '^voluntary refused: ok' "$g" &&
+			ok "PREEMPT_RT: none and voluntary are refused" || bad "PREEMPT_RT took none or voluntary"
+	else
+		grep -q '^lazyhog refused in mode none: ok' "$g" && ok "lazyhog refuses to run in mode none" ||
+			bad "lazyhog did not refuse mode none"
+	fi
+	rm -f "$dir/modes.tab"
+	echo "modes at run time (hackbench -p -g 2, cyclictest -S -p 90 -i 1000 alongside;"
+	echo "preempted: R+ switches of hackbench tasks to anything but cyclictest):"
+	printf "  %-10s %10s %10s %10s %12s %12s\n" mode hackbench_s switches preempted ct_avg_us ct_max_us
+	for m in $run_modes; do
+		line=$(grep "^modes $m: hackbench" "$g")
+		hb=$(echo "$line" | sed -n 's/.*Time: *\([0-9.]*\).*/\1/p')
+		sw=$(echo "$line" | sed -n 's/.*switches \([0-9]*\).*/\1/p')
+		pr=$(echo "$line" | sed -n 's/.*preempted \([0-9]*\).*/\1/p')
+		en=$(echo "$line" | sed -n 's/.*(entries \([0-9]*\/[0-9]*\)).*/\1/p')
+		ct=$(grep "^modes $m: cyclictest" "$g" | awk '{ for (i = 1; i < NF; i++) { if ($i == "Avg:") a += $(i + 1); if ($i == "Max:" && $(i + 1) > x) x = $(i + 1) } n++ }
+			END { if (n) printf "%.0f %d\n", a / n, x }')
+		printf "  %-10s %10s %10s %10s %12s %12s\n" $m "${hb:-?}" "${sw:-?}" "${pr:-?}" ${ct:-? ?}
+		echo "$m ${hb:-0} ${sw:-0} ${pr:-0} ${ct:-0 0}" >> "$dir/modes.tab"
+		[ -n "$sw" ] && [ -n "$ct" ] && [ "${en%/*}" = "${en#*/}" ] || bad "modes $m: missing or lost data ($line; entries ${en:-?})"
+	done
+	if [ -s "$dir/modes.tab" ] && [ $nolazy = 0 ]; then
+		pf=$(awk '$1 == "full" { print $4 }' "$dir/modes.tab")
+		pl=$(awk '$1 == "lazy" { print $4 }' "$dir/modes.tab")
+		[ "$pf" -ge $((2 * pl)) ] && [ "$pf" -gt 0 ] &&
+			ok "hackbench: full mode preempts hackbench at least twice as often as lazy ($pf vs $pl)" ||
+			bad "hackbench: full $pf vs lazy $pl preempted switches (want >= 2x)"
+		# RT wake-ups are eager in lazy mode as in full: the same mean
+		# latency. (Maxima under TCG include non-preemptible kernel sections
+		# that run ~25x slower than on hardware; they are reported only.)
+		af=$(awk '$1 == "full" { print $5 }' "$dir/modes.tab")
+		al=$(awk '$1 == "lazy" { print $5 }' "$dir/modes.tab")
+		[ "$al" -le $((af * 5 / 4 + tick / 100)) ] &&
+			ok "cyclictest: lazy mode's mean wake-up latency ($al us) is full mode's ($af us) within 25 % + tick/100" ||
+			bad "cyclictest: lazy mean $al us vs full $af us (want <= 5/4 full + tick/100)"
+	fi
 fi
 
 # lazytrace: the same flags as the kernel, on every event
@@ -506,8 +717,8 @@ if [ "$lt" = skip ]; then
 	echo "SKIP (asked for with LAZYTRACE=skip): lazytrace checks not run"
 elif [ -z "$lt" ] || ! [ -x "$lt" ]; then
 	bad "lazytrace binary not found (${lt:-none given}); build it with the top-level make, or LAZYTRACE=skip"
-elif ! "$lt" report -i "$dir/hogs-eager.dat" > /dev/null 2>"$dir/lt.err"; then
-	bad "'$lt report -i hogs-eager.dat' failed: $(head -1 "$dir/lt.err")"
+elif ! "$lt" report -i "$dir/${names%% *}.dat" > /dev/null 2>"$dir/lt.err"; then
+	bad "'$lt report -i ${names%% *}.dat' failed: $(head -1 "$dir/lt.err")"
 else
 	for name in $names; do
 		"$lt" report -i "$dir/$name.dat" > "$dir/$name.lt.txt" 2> "$dir/$name.lt.err"
@@ -539,11 +750,14 @@ else
 	else
 		bad "lazytrace hogs -i hogs.dat failed"
 	fi
-	"$lt" hogs -i "$dir/hogs-eager.dat" > "$dir/hogs-eager.hogs.txt" 2>&1
-	rc=$?
-	[ $rc = 1 ] && ok "lazytrace hogs finds no hog in eager mode (exit 1)" ||
-		bad "lazytrace hogs -i hogs-eager.dat: exit $rc, want 1 (no hog)"
-	if "$lt" stats --json -i "$dir/hogs-eager.dat" > "$dir/hogs-eager.stats.json" 2>/dev/null; then
+	# no eager recordings without PREEMPT_DYNAMIC (nodyn)
+	if [ $nodyn = 0 ]; then
+		"$lt" hogs -i "$dir/hogs-eager.dat" > "$dir/hogs-eager.hogs.txt" 2>&1
+		rc=$?
+		[ $rc = 1 ] && ok "lazytrace hogs finds no hog in eager mode (exit 1)" ||
+			bad "lazytrace hogs -i hogs-eager.dat: exit $rc, want 1 (no hog)"
+	fi
+	if [ $nodyn = 0 ] && "$lt" stats --json -i "$dir/hogs-eager.dat" > "$dir/hogs-eager.stats.json" 2>/dev/null; then
 		python3 - "$dir/hogs-eager.stats.json" "$tick" $eagerpids <<'PY' && ok "lazytrace stats: eager hogs' eager_latency_ns p50 < tick/4" ||
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -608,6 +822,8 @@ stackpids=$(sed -n 's/^stacks hog pid //p' "$dir/guest.log" | tr '\n' ' ')
 tcpids=$(sed -n 's/^tc-stacks hog pid //p' "$dir/guest.log" | tr '\n' ' ')
 if [ "$lt" = skip ] || [ -z "$lt" ] || ! [ -x "$lt" ]; then
 	echo "SKIP (no lazytrace): hog call sites not checked"
+elif [ $nodyn = 1 ]; then
+	echo "SKIP (PREEMPT_DYNAMIC=n: the guest leaves lazytrace record and trace-cmd record -T out): hog call sites not checked"
 elif ! [ -s "$dir/hogs-stacks.dat" ] || [ -z "$stackpids" ]; then
 	bad "hogs-stacks: no recording or no hog pids in guest.log ($(grep -m1 '^hogs-stacks' "$dir/guest.log"))"
 else
@@ -629,7 +845,7 @@ else
 		grep -m1 'lazyhog_write' "$dir/hogs-stacks.sites.txt" | sed 's/^ */      --stacks: /'
 	fi
 fi
-if [ $nolazy = 1 ]; then
+if [ $nolazy = 1 ] || [ $nodyn = 1 ]; then
 	:
 elif [ "$lt" = skip ] || [ -z "$lt" ] || ! [ -x "$lt" ]; then
 	:
@@ -647,7 +863,7 @@ fi
 
 # allevents: every event of the kernel for a short load; nothing lost, the
 # two text formats and the trace.dat hold the same events.
-if [ $nolazy = 0 ]; then
+if [ $nolazy = 0 ] && [ $nodyn = 0 ]; then
 	t=$dir/allevents.txt
 	hdr=$(grep -m1 'entries-in-buffer/entries-written' "$t" 2> /dev/null | sed 's/.*written: //; s/ .*//')
 	if [ -n "$hdr" ] && [ "${hdr%/*}" = "${hdr#*/}" ] && [ -s "$dir/allevents.dat" ]; then

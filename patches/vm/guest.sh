@@ -12,6 +12,10 @@ OUT=${1:-/out}
 T=/sys/kernel/tracing
 P=/sys/kernel/debug/sched/preempt
 HOG=/sys/kernel/debug/lazyhog
+SPIN=/sys/kernel/debug/lazyhog_spin
+RESCHED=/sys/kernel/debug/lazyhog_resched
+FLAGS=/sys/kernel/debug/lazyhog_flags
+FEATURES=/sys/kernel/debug/sched/features
 INST=lazyvm
 I=$T/instances/$INST
 BUF_KB=${BUF_KB:-24576}
@@ -25,6 +29,11 @@ STACK_HOG_MS=${STACK_HOG_MS:-2000}
 TC_HOG_MS=${TC_HOG_MS:-300}
 ALL_BUF_KB=${ALL_BUF_KB:-65536}
 ALL_SECS=${ALL_SECS:-0.3}
+SPIN_N=${SPIN_N:-40}
+SPIN_MS=${SPIN_MS:-40}
+RESCHED_MS=${RESCHED_MS:-1500}
+FLAGS_N=${FLAGS_N:-5}
+HRTICK_HOG_MS=${HRTICK_HOG_MS:-3000}
 EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new
 irq_vectors/local_timer_entry irq_vectors/local_timer_exit
 irq_vectors/reschedule_entry irq_vectors/reschedule_exit
@@ -33,8 +42,14 @@ irq/softirq_entry irq/softirq_exit"
 
 stamp() { echo "=== $(cut -d' ' -f1 /proc/uptime) $*"; }
 
-# mode NAME: switch the preemption mode and check that it took
+# mode NAME: switch the preemption mode and check that it took. Without
+# PREEMPT_DYNAMIC (lt_nodyn=1) the configured model, lazy, is the only one.
 mode() {
+	if [ -n "${lt_nodyn:-}" ]; then
+		[ "$1" = lazy ] || echo "FAIL: mode $1 asked for without PREEMPT_DYNAMIC"
+		stamp "mode lazy (configured, no PREEMPT_DYNAMIC)"
+		return
+	fi
 	echo "$1" > $P || echo "FAIL: cannot write $1 to $P"
 	grep -q "($1)" $P || echo "FAIL: $P says '$(cat $P)' after writing $1"
 	stamp "mode $(cat $P)"
@@ -48,6 +63,8 @@ setup() {
 	for e in $EVENTS; do
 		echo 1 > $I/events/$e/enable || echo "cannot enable $e"
 	done
+	# the lazyhog module's own events (what its test modes measured)
+	echo 1 > $I/events/lazyhog/enable || echo "cannot enable lazyhog events"
 	if echo 'resched_curr resched_curr_lazy schedule' > $I/set_ftrace_filter; then
 		echo function > $I/current_tracer
 	fi
@@ -98,7 +115,16 @@ hogs() {
 stamp "start"
 uname -a
 cat /proc/cmdline
-echo "preempt: $(cat $P)"
+# PREEMPT_DYNAMIC=n (make vm-test-nodyn: lt_nodyn=1): no mode file, the
+# model is the configured one (lazy); only the lazy scenarios run.
+FULL=full
+if [ -n "${lt_nodyn:-}" ]; then
+	FULL=
+	[ -e $P ] && echo "FAIL: $P exists without PREEMPT_DYNAMIC"
+	echo "preempt: no $P (PREEMPT_DYNAMIC=n)"
+else
+	echo "preempt: $(cat $P)"
+fi
 if [ -n "${lt_boot_check:-}" ]; then
 	echo "boot-check: $(cat $P)"
 	stamp "done"
@@ -110,7 +136,9 @@ insmod /lib/modules/lazyhog.ko || echo "FAIL: insmod lazyhog.ko"
 # run-time mode wherever the architecture has it (PREEMPT_DYNAMIC), so it
 # is offered all the same; the lazy scenarios are left out and the modes
 # are compared without it, so that the run is the pristine kernel's.
-if [ -n "${lt_nolazy:-}" ] || ! grep -q lazy $P; then
+if [ -n "${lt_nodyn:-}" ]; then
+	LAZY=lazy
+elif [ -n "${lt_nolazy:-}" ] || ! grep -q lazy $P; then
 	LAZY=
 	echo "no lazy scenarios: $(cat $P)"
 else
@@ -120,12 +148,14 @@ fi
 # (make vm-test VM_RT=1), and they must be refused.
 MODES=
 for m in none voluntary full lazy; do
-	grep -qw "$m" $P && MODES="$MODES $m"
+	[ -e $P ] && grep -qw "$m" $P && MODES="$MODES $m"
 done
 echo "modes offered:$MODES"
 RUN_MODES=$MODES
 [ -z "$LAZY" ] && RUN_MODES=$(echo $MODES | sed 's/ *lazy//')
-if grep -qw none $P; then
+if [ -n "${lt_nodyn:-}" ]; then
+	:
+elif grep -qw none $P; then
 	# The hog refuses to run where nothing would preempt it.
 	mode none
 	if echo 10 > $HOG 2>/dev/null; then
@@ -160,19 +190,78 @@ fi
 # b. hogs-eager: the same in full mode, shorter. The hogs must be
 #    preempted at once, not at the next tick. Pids are logged as
 #    "eager ..." so that check.sh keeps them apart.
-mode full
-setup
-echo 1 > $I/tracing_on
-stamp "hogs-eager start"
-hogs "eager " $EAGER_HOG_MS
-echo 0 > $I/tracing_on
-stamp "hogs-eager end"
-save hogs-eager
-teardown
+if [ -n "$FULL" ]; then
+	mode full
+	setup
+	echo 1 > $I/tracing_on
+	stamp "hogs-eager start"
+	hogs "eager " $EAGER_HOG_MS
+	echo 0 > $I/tracing_on
+	stamp "hogs-eager end"
+	save hogs-eager
+	teardown
+fi
+
+# b2. resched (lazy) and resched-eager (full, the control): with a
+#     user-space spinner on CPU 1 as the other runnable task, lazyhog's
+#     need_resched() spin (SPIN_N writes, each a spin of at most
+#     SPIN_MS with preemption disabled), its cond_resched() loop
+#     (RESCHED_MS), then FLAGS_N rounds of its flag states (each
+#     combination of eager, lazy and folded, one event in each).
+for m in $LAZY $FULL; do
+	mode $m
+	name=resched-$m
+	pfx="resched-$m "
+	[ $m = full ] && name=resched-eager pfx="resched-eager "
+	setup
+	echo 1 > $I/tracing_on
+	stamp "$name start"
+	lazyload -c 1 spin 30 &
+	comp=$!
+	echo "${pfx}competitor pid $comp"
+	sleep 0.2
+	taskset 2 sh -c "i=0; while [ \$i -lt $SPIN_N ]; do echo $SPIN_MS > $SPIN || exit 1; i=\$((i + 1)); done" &
+	echo "${pfx}spin pid $!"
+	wait $! || echo "FAIL: $name: lazyhog_spin write failed"
+	taskset 2 sh -c "echo $RESCHED_MS > $RESCHED" &
+	echo "${pfx}cond_resched pid $!"
+	wait $! || echo "FAIL: $name: lazyhog_resched write failed"
+	taskset 2 sh -c "echo $FLAGS_N > $FLAGS" || echo "FAIL: $name: lazyhog_flags write failed"
+	kill $comp
+	wait $comp 2> /dev/null
+	echo 0 > $I/tracing_on
+	stamp "$name end"
+	save $name
+	teardown
+done
+
+# b3. hrtick: the lazy hogs again with the HRTICK scheduler feature on
+#     (the fair class's slice-end timer asks for the CPU lazily, the tick
+#     upgrades), three lazyhog writers on CPU 1 only. The feature is
+#     switched while the guest is quiet.
+if [ -n "$LAZY" ]; then
+	mode lazy
+	echo HRTICK > $FEATURES || echo "FAIL: cannot write HRTICK to $FEATURES"
+	grep -qw HRTICK $FEATURES && echo "hrtick: feature on" || echo "FAIL: HRTICK not on: $(cat $FEATURES)"
+	setup
+	echo 1 > $I/tracing_on
+	stamp "hrtick start"
+	for n in 1 2 3; do
+		taskset 2 sh -c "echo $HRTICK_HOG_MS > $HOG" &
+		echo "hrtick hog pid $!"
+	done
+	wait
+	echo 0 > $I/tracing_on
+	stamp "hrtick end"
+	save hrtick
+	teardown
+	echo NO_HRTICK > $FEATURES
+	grep -qw NO_HRTICK $FEATURES && echo "hrtick: feature off" || echo "FAIL: HRTICK still on"
+fi
 
 # c. the messaging load, lazy then full: the same amount of work in both
 #    (MSG_LOOPS rounds per sender; MSG_SECS is only a cap).
-for m in $LAZY full; do
+for m in $LAZY $FULL; do
 	mode $m
 	name=msg-$m
 	[ $m = full ] && name=msg-eager
@@ -203,6 +292,10 @@ for m in $RUN_MODES; do
 	echo 0 > $MI/tracing_on
 	kill -INT $ct
 	wait $ct
+	# the latency format's header names the model (M:)
+	echo 1 > $MI/options/latency-format
+	echo "modes $m: header $(head -n 8 $MI/trace | grep -o 'M:[a-z_]*')"
+	echo 0 > $MI/options/latency-format
 	hdr=$(grep -m1 'entries-in-buffer' $MI/trace | sed 's/.*written: //; s/ .*//')
 	sw=$(grep -c 'sched_switch:' $MI/trace)
 	# cyclictest's own wake-ups preempt whatever runs: not counted
@@ -219,7 +312,9 @@ done
 #    while three lazyhog writers hog CPU 1 in lazy mode (full mode on a
 #    kernel without it: no stack may be taken). Its notes (what it set)
 #    go to the log.
-if command -v lazytrace > /dev/null; then
+if [ -n "${lt_nodyn:-}" ]; then
+	echo "hogs-stacks: left out (no PREEMPT_DYNAMIC)"
+elif command -v lazytrace > /dev/null; then
 	cat > /tmp/stackhogs.sh <<EOF
 for n in 1 2 3; do
 	taskset 2 sh -c "echo $STACK_HOG_MS > $HOG" &
@@ -252,8 +347,8 @@ done
 wait
 EOF
 stamp "tc-stacks start"
-if [ -z "$LAZY" ]; then
-	echo "tc-stacks: left out (no lazy mode)"
+if [ -z "$LAZY" ] || [ -n "${lt_nodyn:-}" ]; then
+	echo "tc-stacks: left out (no lazy mode, or no PREEMPT_DYNAMIC)"
 elif trace-cmd record -T -b 8192 -e irq_vectors:local_timer_entry -e irq_vectors:local_timer_exit \
 	-e sched:sched_switch -e sched:sched_wakeup -o /tmp/tc-stacks.dat sh /tmp/tchogs.sh > /tmp/tc.out 2> /tmp/tc.err; then
 	grep 'hog pid' /tmp/tc.out
@@ -269,7 +364,7 @@ stamp "tc-stacks end"
 # g. every event the kernel has, for a short mixed load: fork/exec, file
 #    I/O on tmpfs, pipes, sleeps, the messaging load. One instance buffer,
 #    big enough that nothing is lost; saved as the other recordings are.
-[ -z "$LAZY" ] && { stamp "done"; exit 0; }
+[ -z "$LAZY" ] || [ -n "${lt_nodyn:-}" ] && { stamp "done"; exit 0; }
 rmdir $I 2>/dev/null
 mkdir $I || exit 1
 echo 0 > $I/tracing_on

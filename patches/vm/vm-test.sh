@@ -38,6 +38,15 @@ if [ "${VM_RT:-0}" = 1 ]; then
 	export EXTRA_CONFIG="${EXTRA_CONFIG:-} $here/rt.config"
 	check_mode=rt
 fi
+# VM_NODYN=1: PREEMPT_LAZY without PREEMPT_DYNAMIC (vm/nodyn.config): the
+# lazy scenarios only, no second boot (no preempt= without it)
+if [ "${VM_NODYN:-0}" = 1 ]; then
+	out=$BUILD/out-vm-nodyn
+	vmout=$BUILD/vm-out-nodyn
+	export EXTRA_CONFIG="${EXTRA_CONFIG:-} $here/nodyn.config"
+	export GUEST_ENV="${GUEST_ENV:-} lt_nodyn=1"
+	check_mode=nodyn
+fi
 export BUILD
 
 declare -a stages
@@ -124,10 +133,14 @@ stage "boot + record (qemu)" "$t"
 grep '^===' "$vmout/guest.log" | sed 's/^/[vm] /'
 
 # the mode can also be chosen at boot
-t=$(now)
-mkdir -p "$vmout/boot-full"
-vm "$vmout/boot-full" "preempt=full lt_boot_check=1"
-stage "boot with preempt=full" "$t"
+consoles=$vmout/console.log
+if [ "${VM_NODYN:-0}" != 1 ]; then
+	t=$(now)
+	mkdir -p "$vmout/boot-full"
+	vm "$vmout/boot-full" "preempt=full lt_boot_check=1"
+	stage "boot with preempt=full" "$t"
+	consoles="$consoles $vmout/boot-full/console.log"
+fi
 
 # Any kernel complaint on either boot fails the test (with the debug
 # build these are lockdep, DEBUG_PREEMPT, might_sleep, soft lockup, RCU
@@ -136,9 +149,9 @@ splat='BUG:|WARNING:|Oops|Kernel panic|lockdep|possible (recursive|circular|irq)
 t=$(now)
 "$here/check.sh" "$vmout" "$LAZYTRACE" "$hz" $check_mode 2>&1 | tee "$vmout/check.log"
 rc=${PIPESTATUS[0]}
-if grep -Eq "$splat" "$vmout/console.log" "$vmout/boot-full/console.log"; then
+if grep -Eq "$splat" $consoles; then
 	echo "FAIL: the kernel complained on the console:" | tee -a "$vmout/check.log"
-	grep -EnA3 "$splat" "$vmout/console.log" "$vmout/boot-full/console.log" | head -40 | tee -a "$vmout/check.log"
+	grep -EnA3 "$splat" $consoles | head -40 | tee -a "$vmout/check.log"
 	rc=1
 else
 	echo "ok:   no BUG, WARNING, lockdep report or stall on either console" | tee -a "$vmout/check.log"
