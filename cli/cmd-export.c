@@ -647,9 +647,10 @@ int cmd_export(int argc, char **argv)
 		[EXPORT_CSV] = "--csv",
 		[EXPORT_NDJSON] = "--ndjson",
 	};
+	/* static: still referenced when a usage error exits below */
+	static struct export_opt *opts;
 	struct export_request req = { 0 };
 	bool no_addresses = false, world_readable = false, table_mode = false;
-	struct export_opt *opts;
 	const char *out = NULL;
 	int c, nr = 0, ret;
 
