@@ -595,10 +595,12 @@ static int perfetto(const char *out, const struct export_opt *opts, int nr,
 static int tables(struct export_request *req, const struct export_opt *opts,
 		  int nr, bool no_addresses, int argc, char **argv)
 {
-	const char **files = calloc(nr + argc + 1, sizeof(*files));
+	/* static: still referenced when a usage error exits below */
+	static const char **files;
 	struct run_cli rc;
 	int i, nr_files = 0, ret;
 
+	files = calloc(nr + argc + 1, sizeof(*files));
 	if (!files)
 		die("out of memory");
 	if (no_addresses)
