@@ -336,6 +336,31 @@ static int write_interval(struct lt_reader *r, struct live *l)
 }
 
 /*
+ * A new file next to @path (mkostemp's template in @tmp, to rename into
+ * place), with the saved files' mode and owner; -1 with errno set.
+ */
+static int save_create(const struct live *l, const char *path, char *tmp,
+		       size_t len)
+{
+	int fd, saved;
+
+	snprintf(tmp, len, "%s.XXXXXX", path);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fchmod(fd, l->save_mode) ||
+	    ((l->save_uid >= 0 || l->save_gid >= 0) &&
+	     fchown(fd, l->save_uid, l->save_gid))) {
+		saved = errno;
+		close(fd);
+		unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	return fd;
+}
+
+/*
  * The kernel's symbols, once per run, as @save_dir/kallsyms (about 6 MB,
  * where each interval would carry them): the intervals are written
  * without, and the trace.dat reader takes them from there
@@ -349,14 +374,9 @@ static int save_kallsyms(struct lt_reader *r, struct live *l)
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/kallsyms", l->save_dir);
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
 	in = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
-	fd = in < 0 ? -1 : mkostemp(tmp, O_CLOEXEC);
+	fd = in < 0 ? -1 : save_create(l, path, tmp, sizeof(tmp));
 	if (fd < 0)
-		goto fail;
-	if (fchmod(fd, l->save_mode) ||
-	    ((l->save_uid >= 0 || l->save_gid >= 0) &&
-	     fchown(fd, l->save_uid, l->save_gid)))
 		goto fail;
 	while ((n = read(in, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
 		if (n > 0 && write(fd, buf, n) != n)
@@ -401,17 +421,10 @@ static int save_interval(struct lt_reader *r, struct live *l)
 		return -1;
 	snprintf(path, sizeof(path), "%s/interval-%lu.dat", l->save_dir,
 		 ++l->saved);
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	fd = mkostemp(tmp, O_CLOEXEC);
+	fd = save_create(l, path, tmp, sizeof(tmp));
 	if (fd < 0) {
 		lt_reader_fail(r, "%s: %s", path, strerror(errno));
 		return -1;
-	}
-	if (fchmod(fd, l->save_mode) ||
-	    ((l->save_uid >= 0 || l->save_gid >= 0) &&
-	     fchown(fd, l->save_uid, l->save_gid))) {
-		snprintf(err, sizeof(err), "%s", strerror(errno));
-		goto fail;
 	}
 	/* the symbols are the directory's kallsyms, not the file's */
 	ret = lt_tracefs_write_dat(l->s, fd, l->fd, l->size, !symbols, err,
