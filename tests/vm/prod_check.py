@@ -137,9 +137,9 @@ def check_stop(tag):
 	       m.group(0)[:120] if m else log.strip()[-120:])
 	if not m:
 		return
-	# the workload's: a hog, the spinner, or the script's own sleep (an
-	# exec under emulation took 4 ms once: "exe", busybox's applet)
-	first = re.search(r"sleeper pid (\d+)", log)
+	# the workload's: a hog, the spinner, the script itself or its own
+	# sleep (an exec under emulation took 4 ms once: "exe", busybox's)
+	first = re.search(r"script pid (\d+)", log)
 	expect(tag, "stop-above: a task of the workload",
 	       first is not None and int(m.group(1)) >= int(first.group(1)),
 	       "%s %s (the workload from pid %s)" % (m.group(1), m.group(2),

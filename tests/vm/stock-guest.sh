@@ -145,6 +145,7 @@ save() {
 # user-space spinner, a 10 ms sleeper; SECS seconds. A script, so that
 # lazytrace record can run it as its command.
 cat > /tmp/hogs.sh <<EOS
+echo "script pid \$\$"
 lazyload -c 1 sleep $((SECS + 1)) 10 &
 echo "sleeper pid \$!"
 lazyload -c 1 spin $((SECS + 1)) &
