@@ -1146,11 +1146,6 @@ static int dat_fill(struct lt_reader *r, struct tep_record *rec, int cpu)
 		return -1;
 	}
 	ei = event_info(d, rec_type(d, rec));
-	if (!ei) {
-		lt_reader_fail(r, "corrupt record at offset %llu: unknown event type %d",
-			       rec->offset, rec_type(d, rec));
-		return -1;
-	}
 	/* fill_fields() sets every member of the event's own kind */
 	ev->ts = rec->ts;
 	ev->missed = rec->missed_events < 0 ? LT_MISSED_UNKNOWN :
@@ -1163,6 +1158,18 @@ static int dat_fill(struct lt_reader *r, struct tep_record *rec, int cpu)
 	ev->preempt_count = (d->c_pc ? common(d, d->c_pc, rec) :
 				       tep_data_preempt_count(d->tep, rec)) & 0xff;
 	ev->comm = comm_of(d, ev->pid);
+	if (!ei) {
+		/*
+		 * A type the file has no format for (not saved, or a page
+		 * from elsewhere): its header is all there is to read, and
+		 * the one event is reported as unknown, not the file.
+		 */
+		ev->system = "";
+		ev->name = LT_UNKNOWN_EVENT;
+		ev->kind = LT_EV_OTHER;
+		r->pos = rec->offset;
+		return 1;
+	}
 	ev->system = ei->event->system;
 	ev->name = ei->event->name;
 	ev->kind = ei->kind;
@@ -1796,7 +1803,11 @@ static size_t dat_payload(struct lt_reader *r, const struct lt_event *ev,
 		return n < 0 ? 0 : (size_t)n;
 	}
 	ei = event_info(d, rec_type(d, d->rec));
-	k = ei ? lt_known_print(&ei->print, d->tep, d->rec, buf, len) : -1;
+	if (!ei) {
+		n = snprintf(buf, len, "type=%d", rec_type(d, d->rec));
+		return n < 0 ? 0 : (size_t)n;
+	}
+	k = lt_known_print(&ei->print, d->tep, d->rec, buf, len);
 	if (k >= 0)
 		return k;
 	trace_seq_reset(&d->seq);

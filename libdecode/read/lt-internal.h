@@ -17,6 +17,8 @@
 
 /* The one message for zero bytes of input, from a file, a device or a pipe. */
 #define LT_EMPTY_INPUT "empty input, not a trace"
+/* the name of an event whose type the file has no format for */
+#define LT_UNKNOWN_EVENT "[UNKNOWN EVENT]"
 
 struct lt_reader_ops {
 	/* Fill r->ev; 1 on an event, 0 at the end, -1 on error (r->err set). */

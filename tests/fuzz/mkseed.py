@@ -29,7 +29,7 @@ KSYMS = re.compile(rb' (resched_curr\w*|sched_tick|\w*tick\w*|hrtimer_wakeup|'
 
 class Reader:
     def __init__(self, data):
-        self.d, self.p = data, 0
+        self.d, self.p, self.bo = data, 0, '<'
 
     def take(self, n):
         b = self.d[self.p:self.p + n]
@@ -39,7 +39,7 @@ class Reader:
         return b
 
     def u(self, fmt):
-        return struct.unpack('<' + fmt, self.take(struct.calcsize(fmt)))[0]
+        return struct.unpack(self.bo + fmt, self.take(struct.calcsize(fmt)))[0]
 
     def cstr(self):
         e = self.d.index(b'\0', self.p)
@@ -68,18 +68,21 @@ def main():
     version = r.cstr()
     if version != b'6':
         raise SystemExit('need file version 6 (trace-cmd convert --file-version 6)')
-    endian, lsize, psize = r.take(1), r.take(1), r.u('I')
-    out += magic + version + b'\0' + endian + lsize + struct.pack('<I', psize)
+    endian = r.take(1)
+    # the file's byte order for every number after this byte
+    bo = r.bo = '>' if endian == b'\1' else '<'
+    lsize, psize = r.take(1), r.u('I')
+    out += magic + version + b'\0' + endian + lsize + struct.pack(bo + 'I', psize)
     for tag in (b'header_page\0', b'header_event\0'):
         if r.take(len(tag)) != tag:
             raise SystemExit('bad header section')
         n = r.u('Q')
-        out += tag + struct.pack('<Q', n) + r.take(n)
+        out += tag + struct.pack(bo + 'Q', n) + r.take(n)
     fmts = [r.take(r.u('Q')) for _ in range(r.u('I'))]
     fmts = [f for f in fmts if name_of(f) == 'function']
-    out += struct.pack('<I', len(fmts))
+    out += struct.pack(bo + 'I', len(fmts))
     for f in fmts:
-        out += struct.pack('<Q', len(f)) + f
+        out += struct.pack(bo + 'Q', len(f)) + f
     systems = []
     for _ in range(r.u('I')):
         sysname = r.cstr().decode()
@@ -87,21 +90,21 @@ def main():
         evs = [e for e in evs if name_of(e) in KNOWN.get(sysname, ())]
         if evs:
             systems.append((sysname, evs))
-    out += struct.pack('<I', len(systems))
+    out += struct.pack(bo + 'I', len(systems))
     for sysname, evs in systems:
-        out += sysname.encode() + b'\0' + struct.pack('<I', len(evs))
+        out += sysname.encode() + b'\0' + struct.pack(bo + 'I', len(evs))
         for e in evs:
-            out += struct.pack('<Q', len(e)) + e
+            out += struct.pack(bo + 'Q', len(e)) + e
     ksyms = r.take(r.u('I'))
     ksyms = b'\n'.join([l for l in ksyms.split(b'\n') if KSYMS.search(l)][:64])
-    out += struct.pack('<I', len(ksyms)) + ksyms
+    out += struct.pack(bo + 'I', len(ksyms)) + ksyms
     r.take(r.u('I'))				# printk formats: dropped
-    out += struct.pack('<I', 0)
+    out += struct.pack(bo + 'I', 0)
     cmdlines = r.take(r.u('Q'))[:2048]
     cmdlines = cmdlines[:cmdlines.rfind(b'\n') + 1]
-    out += struct.pack('<Q', len(cmdlines)) + cmdlines
+    out += struct.pack(bo + 'Q', len(cmdlines)) + cmdlines
     ncpus = r.u('I')
-    out += struct.pack('<I', ncpus)
+    out += struct.pack(bo + 'I', ncpus)
     if r.take(10) != b'options  \0':
         raise SystemExit('no options section')
     where = None
@@ -111,8 +114,12 @@ def main():
             break
         data = r.take(r.u('I'))
         if opt == 3 and where is None:	# BUFFER: offset, name
-            where = struct.unpack('<Q', data[:8])[0]
-    out += b'options  \0' + struct.pack('<H', 0)
+            where = struct.unpack(bo + 'Q', data[:8])[0]
+            # trace-cmd 3.1's convert writes this offset in the host's
+            # byte order, not the file's
+            if where >= len(r.d):
+                where = struct.unpack('<Q', data[:8])[0]
+    out += b'options  \0' + struct.pack(bo + 'H', 0)
     cpus = flyrecord(r, ncpus)
     if all(size == 0 for _, size in cpus) and where is not None:
         r.p = where
@@ -121,11 +128,11 @@ def main():
     table = len(out)
     out += b'\0' * 16 * ncpus
     clock = b'[local]\0'
-    out += struct.pack('<Q', len(clock)) + clock
+    out += struct.pack(bo + 'Q', len(clock)) + clock
     for cpu, (off, size) in enumerate(cpus):
         size = min(size, pages * psize)
         out += b'\0' * (-len(out) % psize)
-        struct.pack_into('<QQ', out, table + 16 * cpu, len(out), size)
+        struct.pack_into(bo + 'QQ', out, table + 16 * cpu, len(out), size)
         out += r.d[off:off + size]
     open(dst, 'wb').write(out)
 

@@ -52,7 +52,10 @@ if [ ! -d "$seeds" ]; then
 		xz -dc "$x" | head -n 60 > "$seeds/text/$n-head"
 		xz -dc "$x" | sed -n '3000,3040p' > "$seeds/text/$n-mid"
 	done
-	for d in "$top"/tests/data/*.dat; do
+	# and a 5.10 i686 and armhf and a big-endian s390x file: other
+	# long sizes, byte orders and format generations
+	for d in "$top"/tests/data/*.dat "$top"/tests/data/old/*-allevents-*.dat \
+		 "$top"/tests/data/stock/stock72-allevents-s390x.dat; do
 		n=$(basename "$d" .dat)
 		trace-cmd convert -i "$d" --file-version 6 -o "$B/v6.dat" \
 			>/dev/null 2>&1
