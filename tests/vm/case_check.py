@@ -7,7 +7,8 @@ stock-guest.sh's step case:TAG ran it: three spinlock-fault threads on
 one CPU whose lock holder faults fresh memory in, then with the memory
 pre-faulted, recorded with a stack at every preemption. TAG names the
 boot: none612 and voluntary612 (Debian's 6.12, preempt=none and
-voluntary), full and lazy (7.2).
+voluntary), full and lazy (7.2); none612p, lazy612p and full612p (the
+series' 6.12, patches/vm/case.sh). The checks go by the tag's start.
 
 What lazytrace must say of the threads (preempts: R+ switches; the
 requests table: how each request to give up the CPU ended):

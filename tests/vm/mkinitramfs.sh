@@ -74,6 +74,8 @@ for m in virtio_pci netfs 9pnet 9pnet_virtio 9p; do
 	case $m in
 	virtio_pci|netfs) grep -qE "/$m\.ko(\.xz)?$" "$mods/modules.order" || continue ;;
 	esac
+	# built in (the series' own kernel): nothing to load
+	grep -qE "/$m\.ko$" "$mods/modules.builtin" 2>/dev/null && continue
 	add_mod "$m"
 done
 

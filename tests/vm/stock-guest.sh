@@ -579,11 +579,14 @@ stopabove() {
 # recorded with a stack at every preemption and the system calls; files
 # TAG-case-MEM.dat, .out (the program's spin and hold times) and .log.
 casestudy() {
+	# the series' minimal kernel has no syscall events
+	sc=--syscalls
+	[ -d $T/events/raw_syscalls ] || sc=
 	for mem in fresh prefault; do
 		opt=
 		[ $mem = prefault ] && opt=-p
 		stamp "case $1 $mem"
-		timeout -s KILL 300 lazytrace record --stacks=preempt --syscalls \
+		timeout -s KILL 300 lazytrace record --stacks=preempt $sc \
 			-o /tmp/c.dat -- taskset -c 1 spinlock-fault -t 3 -d $SECS $opt \
 			> /tmp/c.out 2> /tmp/c.log
 		echo "record exit $?" >> /tmp/c.log
