@@ -270,6 +270,24 @@ static inline void progress_tick(struct progress *p)
 /* ---- Runs: the library's run object behind the table commands (run.c) ---- */
 
 /*
+ * The cut and the task filters, part of RUN_LONG_OPTS: for tui, which
+ * takes them without the output formats. run_opt() handles them.
+ */
+#define RUN_FILTER_LONG_OPTS \
+	{ "cpu", required_argument, NULL, OPT_CPU }, \
+	{ "pid", required_argument, NULL, OPT_PID }, \
+	{ "comm", required_argument, NULL, OPT_COMM }, \
+	{ "from", required_argument, NULL, OPT_FROM }, \
+	{ "to", required_argument, NULL, OPT_TO }
+
+#define RUN_FILTER_USAGE \
+"  --cpu LIST         only these CPUs (the trace is cut: as if recorded so)\n" \
+"  --from T, --to T   only this window (cut the same way; T: 7.25, 7250ms;\n" \
+"                     a time printed with six decimals takes its microsecond)\n" \
+"  --pid LIST         only rows of these tasks\n" \
+"  --comm GLOBS       only rows of tasks whose name matches (e.g. 'kworker*')\n"
+
+/*
  * The options every command that reads a trace through a run takes; each
  * is handed to lt_run_set() under its long name, once (twice is a
  * mistake: exit 2). A bare argument is the input, as with -i.
@@ -278,11 +296,7 @@ static inline void progress_tick(struct progress *p)
 	{ "input", required_argument, NULL, 'i' }, \
 	{ "buffer", required_argument, NULL, 'B' }, \
 	{ "abi", required_argument, NULL, OPT_ABI }, \
-	{ "cpu", required_argument, NULL, OPT_CPU }, \
-	{ "pid", required_argument, NULL, OPT_PID }, \
-	{ "comm", required_argument, NULL, OPT_COMM }, \
-	{ "from", required_argument, NULL, OPT_FROM }, \
-	{ "to", required_argument, NULL, OPT_TO }, \
+	RUN_FILTER_LONG_OPTS, \
 	{ "hz", required_argument, NULL, OPT_HZ }, \
 	{ "tick", required_argument, NULL, OPT_RUN_TICK }, \
 	{ "episode-ticks", required_argument, NULL, OPT_RUN_EPISODE_TICKS }, \
@@ -300,11 +314,7 @@ static inline void progress_tick(struct progress *p)
 "                     trace.dat); a bare FILE argument is the same\n" \
 "  -B, --buffer NAME  trace.dat instance buffer\n" \
 "  --abi NAME         flag ABI: " LT_ABI_NAMES "\n" \
-"  --cpu LIST         only these CPUs (the trace is cut: as if recorded so)\n" \
-"  --from T, --to T   only this window (cut the same way; T: 7.25, 7250ms;\n" \
-"                     a time printed with six decimals takes its microsecond)\n" \
-"  --pid LIST         only rows of these tasks\n" \
-"  --comm GLOBS       only rows of tasks whose name matches (e.g. 'kworker*')\n" \
+RUN_FILTER_USAGE \
 "  --json, --csv, --ndjson  machine-readable output (docs/json.md)\n" \
 "  -t                 times in full nanoseconds\n" \
 "  --hz N, --tick T   the tick when the trace has no tick events\n" \

@@ -16,7 +16,8 @@
 enum { OPT_LIVE = OPT_PRIVATE };
 
 static const char tui_usage[] =
-"usage: lazytrace tui [FILE] [--abi NAME] [-B BUFFER] [--hz N]\n"
+"usage: lazytrace tui [FILE] [--abi NAME] [-B BUFFER] [--hz N] [--cpu LIST]\n"
+"                     [--pid LIST] [--comm GLOBS] [--from T] [--to T]\n"
 "       lazytrace tui --live [--abi NAME] [--hz N] [--stacks WHEN]\n"
 "\n"
 "A full-screen timeline: one row per CPU, time across, each cell showing\n"
@@ -30,73 +31,104 @@ static const char tui_usage[] =
 "                     a bare FILE argument is the same\n"
 "  -B, --buffer NAME  trace.dat instance buffer (default: the one with events)\n"
 "  --abi NAME         flag ABI: " LT_ABI_NAMES "\n"
+RUN_FILTER_USAGE
 "  --hz N             the kernel's tick rate, for a trace without tick events\n"
 "                     (else the HZ its setup line records, else unknown)\n"
+JOBS_USAGE
 "  --live             trace this machine into a private tracefs instance\n"
 "                     (as root, or a user tracefs is mounted for: uid=),\n"
 "                     removed on exit; the timeline grows every\n"
 "                     second, the panels show the last second's analysis\n"
 "  --stacks WHEN      with --live: kernel stacks for the hogs' call sites,\n"
 "                     lazy (a tick finding a lazy request; default), tick\n"
-"                     (every tick) or none; --no-stacks is none\n";
+"                     (every tick) or none; --no-stacks is none\n"
+"\n"
+"With --pid or --comm the CPU rows count only those tasks' time, and the\n"
+"hogs, the upgrade marks, the events and the task search are theirs; with\n"
+"--cpu, --from or --to the trace is cut before it is read, as in the other\n"
+"commands. --live takes none of them.\n";
 
-static int tui_file_cmd(const struct input_opts *in,
-			const struct lt_analysis_opts *lo)
-{
-	struct lt_reader *r = input_open(in);
-	int ret = tui_file(r, in->file, in->buffer, lo);
-
-	lt_reader_close(r);
-	return ret ? EXIT_BAD : EXIT_OK;
-}
-
-static int tui_live_cmd(const struct input_opts *in,
-			const struct lt_analysis_opts *lo, enum lt_stacks stacks)
+static int tui_live_cmd(enum lt_abi abi, const struct lt_analysis_opts *lo,
+			enum lt_stacks stacks)
 {
 	struct lt_tracefs_opts to = { .functions = true, .stacks = stacks };
-	struct lt_open_opts oo = { .abi = in->abi };
+	struct lt_open_opts oo = { .abi = abi };
 
 	return tui_live(&to, &oo, lo) ? EXIT_BAD : EXIT_OK;
 }
 
 /*
- * Open the input and read its first event, so that a file that is not a
- * trace is refused with the usual one line before the screen is taken.
+ * Read the input's first event through a run of its own, without the
+ * filters, so that a file that is not a trace is refused with the usual
+ * one line before the screen is taken.
  */
-static void probe_input(const struct input_opts *in)
+static void probe_input(struct run_cli *rc)
 {
-	struct lt_reader *r = input_open(in);
-	int ret;
+	static const char *const keep[] = { "input", "buffer", "abi" };
+	struct lt_run *run = lt_run_new();
+	struct lt_table *t = NULL;
+	char err[512];
+	size_t k;
+	int i;
 
-	lt_reader_next(r);
-	ret = input_finish(r);
-	lt_reader_close(r);
-	if (ret != EXIT_OK)
-		exit(ret);
+	if (!run)
+		die("out of memory");
+	for (i = 0; i < rc->nr_opts; i++)
+		for (k = 0; k < ARRAY_SIZE(keep); k++)
+			if (!strcmp(rc->opt_name[i], keep[k]))
+				lt_run_set(run, keep[k], rc->opt_value[i]);
+	if (!lt_run_open(run))
+		t = lt_run_table(run, "events");
+	if (t && lt_table_next(t) >= 0) {
+		lt_run_free(run);
+		return;
+	}
+	/* freed first: a leak checker sees no run left */
+	snprintf(err, sizeof(err), "%s", lt_run_error(run));
+	lt_run_free(run);
+	die("%s", err);
+}
+
+/* Which filters were given, as the TUI needs to know them. */
+static unsigned int given_filters(const struct run_cli *rc)
+{
+	unsigned int f = 0;
+	int i;
+
+	for (i = 0; i < rc->nr_opts; i++) {
+		const char *n = rc->opt_name[i];
+
+		if (!strcmp(n, "cpu") || !strcmp(n, "from") || !strcmp(n, "to"))
+			f |= TUI_CUT;
+		else if (!strcmp(n, "pid") || !strcmp(n, "comm"))
+			f |= TUI_TASKS;
+	}
+	return f;
 }
 
 int cmd_tui(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		INPUT_LONG_OPTS,
+		RUN_FILTER_LONG_OPTS,
 		{ "hz", required_argument, NULL, OPT_HZ },
 		{ "live", no_argument, NULL, OPT_LIVE },
 		STACKS_LONG_OPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct input_opts in = INPUT_OPTS_INIT;
 	struct lt_analysis_opts lo = { 0 };
 	enum lt_stacks stacks = LT_STACKS_LAZY;
-	bool live = false, in_given = false;
-	int c;
+	enum lt_abi abi = LT_ABI_AUTO;
+	bool live = false, abi_given = false;
+	const char *file, *buffer = NULL;
+	unsigned int filters;
+	struct run_cli rc;
+	int c, ret;
 
+	run_cli_init(&rc);
 	while ((c = getopt_long(argc, argv, INPUT_SHORT_OPTS "h", longopts,
 				NULL)) != -1) {
-		if (input_opt(&in, c, optarg)) {
-			in_given |= c == 'i';
-			continue;
-		}
 		if (stacks_opt(&stacks, c, optarg))
 			continue;
 		switch (c) {
@@ -104,27 +136,50 @@ int cmd_tui(int argc, char **argv)
 			live = true;
 			break;
 		case OPT_HZ:
+			/* the TUI's own analysis takes it */
 			lo.hz = parse_hz(optarg);
 			break;
-		case 'h':
-			fputs(tui_usage, stdout);
-			return EXIT_OK;
+		case OPT_ABI:
+			/* --live has no run: it takes the ABI itself */
+			abi_opt(optarg, &abi, &abi_given);
+			run_set(&rc, "abi", optarg);
+			break;
+		case 'B':
+			buffer = optarg;
+			/* fall through */
 		default:
+			if (run_opt(&rc, c, optarg))
+				break;
+			if (c == 'h') {
+				fputs(tui_usage, stdout);
+				lt_run_free(rc.run);
+				return EXIT_OK;
+			}
 			usage_fail();
 		}
 	}
-	if (optind < argc) {
-		in.file = bare_input(argc, argv, in_given ? in.file : NULL);
-		in_given = true;
-	}
-	if (!strcmp(in.file, "-"))
+	file = bare_input(argc, argv, rc.given & 1 ? rc.input : NULL);
+	if (file)
+		run_opt(&rc, 'i', file);
+	filters = given_filters(&rc);
+	if (!strcmp(rc.input, "-"))
 		die_usage("reads its keys from the terminal: give a file, not '-'");
-	if (live && (in_given || in.buffer))
+	if (live && (rc.given & 1 || buffer))
 		die_usage("--live traces this machine: no -i or -B");
-	if (!live)
-		probe_input(&in);
+	if (live && filters)
+		die_usage("--live: no --cpu, --pid, --comm, --from or --to (they filter a trace file)");
+	if (!live) {
+		run_cli_open(&rc, 0, NULL);
+		probe_input(&rc);
+	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		die_usage("needs a terminal (use report, timeline or hogs in scripts)");
 	setlocale(LC_ALL, "");
-	return live ? tui_live_cmd(&in, &lo, stacks) : tui_file_cmd(&in, &lo);
+	if (live) {
+		lt_run_free(rc.run);
+		return tui_live_cmd(abi, &lo, stacks);
+	}
+	ret = tui_file(rc.run, rc.input, buffer, &lo, filters);
+	lt_run_free(rc.run);
+	return ret ? EXIT_BAD : EXIT_OK;
 }

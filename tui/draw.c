@@ -344,6 +344,7 @@ static void draw_timeline(struct view *v)
 	struct cell_query q = {
 		.start = view_start(v), .cell_ns = v->cell_ns,
 		.ncols = v->ncols, .sel = sel, .only_sel = v->filter && v->sel,
+		.s = s->filters & TUI_TASKS ? s : NULL,
 		.lane_pid = v->lane_pid, .nlanes = v->nlanes,
 		.cells = v->cells, .lanes = v->lanes,
 	};
@@ -439,13 +440,19 @@ static void draw_hogs(struct view *v, int x, int w)
 {
 	const struct lt_task_stats *const *h;
 	char pend[24], line[128];
-	size_t nr, i;
+	size_t nr, i, shown = 0;
 	int y = lay.mid;
 
 	h = lt_analysis_hogs(v->s->a, &nr);
+	for (i = 0; i < nr; i++)
+		shown += summary_task_shown(v->s, h[i]->pid);
 	snprintf(line, sizeof(line), "Hogs: %zu%s (Tab selects; h: next episode)",
-		 nr, v->s->live ? " in the last interval" : "");
+		 shown, v->s->live ? " in the last interval" : "");
 	title(y++, x, w, line);
+	if (!shown && nr) {
+		put(y++, x, w, "no hogs among the tasks --pid or --comm select");
+		return;
+	}
 	if (!nr) {
 		if (lt_analysis_summary(v->s->a)->tick_source == LT_TICK_UNKNOWN)
 			put(y++, x, w, "no hogs: the tick is unknown (no tick events, no HZ in the trace: --hz N)");
@@ -461,6 +468,8 @@ static void draw_hogs(struct view *v, int x, int w)
 	for (i = 0; i < nr && y < lay.mid + lay.mid_h; i++) {
 		bool me = v->sel == h[i];
 
+		if (!summary_task_shown(v->s, h[i]->pid))
+			continue;
 		if (me)
 			attron(A_REVERSE);
 		putf(y++, x, w, "%c%2zu %6d %-8.8s %4llu %9s %6.1f",

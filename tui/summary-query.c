@@ -37,6 +37,9 @@ static void cells_add(const struct cell_query *q, int cpu, int64_t a,
 		a = 0;
 	if (b > end)
 		b = end;
+	/* the task filters: another task's time is not shown, as if idle */
+	if (q->s && !summary_task_shown(q->s, pid))
+		return;
 	while (a < b) {
 		int64_t cend;
 		float ns;
@@ -66,11 +69,11 @@ static void cells_from_bins(struct summary *s, const struct cell_query *q,
 	int l = 0, cpu, st;
 
 	/*
-	 * A merged bin keeps one task: for the selected task's highlight
-	 * and the lanes, the finest bins (a frame then visits every bin on
+	 * A merged bin keeps one task: for the selected task's highlight,
+	 * the lanes and the task filters, the finest bins (a frame then visits every bin on
 	 * screen, at most s->cap per CPU).
 	 */
-	while (q->sel < 0 && !q->nlanes && l + 1 < s->nlevels &&
+	while (q->sel < 0 && !q->nlanes && !q->s && l + 1 < s->nlevels &&
 	       (s->w0 << (l + 1)) <= q->cell_ns)
 		l++;
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
@@ -142,7 +145,8 @@ static int cells_from_events(struct summary *s, const struct cell_query *q,
 
 		if (t >= end)
 			break;
-		if (ev->cpu < 0 || ev->cpu >= s->nr_cpus)
+		if (ev->cpu < 0 || ev->cpu >= s->nr_cpus ||
+		    !summary_event_shown(s, ev, false))
 			continue;
 		cc = &c[ev->cpu];
 		if (cc->since >= 0 && t > cc->since)
@@ -187,7 +191,8 @@ static void mark_upgrades(struct summary *s, const struct cell_query *q)
 
 		if (col >= q->ncols)
 			break;
-		if (col < 0 || u->cpu >= s->nr_cpus)
+		if (col < 0 || u->cpu >= s->nr_cpus ||
+		    !summary_task_shown(s, u->pid))
 			continue;
 		for (k = 0; k < q->nlanes; k++)
 			if (u->pid == q->lane_pid[k])
@@ -285,7 +290,12 @@ int summary_events(struct summary *s, uint64_t ts, int cpu, int pid,
 		}
 		*got_a = 0;
 		while ((ev = lt_reader_next(sr)) && n++ < EVENTS_LIMIT) {
-			if (ev->cpu != cpu || (pid >= 0 && ev->pid != pid))
+			/* past the cut's end: a trace.dat has no more */
+			if (s->done && ev->ts > s->t_end && s->run &&
+			    lt_reader_format(sr) == LT_INPUT_TRACE_DAT)
+				break;
+			if (ev->cpu != cpu || (pid >= 0 && ev->pid != pid) ||
+			    !summary_event_shown(s, ev, true))
 				continue;
 			if (ev->ts < ts) {
 				/* A ring of the last @nb before @ts. */

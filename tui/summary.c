@@ -296,6 +296,85 @@ static void mark_episodes(struct summary *s)
 	s->up_marked = s->nr_up;
 }
 
+static size_t pid_slot(int pid, size_t cap)
+{
+	return ((unsigned int)pid * 2654435761u) & (cap - 1);
+}
+
+bool summary_task_shown(const struct summary *s, int pid)
+{
+	size_t i;
+
+	if (!(s->filters & TUI_TASKS))
+		return true;
+	if (!s->sel_cap)
+		return false;
+	for (i = pid_slot(pid, s->sel_cap); s->sel_pids[i] >= 0;
+	     i = (i + 1) & (s->sel_cap - 1))
+		if (s->sel_pids[i] == pid)
+			return true;
+	return false;
+}
+
+static void pid_put(int *v, size_t cap, int pid)
+{
+	size_t i = pid_slot(pid, cap);
+
+	while (v[i] >= 0)
+		i = (i + 1) & (cap - 1);
+	v[i] = pid;
+}
+
+/* A task the task filters select: its pid is shown from now on. */
+static int select_pid(struct summary *s, int pid)
+{
+	size_t cap, i;
+	int *v;
+
+	if (pid < 0 || summary_task_shown(s, pid))
+		return 0;
+	if (2 * (s->sel_nr + 1) > s->sel_cap) {
+		cap = s->sel_cap ? 2 * s->sel_cap : 64;
+		v = malloc(cap * sizeof(*v));
+		if (!v)
+			return -1;
+		for (i = 0; i < cap; i++)
+			v[i] = -1;
+		for (i = 0; i < s->sel_cap; i++)
+			if (s->sel_pids[i] >= 0)
+				pid_put(v, cap, s->sel_pids[i]);
+		free(s->sel_pids);
+		s->sel_pids = v;
+		s->sel_cap = cap;
+	}
+	pid_put(s->sel_pids, s->sel_cap, pid);
+	s->sel_nr++;
+	return 0;
+}
+
+/* The run decides, by the rules of every command's tables. */
+bool summary_event_shown(const struct summary *s, const struct lt_event *ev,
+			 bool task)
+{
+	return !s->run || lt_run_event_selected(s->run, ev,
+						task && (s->filters & TUI_TASKS));
+}
+
+/*
+ * Whether the cut selects @ev; a task it finds the task filters select
+ * (the event's current task) is shown from then on.
+ */
+static int summary_select(struct summary *s, const struct lt_event *ev)
+{
+	if (!s->run || !s->filters)
+		return 1;
+	if (!lt_run_event_selected(s->run, ev, false))
+		return 0;
+	if ((s->filters & TUI_TASKS) && lt_run_event_selected(s->run, ev, true))
+		return select_pid(s, ev->pid) ? -1 : 1;
+	return 1;
+}
+
 /* The state a CPU is in after @ev, at relative time @t. */
 void summary_replay(struct summary *s, struct cpu_build *c,
 		    const struct lt_event *ev, int64_t t)
@@ -357,8 +436,9 @@ struct lt_reader *summary_seeker(struct summary *s)
 	return s->sr;
 }
 
-int summary_begin(struct summary *s, struct lt_reader *r, const char *file,
-		  const char *buffer, const struct lt_analysis_opts *lo)
+static int summary_init(struct summary *s, struct lt_reader *r,
+			const char *file, const char *buffer,
+			const struct lt_analysis_opts *lo)
 {
 	struct lt_analysis_opts o = *lo;
 	int cpu;
@@ -381,10 +461,21 @@ int summary_begin(struct summary *s, struct lt_reader *r, const char *file,
 	return 0;
 }
 
+int summary_begin(struct summary *s, struct lt_run *run, const char *file,
+		  const char *buffer, const struct lt_analysis_opts *lo,
+		  unsigned int filters)
+{
+	int ret = summary_init(s, lt_run_reader(run), file, buffer, lo);
+
+	s->run = run;
+	s->filters = filters;
+	return ret;
+}
+
 int summary_begin_live(struct summary *s, struct lt_reader *r,
 		       const struct lt_analysis_opts *lo)
 {
-	if (summary_begin(s, r, "live", NULL, lo))
+	if (summary_init(s, r, "live", NULL, lo))
 		return -1;
 	/* Each interval gets its own analysis, made once its ABI is known. */
 	lt_analysis_free(s->a);
@@ -458,17 +549,24 @@ int summary_step(struct summary *s, double budget)
 			return -1;
 	}
 	while ((ev = lt_reader_next(s->r))) {
-		if (!s->events)
-			s->t0 = ev->ts;
-		if (ev->ts > s->t_end)
-			s->t_end = ev->ts;
-		lt_analysis_feed(s->feed, ev);
-		/* live: only the first interval has the setup line */
-		if (ev->kind == LT_EV_PRINT && !s->setup.found)
-			s->setup = lt_analysis_summary(s->feed)->setup;
-		summary_event(s, ev, s->prev_pos);
+		int sel = summary_select(s, ev);
+
+		if (sel < 0)
+			return -1;
+		if (sel) {
+			if (!s->events++)
+				s->t0 = ev->ts;
+			if (ev->ts > s->t_end)
+				s->t_end = ev->ts;
+			lt_analysis_feed(s->feed, ev);
+			/* live: only the first interval has the setup line */
+			if (ev->kind == LT_EV_PRINT && !s->setup.found)
+				s->setup = lt_analysis_summary(s->feed)->setup;
+			summary_event(s, ev, s->prev_pos);
+		}
+		/* a bin's position is before its first event, cut or not */
 		s->prev_pos = lt_reader_position(s->r);
-		if ((++s->events & 0x3ff) == 0 && mono_now() >= until) {
+		if ((++s->read & 0x3ff) == 0 && mono_now() >= until) {
 			double done = s->size ? (double)s->prev_pos / s->size : 0;
 
 			s->progress = done > 0.99 ? 0.99 : done;
@@ -496,6 +594,7 @@ void summary_free(struct summary *s)
 	free(s->pos);
 	free(s->cb);
 	free(s->up);
+	free(s->sel_pids);
 	if (s->feed != s->a)
 		lt_analysis_free(s->feed);
 	lt_analysis_free(s->a);

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "lazytrace.h"
+#include "tui.h"
 
 /* What the running task on a CPU is doing, least to most urgent. */
 enum tui_state {
@@ -85,12 +86,19 @@ struct summary {
 	bool want_seek;		/* the user moved: open sr */
 	bool live;		/* r reads tracefs, an interval at a time */
 	const char *error;	/* the reader's error, if it stopped on one */
+	/* a file's run: its cut and task filters select (NULL: live) */
+	struct lt_run *run;
+	unsigned int filters;	/* TUI_CUT, TUI_TASKS (tui.h) */
+	/* the pids the task filters selected, as seen: an open-addressed set */
+	int *sel_pids;
+	size_t sel_nr, sel_cap;
 
 	/* reading */
 	bool done;		/* r is read (live: an interval was) */
 	double progress;	/* 0..1 of the input read */
 	uint64_t size, prev_pos;
-	uint64_t events;
+	uint64_t events;	/* those the cut selected */
+	uint64_t read;		/* all the reader gave */
 
 	/* the analysis: a for the panels, finished; feed is fed */
 	struct lt_analysis *a;
@@ -121,11 +129,13 @@ struct summary {
 };
 
 /*
- * Start a summary of @r, the input @file (@buffer: its trace.dat
- * instance). Returns 0, or -1 if out of memory.
+ * Start a summary of @run's input, @file (@buffer: its trace.dat
+ * instance), through its filters (@filters: the ones given). Returns 0,
+ * or -1 if out of memory.
  */
-int summary_begin(struct summary *s, struct lt_reader *r, const char *file,
-		  const char *buffer, const struct lt_analysis_opts *lo);
+int summary_begin(struct summary *s, struct lt_run *run, const char *file,
+		  const char *buffer, const struct lt_analysis_opts *lo,
+		  unsigned int filters);
 /*
  * Start a summary of a live reader (lt_live_open()): the analysis the
  * panels show (@a) is that of the last interval read.
@@ -140,6 +150,15 @@ int summary_begin_live(struct summary *s, struct lt_reader *r,
  */
 int summary_step(struct summary *s, double budget);
 void summary_free(struct summary *s);
+
+/* Whether the task filters (--pid, --comm) show @pid: all without them. */
+bool summary_task_shown(const struct summary *s, int pid);
+/*
+ * Whether @ev, read again by the seeker, passes the cut (and, with
+ * @task, the task filters).
+ */
+bool summary_event_shown(const struct summary *s, const struct lt_event *ev,
+			 bool task);
 
 /* Between summary.c, which builds, and summary-query.c, which answers. */
 /* @ts relative to the trace's start (0 before it). */
@@ -170,6 +189,7 @@ struct cell_query {
 	int ncols;
 	int sel;		/* the selected pid (highlight), or -1 */
 	bool only_sel;		/* count only its time (filter) */
+	const struct summary *s;	/* only the tasks it shows count */
 	const int *lane_pid;	/* tasks with a lane of their own */
 	int nlanes;
 	struct cell *cells;	/* [cpu * ncols + i] */

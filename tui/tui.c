@@ -183,14 +183,14 @@ static int show(struct summary *s)
 }
 
 /* Documented in tui.h. */
-int tui_file(struct lt_reader *r, const char *file, const char *buffer,
-	     const struct lt_analysis_opts *lo)
+int tui_file(struct lt_run *run, const char *file, const char *buffer,
+	     const struct lt_analysis_opts *lo, unsigned int filters)
 {
 	struct summary s;
 	int ret;
 
 	catch_signals();
-	if (summary_begin(&s, r, file, buffer, lo)) {
+	if (summary_begin(&s, run, file, buffer, lo, filters)) {
 		fprintf(stderr, "lazytrace tui: %s: out of memory\n", file);
 		ret = -1;
 	} else {
@@ -198,7 +198,7 @@ int tui_file(struct lt_reader *r, const char *file, const char *buffer,
 	}
 	summary_free(&s);
 	if (got_signal) {
-		lt_reader_close(r);
+		lt_run_free(run);
 		reraise();
 	}
 	return ret;

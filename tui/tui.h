@@ -9,14 +9,19 @@
 
 #include "lazytrace.h"
 
+/* What the run's filters do, for the TUI to show only what they select. */
+#define TUI_CUT		1u	/* --cpu, --from, --to: the events cut */
+#define TUI_TASKS	2u	/* --pid, --comm: only those tasks shown */
+
 /*
- * The full-screen timeline of reader @r (of @file, instance @buffer or
- * NULL), until q; the caller closes @r. 0, or -1 after saying why. A
- * SIGINT, SIGTERM or SIGHUP restores the terminal and then ends the
- * process with that signal.
+ * The full-screen timeline of @run (opened, of @file, instance @buffer or
+ * NULL), until q; the caller frees @run. It reads the events the run's
+ * cut selects (@filters: those given) and shows the tasks its task
+ * filters select. 0, or -1 after saying why. A SIGINT, SIGTERM or SIGHUP
+ * restores the terminal and then ends the process with that signal.
  */
-int tui_file(struct lt_reader *r, const char *file, const char *buffer,
-	     const struct lt_analysis_opts *lo);
+int tui_file(struct lt_run *run, const char *file, const char *buffer,
+	     const struct lt_analysis_opts *lo, unsigned int filters);
 
 /*
  * The same, tracing this machine (lt_live_begin() with @to and @oo) into

@@ -210,6 +210,14 @@ static void announce(struct view *v, const struct upgrade *u, const char *what)
 		lt_upgrade_source_name(u->source));
 }
 
+/* Whether n/N (h: @episodes) stop at @u: of @pid if not -1, and shown. */
+static bool visits(const struct summary *s, const struct upgrade *u, int pid,
+		   bool episodes)
+{
+	return (pid < 0 || u->pid == pid) && upgrade_forced(u) &&
+	       (!episodes || u->episode) && summary_task_shown(s, u->pid);
+}
+
 static void jump_upgrade(struct view *v, bool forward, bool episodes)
 {
 	struct summary *s = v->s;
@@ -221,16 +229,12 @@ static void jump_upgrade(struct view *v, bool forward, bool episodes)
 	if (forward) {
 		for (i = summary_upgrade_after(s, v->cursor, false);
 		     i < s->nr_up; i++)
-			if ((pid < 0 || s->up[i].pid == pid) &&
-			    upgrade_forced(&s->up[i]) &&
-			    (!episodes || s->up[i].episode))
+			if (visits(s, &s->up[i], pid, episodes))
 				break;
 	} else {
 		i = summary_upgrade_after(s, v->cursor, true);
 		while (i-- > 0)
-			if ((pid < 0 || s->up[i].pid == pid) &&
-			    upgrade_forced(&s->up[i]) &&
-			    (!episodes || s->up[i].episode))
+			if (visits(s, &s->up[i], pid, episodes))
 				break;
 		if (i == (size_t)-1)
 			i = s->nr_up;
@@ -281,6 +285,8 @@ static const struct lt_task_stats *find_task(struct view *v, const char *q,
 	for (i = 0; i < as->nr_tasks; i++) {
 		const struct lt_task_stats *t = lt_analysis_task(v->s->a, i);
 
+		if (!summary_task_shown(v->s, t->pid))
+			continue;
 		if (num ? t->pid == atoi(q) : strstr(t->comm, q) != NULL)
 			m[n++] = t;
 	}
@@ -348,13 +354,20 @@ static void next_hog(struct view *v)
 	size_t nr, i;
 
 	h = lt_analysis_hogs(v->s->a, &nr);
-	if (!nr) {
-		set_msg(v, "no hogs in this trace");
+	for (i = 0; i < nr && !summary_task_shown(v->s, h[i]->pid); i++)
+		;
+	if (i == nr) {
+		set_msg(v, nr ? "no hogs among the tasks --pid or --comm select" :
+			"no hogs in this trace");
 		return;
 	}
 	for (i = 0; i < nr && h[i] != v->sel; i++)
 		;
-	v->sel = h[i < nr ? (i + 1) % nr : 0];
+	/* the next hog the task filters show, around the list */
+	do
+		i = i < nr ? (i + 1) % nr : 0;
+	while (!summary_task_shown(v->s, h[i]->pid));
+	v->sel = h[i];
 	v->sel_pid = v->sel->pid;
 	set_msg(v, "selected hog %d %s", v->sel->pid, v->sel->comm);
 }

@@ -137,7 +137,6 @@ cmd-live.c
 cmd-report.c
 cmd-stats.c
 cmd-timeline.c
-cmd-tui.c
 "
 for f in "$TOP"/cli/cmd-*.c; do
 	n=$(basename "$f")
