@@ -93,38 +93,49 @@ enum {
 /* Tracks of the CPUs live in a process of their own, out of pid range. */
 #define CPU_PID 0x40000000
 
-struct cpu_run {
-	bool running;
-	int pid;
-	char comm[LT_COMM_LEN];
-	uint64_t since;
-	/* open request slices of the current task */
-	uint64_t lazy, upgraded, eager;
-	/* the kernel stack taken in the current timer interrupt */
-	bool stack_slot;
-	bool stack_hrtimer;	/* taken at an hrtimer's entry */
-	struct stack_copy *stack;	/* or NULL */
+/* The columns export reads, found by name once. */
+struct cols {
+	int ts, cpu, pid, comm, kind, source, site, stack, truncated;
 };
 
-/* A kernel_stack event's frames, kept for the tick-upgrade it may make. */
-struct stack_copy {
-	char site[256];
-	bool truncated;
-	unsigned int nr;
-	char frame[][256];
+struct switch_cols {
+	int ts, cpu, prev_pid, prev_comm, next_pid, next_comm, since;
+};
+
+struct request_cols {
+	int pid, comm, kind, seen, upgrade, source, served, end;
+};
+
+/* The task the last switch put on a CPU, for its run at the end. */
+struct cpu_last {
+	int pid;
+	char comm[LT_COMM_LEN];
+	uint64_t since;		/* 0: no switch seen */
 };
 
 struct exporter {
 	bool no_addresses;	/* --no-addresses */
 	FILE *fp;
 	struct json j;
-	struct cpu_run *cpus;
+	struct lt_table *tr, *sw, *rq;
+	struct cols c;
+	struct switch_cols s;
+	struct request_cols r;
+	struct cpu_last *cpus;
 	int nr_cpus;
 	unsigned char *named;	/* bitmap of pids that have a thread_name */
 	size_t named_len;
-	unsigned long long events;
 	bool oom;
 };
+
+static int col(struct lt_table *t, const char *name)
+{
+	int c = lt_table_column(t, name);
+
+	if (c < 0)
+		die("%s: no column %s", lt_table_name(t), name);
+	return c;
+}
 
 /* An event of the traceEvents array: ph, pid, tid, name. */
 static void begin(struct exporter *x, const char *ph, int pid, int tid,
@@ -135,7 +146,6 @@ static void begin(struct exporter *x, const char *ph, int pid, int tid,
 	json_int(&x->j, "pid", pid);
 	json_int(&x->j, "tid", tid);
 	json_str(&x->j, "name", name);
-	x->events++;
 }
 
 static void meta(struct exporter *x, const char *what, int pid, int tid,
@@ -176,100 +186,15 @@ static void name_task(struct exporter *x, int pid, const char *comm)
 	meta(x, "thread_name", pid, pid, buf);
 }
 
-static void slice(struct exporter *x, int pid, int tid, const char *name,
-		  const char *cat, uint64_t from, uint64_t to, const char *end)
-{
-	begin(x, "X", pid, tid, name);
-	json_str(&x->j, "cat", cat);
-	json_usec(&x->j, "ts", from);
-	json_usec(&x->j, "dur", to > from ? to - from : 0);
-	if (end) {
-		json_begin_object(&x->j, "args");
-		json_str(&x->j, "end", end);
-		json_end_object(&x->j);
-	}
-	json_end_object(&x->j);
-}
-
-/*
- * A transition's instant; an upgrade's has args {source} and, for a
- * tick-upgrade with a stack, {site, stack (innermost first), truncated}.
- */
-static void instant(struct exporter *x, int pid, const char *name, uint64_t ts,
-		    const char *source, const struct stack_copy *st)
-{
-	unsigned int i;
-
-	begin(x, "i", pid, pid, name);
-	json_str(&x->j, "s", "t");
-	json_str(&x->j, "cat", "transition");
-	json_usec(&x->j, "ts", ts);
-	if (source) {
-		json_begin_object(&x->j, "args");
-		json_str(&x->j, "source", source);
-		if (st) {
-			json_begin_array(&x->j, "stack");
-			for (i = 0; i < st->nr; i++)
-				json_str(&x->j, NULL, st->frame[i]);
-			json_end_array(&x->j);
-			json_str(&x->j, "site", st->site);
-			json_bool(&x->j, "truncated", st->truncated);
-		}
-		json_end_object(&x->j);
-	}
-	json_end_object(&x->j);
-}
-
-/*
- * A frame that is an address, not a name ("0xffffffff81234567", or bare
- * hex from a text trace): lt_stack_frame() gives those where the trace
- * has no symbol.
- */
-static bool frame_is_address(const char *f)
-{
-	size_t n;
-
-	if (f[0] == '0' && (f[1] == 'x' || f[1] == 'X'))
-		f += 2;
-	for (n = 0; isxdigit((unsigned char)f[n]); n++)
-		;
-	return n >= 8 && !f[n];
-}
-
-/* The frames of a kernel_stack event, and its call site. */
-static struct stack_copy *stack_copy(const struct exporter *x,
-				     const struct lt_event *ev)
-{
-	struct stack_copy *st;
-	unsigned int i;
-	bool found = false;
-
-	st = malloc(sizeof(*st) + ev->u.stack.nr * sizeof(st->frame[0]));
-	if (!st)
-		return NULL;
-	st->nr = ev->u.stack.nr;
-	st->truncated = ev->u.stack.truncated;
-	snprintf(st->site, sizeof(st->site), "[unknown]");
-	for (i = 0; i < st->nr; i++) {
-		lt_stack_frame(ev, i, st->frame[i], sizeof(st->frame[i]), false);
-		if (x->no_addresses && frame_is_address(st->frame[i]))
-			snprintf(st->frame[i], sizeof(st->frame[i]), "[unknown]");
-		if (!found && !lt_stack_frame_is_entry(st->frame[i])) {
-			memcpy(st->site, st->frame[i], sizeof(st->site));
-			found = true;
-		}
-	}
-	return st;
-}
-
-static struct cpu_run *cpu_run(struct exporter *x, int cpu)
+/* A CPU's track, named with every CPU below it; NULL if out of range. */
+static struct cpu_last *cpu_track(struct exporter *x, int cpu)
 {
 	char name[32];
 
 	if (cpu < 0 || cpu >= 8192)
 		return NULL;
 	if (cpu >= x->nr_cpus) {
-		struct cpu_run *n = realloc(x->cpus, (cpu + 1) * sizeof(*n));
+		struct cpu_last *n = realloc(x->cpus, (cpu + 1) * sizeof(*n));
 		int i;
 
 		if (!n) {
@@ -287,146 +212,260 @@ static struct cpu_run *cpu_run(struct exporter *x, int cpu)
 	return &x->cpus[cpu];
 }
 
-/* Close the pending slices of the CPU's current task. */
-static void close_requests(struct exporter *x, struct cpu_run *c, int pid,
-			   uint64_t ts, const char *end)
+static void slice(struct exporter *x, int pid, int tid, const char *name,
+		  const char *cat, uint64_t from, uint64_t to, const char *end)
 {
-	if (c->upgraded)
-		slice(x, pid, pid, "upgraded", "request", c->upgraded, ts, end);
-	else if (c->lazy)
-		slice(x, pid, pid, "lazy", "request", c->lazy, ts, end);
-	if (c->eager)
-		slice(x, pid, pid, "eager", "request", c->eager, ts, end);
-	c->lazy = c->upgraded = c->eager = 0;
-}
-
-static void on_transition(const struct lt_transition *t, void *data)
-{
-	struct exporter *x = data;
-	struct cpu_run *c = cpu_run(x, t->cpu);
-
-	if (!c || t->pid == 0)
-		return;
-	name_task(x, t->pid, t->comm);
-	switch (t->kind) {
-	case LT_TR_LAZY:
-		c->lazy = t->seen_ns;
-		break;
-	case LT_TR_EAGER:
-		c->eager = t->seen_ns;
-		break;
-	case LT_TR_UPGRADE:
-	case LT_TR_TICK_UPGRADE:
-		if (c->lazy)
-			slice(x, t->pid, t->pid, "lazy", "request", c->lazy,
-			      t->seen_ns, lt_transition_name(t->kind));
-		c->lazy = 0;
-		c->upgraded = t->seen_ns;
-		/* every upgrade, with what made it and, from a tick, its stack */
-		instant(x, t->pid, lt_transition_name(t->kind), t->seen_ns,
-			lt_upgrade_source_name(t->source),
-			t->kind == LT_TR_TICK_UPGRADE ? c->stack : NULL);
-		break;
-	case LT_TR_FOLD:
-		instant(x, t->pid, "fold", t->seen_ns, NULL, NULL);
-		break;
-	default:
-		close_requests(x, c, t->pid, t->seen_ns,
-			       lt_transition_name(t->kind));
-		break;
+	begin(x, "X", pid, tid, name);
+	json_str(&x->j, "cat", cat);
+	json_usec(&x->j, "ts", from);
+	json_usec(&x->j, "dur", to > from ? to - from : 0);
+	if (end) {
+		json_begin_object(&x->j, "args");
+		json_str(&x->j, "end", end);
+		json_end_object(&x->j);
 	}
+	json_end_object(&x->j);
 }
 
-static void run_slice(struct exporter *x, int cpu, struct cpu_run *c,
-		      uint64_t ts)
+static void run_slice(struct exporter *x, int cpu, int pid, const char *comm,
+		      uint64_t from, uint64_t to)
 {
 	char name[LT_COMM_LEN + 16];
 
-	if (!c->running || !c->pid)
+	if (!pid)
 		return;
-	snprintf(name, sizeof(name), "%s %d", c->comm, c->pid);
-	slice(x, CPU_PID, CPU_PID + cpu, name, "running", c->since, ts, NULL);
+	snprintf(name, sizeof(name), "%s %d", comm, pid);
+	slice(x, CPU_PID, CPU_PID + cpu, name, "running", from, to, NULL);
 }
 
 /*
- * The stack a tick took: a kernel_stack right after the timer interrupt's
- * entry (or the tick's hrtimer), kept until the interrupt ends, for the
- * tick-upgrade it may make.
+ * A frame that is an address, not a name ("0xffffffff81234567", or bare
+ * hex from a text trace): the library gives those where the trace has no
+ * symbol.
  */
-static void on_stack(const struct exporter *x, struct cpu_run *c,
-		     const struct lt_event *ev)
+static bool frame_is_address(const char *f, size_t len)
 {
-	switch (ev->kind) {
-	case LT_EV_KERNEL_STACK:
-		if (c->stack_slot) {
-			free(c->stack);
-			c->stack = stack_copy(x, ev);
+	size_t n = 0;
+
+	if (len > 2 && f[0] == '0' && (f[1] == 'x' || f[1] == 'X'))
+		n = 2;
+	if (len - n < 8)
+		return false;
+	for (; n < len; n++)
+		if (!isxdigit((unsigned char)f[n]))
+			return false;
+	return true;
+}
+
+/* A frame, or [unknown] for an address when there must be none. */
+static void frame(struct exporter *x, const char *f, size_t len)
+{
+	char buf[256];
+
+	if (x->no_addresses && frame_is_address(f, len))
+		snprintf(buf, sizeof(buf), "[unknown]");
+	else
+		snprintf(buf, sizeof(buf), "%.*s", (int)len, f);
+	json_str(&x->j, NULL, buf);
+}
+
+/*
+ * An upgrade or a fold: an instant on the task's track. An upgrade's has
+ * args {source}; a tick-upgrade's also the stack the transitions table
+ * gives it, {site, stack (innermost first), truncated}.
+ */
+static void on_transition(struct exporter *x)
+{
+	struct lt_table *t = x->tr;
+	const struct cols *c = &x->c;
+	const char *kind = lt_table_string(t, c->kind);
+	const char *st, *end, *site;
+	int pid = lt_table_int(t, c->pid);
+	bool upgrade = !strcmp(kind, "upgrade") || !strcmp(kind, "tick-upgrade");
+
+	if (!pid || !cpu_track(x, lt_table_int(t, c->cpu)))
+		return;
+	name_task(x, pid, lt_table_string(t, c->comm));
+	if (!upgrade && strcmp(kind, "fold"))
+		return;
+	begin(x, "i", pid, pid, kind);
+	json_str(&x->j, "s", "t");
+	json_str(&x->j, "cat", "transition");
+	json_usec(&x->j, "ts", lt_table_uint(t, c->ts));
+	if (upgrade) {
+		json_begin_object(&x->j, "args");
+		json_str(&x->j, "source", lt_table_string(t, c->source));
+		if (!lt_table_null(t, c->stack)) {
+			json_begin_array(&x->j, "stack");
+			for (st = lt_table_string(t, c->stack); *st; st = end) {
+				end = st + strcspn(st, ";");
+				frame(x, st, end - st);
+				if (*end)
+					end++;
+			}
+			json_end_array(&x->j);
+			site = lt_table_string(t, c->site);
+			if (x->no_addresses &&
+			    frame_is_address(site, strlen(site)))
+				site = "[unknown]";
+			json_str(&x->j, "site", site);
+			json_bool(&x->j, "truncated",
+				  lt_table_int(t, c->truncated));
 		}
-		break;
-	case LT_EV_HRTIMER_EXPIRE_EXIT:
-		if (!c->stack_hrtimer)
-			break;
-		/* fall through */
-	case LT_EV_LOCAL_TIMER_EXIT:
-	case LT_EV_SCHED_SWITCH:
-		free(c->stack);
-		c->stack = NULL;
-		break;
-	default:
-		break;
+		json_end_object(&x->j);
 	}
-	if (ev->kind != LT_EV_KERNEL_STACK) {
-		c->stack_slot = ev->kind == LT_EV_LOCAL_TIMER_ENTRY ||
-				ev->kind == LT_EV_HRTIMER_EXPIRE_ENTRY;
-		c->stack_hrtimer = ev->kind == LT_EV_HRTIMER_EXPIRE_ENTRY;
-	}
+	json_end_object(&x->j);
 }
 
-/* The CPU tracks: who runs where, from sched_switch. */
-static void on_event(struct exporter *x, const struct lt_event *ev)
+/*
+ * A request's slices on its task's track, from the requests table: a
+ * lazy one until its upgrade, then upgraded; an eager one whole. A fold
+ * is an instant only.
+ */
+static void on_request(struct exporter *x)
 {
-	struct cpu_run *c = cpu_run(x, ev->cpu);
-	const char *comm = ev->comm ? ev->comm : "<...>";
+	struct lt_table *t = x->rq;
+	const struct request_cols *c = &x->r;
+	const char *kind = lt_table_string(t, c->kind);
+	const char *end = lt_table_string(t, c->end);
+	int pid = lt_table_int(t, c->pid);
+	uint64_t seen = lt_table_uint(t, c->seen);
+	uint64_t served = lt_table_uint(t, c->served);
+	uint64_t up = lt_table_uint(t, c->upgrade);
 
-	if (!c)
+	if (!pid)
 		return;
-	if (ev->missed) {
-		c->running = false;
-		c->lazy = c->upgraded = c->eager = 0;
+	name_task(x, pid, lt_table_string(t, c->comm));
+	if (!strcmp(kind, "eager")) {
+		slice(x, pid, pid, "eager", "request", seen, served, end);
+	} else if (!strcmp(kind, "lazy") && lt_table_null(t, c->upgrade)) {
+		slice(x, pid, pid, "lazy", "request", seen, served, end);
+	} else if (!strcmp(kind, "lazy")) {
+		slice(x, pid, pid, "lazy", "request", seen, up,
+		      strcmp(lt_table_string(t, c->source), "tick") ?
+		      "upgrade" : "tick-upgrade");
+		slice(x, pid, pid, "upgraded", "request", up, served, end);
 	}
-	if (!c->running || c->pid != ev->pid) {
-		run_slice(x, ev->cpu, c, ev->ts);
-		c->running = true;
-		c->pid = ev->pid;
-		snprintf(c->comm, sizeof(c->comm), "%s", comm);
-		c->since = ev->ts;
-	}
-	on_stack(x, c, ev);
-	if (ev->kind != LT_EV_SCHED_SWITCH)
-		return;
-	snprintf(c->comm, sizeof(c->comm), "%s", ev->u.sched_switch.prev_comm);
-	run_slice(x, ev->cpu, c, ev->ts);
-	c->pid = ev->u.sched_switch.next_pid;
-	snprintf(c->comm, sizeof(c->comm), "%s", ev->u.sched_switch.next_comm);
-	c->since = ev->ts;
-	if (c->pid)
-		name_task(x, c->pid, c->comm);
 }
 
-static int export(struct run_cli *rc, const char *out,
-		  const struct lt_analysis_opts *tick, bool no_addresses,
+/* A switch ends its prev's run on the CPU track, from the run's start. */
+static void on_switch(struct exporter *x)
+{
+	struct lt_table *t = x->sw;
+	const struct switch_cols *c = &x->s;
+	struct cpu_last *cl = cpu_track(x, lt_table_int(t, c->cpu));
+	uint64_t ts = lt_table_uint(t, c->ts);
+	int next = lt_table_int(t, c->next_pid);
+
+	if (!cl)
+		return;
+	if (!lt_table_null(t, c->since))
+		run_slice(x, lt_table_int(t, c->cpu), lt_table_int(t, c->prev_pid),
+			  lt_table_string(t, c->prev_comm),
+			  lt_table_uint(t, c->since), ts);
+	cl->pid = next;
+	snprintf(cl->comm, sizeof(cl->comm), "%s", lt_table_string(t, c->next_comm));
+	cl->since = ts;
+	name_task(x, next, cl->comm);
+}
+
+static void find_columns(struct exporter *x)
+{
+	x->c = (struct cols){
+		.ts = col(x->tr, "ts_ns"), .cpu = col(x->tr, "cpu"),
+		.pid = col(x->tr, "pid"), .comm = col(x->tr, "comm"),
+		.kind = col(x->tr, "kind"), .source = col(x->tr, "source"),
+		.site = col(x->tr, "site"), .stack = col(x->tr, "stack"),
+		.truncated = col(x->tr, "stack_truncated"),
+	};
+	x->s = (struct switch_cols){
+		.ts = col(x->sw, "ts_ns"), .cpu = col(x->sw, "cpu"),
+		.prev_pid = col(x->sw, "prev_pid"),
+		.prev_comm = col(x->sw, "prev_comm"),
+		.next_pid = col(x->sw, "next_pid"),
+		.next_comm = col(x->sw, "next_comm"),
+		.since = col(x->sw, "prev_since_ns"),
+	};
+	x->r = (struct request_cols){
+		.pid = col(x->rq, "pid"), .comm = col(x->rq, "comm"),
+		.kind = col(x->rq, "kind"), .seen = col(x->rq, "seen_ns"),
+		.upgrade = col(x->rq, "upgrade_ns"),
+		.source = col(x->rq, "upgrade_source"),
+		.served = col(x->rq, "served_ns"), .end = col(x->rq, "end"),
+	};
+}
+
+/* A string cell of the row of @t, found by name; NULL when null. */
+static const char *cell(struct lt_table *t, const char *name)
+{
+	int c = col(t, name);
+
+	return lt_table_null(t, c) ? NULL : lt_table_string(t, c);
+}
+
+/* otherData: the version, the ABI, the tick and the setup (meta, summary). */
+static void other_data(struct exporter *x, struct lt_table *m,
+		       struct lt_table *s)
+{
+	static const char *const setup[][2] = {
+		{ "release", "kernel" }, { "preempt", "preempt" },
+		{ "hz", "hz" }, { "sched_features", "sched_features" },
+	};
+	static const char *const sources[] = {
+		"tick", "hrtick", "timer", "irq", "direct",
+	};
+	char name[64];
+	const char *v;
+	size_t i;
+
+	json_begin_object(&x->j, "otherData");
+	json_str(&x->j, "lazytrace_version", LT_VERSION_STRING);
+	json_str(&x->j, "abi", cell(m, "abi"));
+	json_bool(&x->j, "lazy_preemption",
+		  lt_table_int(m, col(m, "lazy_preemption")));
+	if (lt_table_null(m, col(m, "tick_ns")))
+		json_null(&x->j, "tick_ns");
+	else
+		json_uint(&x->j, "tick_ns", lt_table_uint(m, col(m, "tick_ns")));
+	json_str(&x->j, "tick_source", cell(m, "tick_source"));
+	json_str(&x->j, "requests", cell(m, "requests"));
+	json_begin_object(&x->j, "upgrades_by_source");
+	for (i = 0; i < ARRAY_SIZE(sources); i++) {
+		snprintf(name, sizeof(name), "upgrades_%s", sources[i]);
+		json_uint(&x->j, sources[i], lt_table_uint(s, col(s, name)));
+	}
+	json_end_object(&x->j);
+	json_begin_object(&x->j, "setup");
+	for (i = 0; i < ARRAY_SIZE(setup); i++) {
+		if (!strcmp(setup[i][0], "hz")) {
+			if (!lt_table_null(m, col(m, "hz")))
+				json_uint(&x->j, "hz",
+					  lt_table_uint(m, col(m, "hz")));
+			continue;
+		}
+		v = cell(m, setup[i][1]);
+		if (v && *v)
+			json_str(&x->j, setup[i][0], v);
+	}
+	json_end_object(&x->j);
+	json_end_object(&x->j);
+}
+
+/*
+ * The tracks, from three tables of one pass over the run's input: the
+ * switches (who ran on each CPU), the requests (their slices) and the
+ * transitions (upgrades with their stacks, folds). Rows come in the
+ * order the input made them; memory grows with tasks and CPUs.
+ */
+static int export(struct run_cli *rc, const char *out, bool no_addresses,
 		  bool world_readable)
 {
 	struct exporter x = { .no_addresses = no_addresses };
-	struct lt_analysis_opts lo = { .tick_ns = tick->tick_ns,
-				       .hz = tick->hz,
-				       .on_transition = on_transition,
-				       .data = &x };
-	struct lt_reader *r = lt_run_reader(rc->run);
-	const struct lt_event *ev;
-	struct lt_analysis *a;
-	uint64_t last = 0;
-	int status, i, bad, fd;
+	struct lt_table *t, *m, *s;
+	const char *err = NULL;
+	char errbuf[512];
+	int status = EXIT_OK, i, bad, fd;
+	uint64_t last;
 	char *tmp = NULL;
 
 	if (strcmp(out, "-")) {
@@ -439,50 +478,56 @@ static int export(struct run_cli *rc, const char *out,
 		x.fp = stdout;
 	}
 	if (!x.fp) {
-		int err = errno;
+		int e = errno;
 
 		private_abort(tmp);
 		lt_run_free(rc->run);
-		die("cannot write '%s': %s", out, strerror(err));
+		die("cannot write '%s': %s", out, strerror(e));
 	}
-	/* the run's: --abi, else detected */
-	lo.abi = lt_reader_abi(r, NULL);
-	a = lt_analysis_new(&lo);
-	if (!a)
-		die("out of memory");
+	x.tr = run_table(rc, "transitions");
+	x.rq = run_table(rc, "requests");
+	x.sw = run_table(rc, "switches");
+	find_columns(&x);
 	json_init(&x.j, x.fp, false);
 	json_begin_object(&x.j, NULL);
 	json_str(&x.j, "displayTimeUnit", "ns");
 	json_begin_array(&x.j, "traceEvents");
 	meta(&x, "process_name", CPU_PID, CPU_PID, "CPUs");
-	while ((ev = lt_reader_next(r))) {
-		/* the cut (--cpu, --from, --to): as if recorded so */
-		if (!lt_run_event_selected(rc->run, ev, false))
-			continue;
-		if (lt_analysis_feed(a, ev)) {
-			x.oom = true;
-			break;
-		}
-		on_event(&x, ev);
-		last = ev->ts;
+	while ((t = lt_run_next(rc->run))) {
+		if (t == x.tr)
+			on_transition(&x);
+		else if (t == x.rq)
+			on_request(&x);
+		else
+			on_switch(&x);
 	}
-	status = input_finish(r);
-	lt_analysis_finish(a);
-	for (i = 0; i < x.nr_cpus; i++) {
-		run_slice(&x, i, &x.cpus[i], last);
-		free(x.cpus[i].stack);
+	/* an input or memory error still leaves what was read */
+	if (lt_run_error(rc->run)) {
+		snprintf(errbuf, sizeof(errbuf), "%s", lt_run_error(rc->run));
+		err = errbuf;
 	}
+	m = run_table(rc, "meta");
+	s = run_table(rc, "summary");
+	if (lt_table_next(m) <= 0 || lt_table_next(s) <= 0)
+		die("%s", lt_run_error(rc->run));
+	/* the task each CPU's last switch put there ran to the end */
+	last = lt_table_uint(m, col(m, "last_ns"));
+	for (i = 0; i < x.nr_cpus; i++)
+		if (x.cpus[i].since)
+			run_slice(&x, i, x.cpus[i].pid, x.cpus[i].comm,
+				  x.cpus[i].since, last);
 	json_end_array(&x.j);
-	json_begin_object(&x.j, "otherData");
-	json_str(&x.j, "lazytrace_version", LT_VERSION_STRING);
-	json_str(&x.j, "abi", lt_abi_name(lt_analysis_summary(a)->abi));
-	json_bool(&x.j, "lazy_preemption", lt_analysis_summary(a)->lazy_seen);
-	json_tick_setup(&x.j, lt_analysis_summary(a));
-	json_end_object(&x.j);
+	other_data(&x, m, s);
 	json_end_object(&x.j);
 	json_finish(&x.j);
-	if (x.oom)
+	if (err) {
+		warn("%s", err);
+		status = EXIT_BAD;
+	}
+	if (x.oom) {
 		warn("out of memory: some tasks have no name");
+		status = EXIT_BAD;
+	}
 	bad = ferror(x.fp);
 	bad |= x.fp == stdout ? fflush(x.fp) : fclose(x.fp);
 	if (tmp && bad)
@@ -493,9 +538,8 @@ static int export(struct run_cli *rc, const char *out,
 		warn("cannot write '%s': %s", out, strerror(errno));
 		status = EXIT_BAD;
 	}
-	if (status == EXIT_OK && !lt_analysis_summary(a)->events)
+	if (status == EXIT_OK && !lt_table_uint(m, col(m, "events")))
 		status = nothing_found("%s: no events", input_name(rc->input));
-	lt_analysis_free(a);
 	lt_run_free(rc->run);
 	free(x.cpus);
 	free(x.named);
@@ -543,7 +587,7 @@ static const char *option_name(int c)
 }
 
 /*
- * --perfetto: the run's input and cut, read event by event; the tracks
+ * --perfetto: the run's input and cut, its tables read in one pass; the tracks
  * are every task's (Perfetto's UI selects tasks), so --pid and --comm
  * are refused, as are the table options.
  */
@@ -551,9 +595,7 @@ static int perfetto(const char *out, const struct export_opt *opts, int nr,
 		    bool no_addresses, bool world_readable, int argc,
 		    char **argv)
 {
-	struct lt_analysis_opts tick = { 0 };
 	struct run_cli rc;
-	int64_t ns;
 	int i, c;
 
 	run_cli_init(&rc);
@@ -562,15 +604,6 @@ static int perfetto(const char *out, const struct export_opt *opts, int nr,
 
 		c = opts[i].c;
 		switch (c) {
-		case OPT_HZ:
-			tick.hz = parse_hz(arg);
-			break;
-		case OPT_RUN_TICK:
-			ns = parse_time_ns(arg);
-			if (ns <= 0)
-				die_usage("bad --tick '%s'", arg);
-			tick.tick_ns = ns;
-			break;
 		case OPT_EVENTS:
 			die_usage("--events is for --sqlite, --ndjson and --csv");
 		case OPT_PID:
@@ -578,7 +611,7 @@ static int perfetto(const char *out, const struct export_opt *opts, int nr,
 			die_usage("--%s is not for --perfetto: it cuts by --cpu, --from and --to; Perfetto's UI selects tasks",
 				  option_name(c));
 		case 'i': case 'B': case OPT_ABI: case OPT_CPU: case OPT_FROM:
-		case OPT_TO: case 'j':
+		case OPT_TO: case 'j': case OPT_HZ: case OPT_RUN_TICK:
 			break;
 		default:
 			die_usage("--%s is not for --perfetto", option_name(c));
@@ -588,7 +621,7 @@ static int perfetto(const char *out, const struct export_opt *opts, int nr,
 	if (!out)
 		die_usage("--perfetto FILE, --sqlite FILE, --ndjson DIR or --csv DIR is required");
 	run_cli_open(&rc, argc, argv);
-	return export(&rc, out, &tick, no_addresses, world_readable);
+	return export(&rc, out, no_addresses, world_readable);
 }
 
 /* The tables: check the run options once, then export every trace. */

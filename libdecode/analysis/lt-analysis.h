@@ -104,6 +104,8 @@ struct lt_cpu {
 	int cur_pid;
 	struct lt_task *cur;
 	uint64_t run_start;
+	uint64_t ran_from;	/* the run_start of the task released last,
+				 * 0 if none: the run a switch ends */
 	struct lt_req lazy, eager, fold;
 	/* tick context */
 	int in_local_timer;
@@ -314,6 +316,9 @@ struct lt_analysis {
  */
 const char *lt_latency_name(enum lt_latency_kind kind);
 
+/* When the run the switch just fed to @a ended on @cpu began; 0 if unknown. */
+uint64_t lt_analysis_switch_ran_from(const struct lt_analysis *a, int cpu);
+
 /* lt-stats.c */
 struct lt_task *lt_task_lookup(struct lt_analysis *a, int pid, int cpu);
 struct lt_task *lt_task_new(struct lt_analysis *a, int pid, int cpu,
@@ -353,6 +358,14 @@ unsigned int lt_stack_frames(const struct lt_stk *stk,
 const char *lt_stack_joined(const struct lt_stk *stk);
 /* The call site of an interned stack, NULL for none. */
 const char *lt_stack_site(const struct lt_stk *stk);
+/* Whether the stack was cut short (or reduced to its site, past the cap). */
+bool lt_stack_truncated(const struct lt_stk *stk);
+/*
+ * The stack of the lazy request open on @cpu: the one its last tick took
+ * (lt_stack_feed()), which the stacks and sites count it under; NULL if
+ * none. A tick-upgrade's stack, read as the upgrade is emitted.
+ */
+const struct lt_stk *lt_stack_of_request(const struct lt_analysis *a, int cpu);
 void lt_stack_free(struct lt_analysis *a);
 
 /* lt-preempt.c */

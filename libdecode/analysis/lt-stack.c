@@ -448,6 +448,21 @@ const char *lt_stack_site(const struct lt_stk *stk)
 	return stk ? stk->site : NULL;
 }
 
+bool lt_stack_truncated(const struct lt_stk *stk)
+{
+	return stk && stk->truncated;
+}
+
+const struct lt_stk *lt_stack_of_request(const struct lt_analysis *a, int cpu)
+{
+	const struct lt_cpu *c;
+
+	if (cpu < 0 || cpu >= a->nr_cpus_alloc)
+		return NULL;
+	c = &a->cpus[cpu];
+	return c->lazy.open ? c->lazy.stack : NULL;
+}
+
 static int by_weight(const void *pa, const void *pb)
 {
 	const struct lt_site *x = pa, *y = pb;

@@ -419,6 +419,7 @@ static void cpu_release(struct lt_cpu *c, uint64_t ts)
 {
 	struct lt_task *t = c->cur;
 
+	c->ran_from = t ? c->run_start : 0;
 	if (!t)
 		return;
 	if (ts > c->run_start)
@@ -591,6 +592,7 @@ static void do_switch(struct lt_analysis *a, struct lt_cpu *c,
 	if (st > LT_PREV_BLOCKED)
 		st = LT_PREV_BLOCKED;
 	a->sum.switches[st]++;
+	c->ran_from = 0;
 	if (prev) {
 		if (prev->st.pid)
 			lt_task_set_comm(prev, ev->u.sched_switch.prev_comm);
@@ -968,6 +970,13 @@ const char *lt_analysis_lazy_capability(const struct lt_analysis *a,
 	}
 	*reason = "no setup line says, and no event carries the lazy bit";
 	return "unknown";
+}
+
+uint64_t lt_analysis_switch_ran_from(const struct lt_analysis *a, int cpu)
+{
+	if (cpu < 0 || cpu >= a->nr_cpus_alloc)
+		return 0;
+	return a->cpus[cpu].ran_from;
 }
 
 const struct lt_analysis_summary *lt_analysis_summary(const struct lt_analysis *a)

@@ -1703,7 +1703,9 @@ const char *const *lt_run_table_names(void);
  * "preempts" and "preempt_groups" stream: their rows are made as
  * lt_table_next() reads the input (preempt_groups' once it is read), and
  * only one of them can be read per run (a second is a usage error: open
- * another run). The
+ * another run), but for "transitions", "requests" and "switches": asked
+ * for together before a row is read, they share the one pass, and
+ * lt_run_next() hands out their rows. The
  * others describe the whole input: asking for one reads what is left of
  * it, then finishes the analysis. A run not opened gives the table's
  * columns and no rows (its schema). The table belongs to the run.
@@ -1711,6 +1713,23 @@ const char *const *lt_run_table_names(void);
  * Return: the table, or NULL with lt_run_error() set.
  */
 struct lt_table *lt_run_table(struct lt_run *run, const char *name);
+
+/**
+ * lt_run_next - the next row of the stream tables that share a pass
+ * @run: a run whose "transitions", "requests" or "switches" tables (one,
+ *       two or all three) were asked for
+ *
+ * The rows of those tables, in the order the input made them (within an
+ * event: its transitions and the requests they end, then its switch), each
+ * the current row of its table, read with the cell getters until the next
+ * call. Memory stays bounded by the tasks: nothing is kept for a table
+ * its caller reads later. lt_table_next() refuses a table that shares
+ * its pass.
+ *
+ * Return: the table whose row is current, or NULL at the end or on an
+ * error (lt_run_error() tells).
+ */
+struct lt_table *lt_run_next(struct lt_run *run);
 
 /**
  * enum lt_col_type - what a column holds

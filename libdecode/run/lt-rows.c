@@ -318,6 +318,7 @@ static const struct lt_col switches_cols[] = {
 	COL("next_comm", STRING, "", "its name"),
 	COL("next_prio", INT, "", "its priority"),
 	COL("letter", STRING, "", "the need-resched letter at the switch"),
+	COL("prev_since_ns", TIMESTAMP, "ns", "when prev became current on the CPU (its switch-in, else its first event there): the run this switch ends; null if unknown"),
 };
 
 DEF(switches, "switches", false, true, switches_next);
@@ -333,18 +334,11 @@ static const char *how_name(enum lt_prev_state st)
 	return (unsigned int)st < ARRAY_SIZE(names) ? names[st] : "?";
 }
 
-static int switches_next(struct lt_table *t)
+static void switch_row(struct lt_table *t, const struct lt_event *ev)
 {
-	struct lt_run *run = t->run;
-	const struct lt_event *ev;
-	int c = 0, ret;
+	uint64_t since;
+	int c = 0;
 
-	do {
-		ret = lt_run_step(run);
-		if (ret <= 0)
-			return ret;
-		ev = run->ev;
-	} while (ev->kind != LT_EV_SCHED_SWITCH);
 	set_u(t, c++, ev->ts);
 	set_i(t, c++, ev->cpu);
 	set_i(t, c++, ev->u.sched_switch.prev_pid);
@@ -356,8 +350,63 @@ static int switches_next(struct lt_table *t)
 	set_s(t, c++, ev->u.sched_switch.next_comm);
 	set_i(t, c++, ev->u.sched_switch.next_prio);
 	set_s(t, c++, letter_str(lt_flags_resched_letter(
-			lt_analysis_summary(run->an)->abi, ev->flags)));
+			lt_analysis_summary(t->run->an)->abi, ev->flags)));
+	/* the analysis has taken the switch: who ran, and since when */
+	since = lt_analysis_switch_ran_from(t->run->an, ev->cpu);
+	if (since && since <= ev->ts)
+		set_u(t, c++, since);
+	else
+		set_null(t, c++);
+}
+
+static int switches_next(struct lt_table *t)
+{
+	int ret;
+
+	do {
+		ret = lt_run_step(t->run);
+		if (ret <= 0)
+			return ret;
+	} while (t->run->ev->kind != LT_EV_SCHED_SWITCH);
+	switch_row(t, t->run->ev);
 	return 1;
+}
+
+/* The switches columns whose strings are the event's own. */
+static bool from_event(const char *col)
+{
+	return !strcmp(col, "prev_comm") || !strcmp(col, "prev_state") ||
+	       !strcmp(col, "next_comm");
+}
+
+/*
+ * In a pass shared with the transitions or requests, a switch is queued
+ * with their rows, in the order the events made them. Its strings are
+ * the event's, valid until the next one: the row keeps copies.
+ */
+void lt_rows_on_event(struct lt_run *run, const struct lt_event *ev)
+{
+	struct lt_table *t = run->switch_rows;
+	unsigned int i, n = t->def->nr_cols, k = 0;
+	struct lt_row *r;
+
+	if (ev->kind != LT_EV_SCHED_SWITCH)
+		return;
+	r = lt_run_queue_push_for(run, t);
+	if (!r) {
+		run->nomem = true;
+		return;
+	}
+	memset(t->null, 0, n * sizeof(*t->null));
+	switch_row(t, ev);
+	for (i = 0; i < n; i++) {
+		r->cell[i] = t->cell[i];
+		r->null[i] = t->null[i];
+		if (k < 3 && !t->null[i] && from_event(t->def->cols[i].name)) {
+			lt_strlcpy(r->comm[k], t->cell[i].s, sizeof(r->comm[k]));
+			r->cell[i].s = r->comm[k++];
+		}
+	}
 }
 
 /* ---- transitions and requests: rows the analysis callback makes ---- */
@@ -382,6 +431,9 @@ static const struct lt_col transitions_cols[] = {
 	COL("letter_before", STRING, "", "need-resched letter before"),
 	COL("letter_after", STRING, "", "need-resched letter after"),
 	COL("syscall", INT, "", "for a tick-upgrade: the system call the task was in (-1: user space); null if unknown"),
+	COL("site", STRING, "", "for a tick-upgrade: the call site of its stack (as the sites table names it); null without a stack"),
+	COL("stack", STRING, "", "for a tick-upgrade: the kernel stack the lazy request's last tick took, the one the stacks table counts it under, innermost frame first, frames joined by ';'; null without"),
+	COL("stack_truncated", BOOL, "", "that stack was cut short; null without a stack"),
 };
 
 DEF(transitions, "transitions", false, true, queue_next);
@@ -432,9 +484,19 @@ static int req_slot(enum lt_transition_kind k)
 
 struct lt_row *lt_run_queue_push(struct lt_run *run)
 {
-	unsigned int n = run->queue_for->def->nr_cols;
+	return lt_run_queue_push_for(run, run->queue_for);
+}
+
+struct lt_row *lt_run_queue_push_for(struct lt_run *run, struct lt_table *t)
+{
+	unsigned int n = t->def->nr_cols, k;
 	struct lt_row **nq, *r;
 	size_t i, cap;
+
+	/* the rows are reused by every table of the pass: the widest */
+	for (k = 0; k < run->nr_stream; k++)
+		if (run->stream[k]->def->nr_cols > n)
+			n = run->stream[k]->def->nr_cols;
 
 	if (run->q_len == run->q_cap) {
 		cap = run->q_cap ? run->q_cap * 2 : 16;
@@ -472,6 +534,7 @@ struct lt_row *lt_run_queue_push(struct lt_run *run)
 	}
 	r = run->queue[(run->q_head + run->q_len++) % run->q_cap];
 	memset(r->null, 0, n * sizeof(*r->null));
+	r->t = t;
 	return r;
 }
 
@@ -490,10 +553,12 @@ static bool is_upgrade(enum lt_transition_kind k)
 	return k == LT_TR_UPGRADE || k == LT_TR_TICK_UPGRADE;
 }
 
-static void transition_row(struct lt_run *run, const struct lt_transition *tr)
+static void transition_row(struct lt_run *run, struct lt_table *t,
+			   const struct lt_transition *tr)
 {
 	bool latency = tr->since_ns != tr->seen_ns || tr->request != tr->kind;
-	struct lt_row *r = lt_run_queue_push(run);
+	struct lt_row *r = lt_run_queue_push_for(run, t);
+	const struct lt_stk *stk = NULL;
 	int c = 0;
 
 	if (!r) {
@@ -539,6 +604,20 @@ static void transition_row(struct lt_run *run, const struct lt_transition *tr)
 		RI(r, c++, tr->syscall == LT_SYSCALL_USER ? -1 : tr->syscall);
 	else
 		RN(r, c++);
+	/* the analysis' stack of the request, read while it is emitted */
+	if (tr->kind == LT_TR_TICK_UPGRADE)
+		stk = lt_stack_of_request(run->an, tr->cpu);
+	if (stk && !lt_stack_joined(stk))
+		run->nomem = true;
+	if (stk && lt_stack_joined(stk)) {
+		RS(r, c++, lt_stack_site(stk));
+		RS(r, c++, lt_stack_joined(stk));
+		RI(r, c++, lt_stack_truncated(stk));
+	} else {
+		RN(r, c++);
+		RN(r, c++);
+		RN(r, c++);
+	}
 }
 
 static struct lt_open_req *open_req_of(struct lt_run *run, uint64_t id)
@@ -589,8 +668,9 @@ static const enum lt_transition_kind slot_kind[] = {
  * open request; one end serves the others too (a lazy request and an
  * eager one on top of it), each its own row.
  */
-static void request_row(struct lt_run *run, struct lt_open_req *o,
-			const struct lt_transition *tr, int slot)
+static void request_row(struct lt_run *run, struct lt_table *t,
+			struct lt_open_req *o, const struct lt_transition *tr,
+			int slot)
 {
 	struct lt_req_seen *s = slot >= 0 ? &o->k[slot] : NULL;
 	enum lt_transition_kind kind = slot >= 0 ? slot_kind[slot] : tr->kind;
@@ -600,7 +680,7 @@ static void request_row(struct lt_run *run, struct lt_open_req *o,
 
 	if (!s || !s->set)
 		return;	/* a request the cut began after */
-	r = lt_run_queue_push(run);
+	r = lt_run_queue_push_for(run, t);
 	if (!r) {
 		run->nomem = true;
 		return;
@@ -649,18 +729,33 @@ static void request_row(struct lt_run *run, struct lt_open_req *o,
 		o->upgraded = false;
 }
 
+/* The run's stream table of @def, NULL if it was not asked for. */
+static struct lt_table *streaming(const struct lt_run *run,
+				  const struct lt_table_def *def)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nr_stream; i++)
+		if (run->stream[i]->def == def)
+			return run->stream[i];
+	return NULL;
+}
+
+bool lt_rows_shares_pass(const struct lt_table_def *def)
+{
+	return def == &transitions || def == &requests || def == &switches;
+}
+
 void lt_rows_on_transition(const struct lt_transition *tr, void *data)
 {
 	struct lt_run *run = data;
+	struct lt_table *t = streaming(run, &transitions);
 	struct lt_open_req *o;
 
-	if (!run->queue_for)
-		return;
-	if (run->queue_for->def == &transitions) {
-		transition_row(run, tr);
-		return;
-	}
-	if (run->queue_for->def != &requests)
+	if (t)
+		transition_row(run, t, tr);
+	t = streaming(run, &requests);
+	if (!t)
 		return;
 	o = open_req_of(run, tr->task_id);
 	if (!o) {
@@ -679,11 +774,11 @@ void lt_rows_on_transition(const struct lt_transition *tr, void *data)
 		   tr->kind == LT_TR_TRUNCATED) {
 		int k, first = req_slot(tr->request);
 
-		request_row(run, o, tr, first);
+		request_row(run, t, o, tr, first);
 		/* a fold is a request of its own only with none before it */
 		for (k = 0; k < 2; k++)
 			if (k != first && o->k[k].set)
-				request_row(run, o, tr, k);
+				request_row(run, t, o, tr, k);
 		o->k[2].set = false;
 	}
 }
@@ -768,7 +863,6 @@ void lt_rows_on_episode(const struct lt_episode *ep, void *data)
 static int queue_next(struct lt_table *t)
 {
 	struct lt_run *run = t->run;
-	unsigned int n = t->def->nr_cols;
 	struct lt_row *r;
 	int ret;
 
@@ -782,23 +876,31 @@ static int queue_next(struct lt_table *t)
 	r = run->queue[run->q_head];
 	run->q_head = (run->q_head + 1) % run->q_cap;
 	run->q_len--;
+	lt_rows_take(r);
+	return 1;
+}
+
+void lt_rows_take(struct lt_row *r)
+{
+	struct lt_table *t = r->t;
+	unsigned int i, n = t->def->nr_cols;
+
 	/* the strings move with the row: the slot is reused by a later push */
 	memcpy(t->cell, r->cell, n * sizeof(*t->cell));
 	memcpy(t->null, r->null, n * sizeof(*t->null));
 	memcpy(t->str[0], r->comm[0], LT_COMM_LEN);
 	memcpy(t->str[1], r->comm[1], LT_COMM_LEN);
 	memcpy(t->str[2], r->comm[2], LT_COMM_LEN);
-	for (ret = 0; ret < (int)n; ret++) {
-		if (t->def->cols[ret].type != LT_COL_STRING || t->null[ret])
+	for (i = 0; i < n; i++) {
+		if (t->def->cols[i].type != LT_COL_STRING || t->null[i])
 			continue;
-		if (t->cell[ret].s == r->comm[0])
-			t->cell[ret].s = t->str[0];
-		else if (t->cell[ret].s == r->comm[1])
-			t->cell[ret].s = t->str[1];
-		else if (t->cell[ret].s == r->comm[2])
-			t->cell[ret].s = t->str[2];
+		if (t->cell[i].s == r->comm[0])
+			t->cell[i].s = t->str[0];
+		else if (t->cell[i].s == r->comm[1])
+			t->cell[i].s = t->str[1];
+		else if (t->cell[i].s == r->comm[2])
+			t->cell[i].s = t->str[2];
 	}
-	return 1;
 }
 
 /* ---- preempts: every R+ switch, where, why and what it cost ---- */

@@ -434,8 +434,11 @@ int lt_run_step(struct lt_run *run)
 			break;	/* events come in time order: the cut is over */
 		if (!in_cut(run, ev))
 			continue;
+		run->stepped = true;
 		if (lt_analysis_feed(run->an, ev))
 			run->nomem = true;
+		if (run->switch_rows)
+			lt_rows_on_event(run, ev);
 		run->ev = ev;
 		return 1;
 	}
@@ -458,6 +461,32 @@ int lt_run_finish(struct lt_run *run)
 	while ((ret = lt_run_step(run)) > 0)
 		;
 	return ret;
+}
+
+struct lt_table *lt_run_next(struct lt_run *run)
+{
+	struct lt_row *r;
+	int ret;
+
+	if (!run->nr_stream) {
+		lt_run_fail(run, LT_RUN_USAGE, "no stream table was asked for");
+		return NULL;
+	}
+	if (run->nr_stream == 1)
+		return lt_table_next(run->stream[0]) > 0 ? run->stream[0] : NULL;
+	for (;;) {
+		while (!run->q_len) {
+			ret = lt_run_step(run);
+			if (ret < 0 || (!ret && !run->q_len))
+				return NULL;
+		}
+		r = run->queue[run->q_head];
+		run->q_head = (run->q_head + 1) % run->q_cap;
+		run->q_len--;
+		lt_rows_take(r);
+		if (lt_table_row_matches(r->t))
+			return r->t;
+	}
 }
 
 const struct lt_analysis *lt_run_analysis(struct lt_run *run)
@@ -518,6 +547,26 @@ static void episodes_judge(struct lt_run *run)
 		run->an->judge = a;
 	}
 	lt_reader_close(r);
+}
+
+/*
+ * Whether stream table @def can join the ones asked for already, to be
+ * read in the same pass: the transitions, requests and switches can,
+ * each once, before the first row is read.
+ */
+static bool shares_pass(const struct lt_run *run,
+			const struct lt_table_def *def)
+{
+	unsigned int i;
+
+	if (!lt_rows_shares_pass(def) ||
+	    run->nr_stream >= ARRAY_SIZE(run->stream))
+		return false;
+	for (i = 0; i < run->nr_stream; i++)
+		if (run->stream[i]->def == def ||
+		    !lt_rows_shares_pass(run->stream[i]->def))
+			return false;
+	return true;
 }
 
 static struct lt_table *table_new(struct lt_run *run,
@@ -600,6 +649,20 @@ struct lt_table *lt_run_table(struct lt_run *run, const char *name)
 			t->done = true;
 		return t;
 	}
+	if (def->stream && run->stream_taken && !run->fed_all &&
+	    !run->stepped && shares_pass(run, def)) {
+		/* read in one pass with the others, by lt_run_next() */
+		t = table_new(run, def);
+		if (!t) {
+			lt_run_fail(run, LT_RUN_NOMEM, "out of memory");
+			return NULL;
+		}
+		run->stream[run->nr_stream++] = t;
+		for (i = 0; i < run->nr_stream; i++)
+			if (!strcmp(run->stream[i]->def->name, "switches"))
+				run->switch_rows = run->stream[i];
+		return t;
+	}
 	if (def->stream) {
 		if (run->stream_taken || run->fed_all) {
 			lt_run_fail(run, LT_RUN_USAGE,
@@ -616,6 +679,8 @@ struct lt_table *lt_run_table(struct lt_run *run, const char *name)
 	}
 	if (def->stream) {
 		run->queue_for = t;
+		run->stream[0] = t;
+		run->nr_stream = 1;
 		/* episodes are known at the end: the analysis keeps them */
 		if (!strcmp(def->name, "episodes")) {
 			run->an->on_episode = lt_rows_on_episode;
@@ -651,6 +716,8 @@ void lt_run_reset(struct lt_run *run)
 	}
 	run->tables = NULL;
 	run->queue_for = NULL;
+	run->nr_stream = 0;
+	run->switch_rows = NULL;
 	for (i = 0; i < run->q_cap; i++) {
 		free(run->queue[i]->cell);
 		free(run->queue[i]->null);
@@ -671,6 +738,7 @@ void lt_run_reset(struct lt_run *run)
 	run->an = run->judge = NULL;
 	run->ev = NULL;
 	run->fed_all = run->stream_taken = run->nomem = false;
+	run->stepped = false;
 }
 
 void lt_run_free(struct lt_run *run)

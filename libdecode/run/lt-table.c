@@ -98,6 +98,13 @@ int lt_table_next(struct lt_table *t)
 	}
 	if (t->done)
 		return 0;
+	if (t->def->stream && t->run->nr_stream > 1) {
+		/* the pass's rows come in one order, of every table */
+		t->done = t->failed = true;
+		return lt_run_fail(t->run, LT_RUN_USAGE,
+				   "%s: the run reads several stream tables in one pass: take their rows with lt_run_next()",
+				   t->def->name);
+	}
 	for (;;) {
 		memset(t->null, 0, t->def->nr_cols * sizeof(*t->null));
 		ret = t->def->next(t);

@@ -72,6 +72,7 @@ void lt_int_set_free(struct lt_int_set *set);
 
 /* One row a stream table keeps until lt_table_next() hands it out. */
 struct lt_row {
+	struct lt_table *t;	/* the table it is a row of */
 	union lt_cell *cell;
 	bool *null;
 	char comm[3][LT_COMM_LEN];
@@ -106,6 +107,15 @@ struct lt_run {
 
 	/* rows the analysis callback made, waiting for lt_table_next() */
 	struct lt_table *queue_for;
+	/*
+	 * The stream tables that share the one pass (lt_run_next()), the
+	 * first of them queue_for; the switches table among them, whose
+	 * rows lt_run_step() then queues.
+	 */
+	struct lt_table *stream[3];
+	unsigned int nr_stream;
+	struct lt_table *switch_rows;
+	bool stepped;		/* an event was read */
 	struct lt_row **queue;	/* a ring of rows, each allocated once */
 	size_t q_head, q_len, q_cap;
 	struct lt_open_req *open_req;	/* requests table: per task */
@@ -163,5 +173,13 @@ void lt_rows_pgroups_free(struct lt_run *run);
 bool lt_run_task_matches(const struct lt_run *run, int pid, const char *comm);
 /* A row for a stream table's queue, its cells to fill; NULL if no memory. */
 struct lt_row *lt_run_queue_push(struct lt_run *run);
+/* The same for @t, one of the stream tables that share the pass. */
+struct lt_row *lt_run_queue_push_for(struct lt_run *run, struct lt_table *t);
+/* Make queued row @r the current row of its table. */
+void lt_rows_take(struct lt_row *r);
+/* Whether a stream table can share its pass with others (lt_run_next()). */
+bool lt_rows_shares_pass(const struct lt_table_def *def);
+/* Queue the switches row of @ev, in a shared pass. */
+void lt_rows_on_event(struct lt_run *run, const struct lt_event *ev);
 
 #endif /* _LT_TABLE_H */

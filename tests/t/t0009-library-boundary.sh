@@ -131,7 +131,6 @@ bad=$(grep -H '#include ".*libdecode/' "$TOP"/cli/*.[ch] "$TOP"/tui/*.[ch] \
 # and flags decodes a flag byte: neither reads a trace.)
 below_run="
 cmd-compare.c
-cmd-export.c
 cmd-hogs.c
 cmd-live.c
 cmd-report.c
