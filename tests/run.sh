@@ -36,7 +36,8 @@ for t in "$@"; do
 	record "$name" $? $(($(date +%s) - t0))
 done
 
-for t in $top/tests/t/${T:-t*.sh}; do
+# T: one or more globs ('t0*.sh t2*.sh'), each under tests/t/
+for t in $(for g in ${T:-t*.sh}; do echo "$top/tests/t/"$g; done); do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
 	tmp=$(mktemp -d)
