@@ -516,7 +516,10 @@ if [ -n "$crpid" ] && [ -s "$dir/resched-lazy.events" ]; then
 	$1 + 0 != 1 { next }
 	$5 == "sched_switch" {
 		match($0, /prev_pid=[0-9]+/); pp = substr($0, RSTART + 9, RLENGTH - 9)
-		if (pp == pid && lazy) { ep++; if (sched) exits++; else if (!eager) early++ }
+		# a writer that blocks or exits (the autogroup exit path makes a
+		# request of its own) gives up the CPU: only R and R+ count
+		running = $0 ~ /prev_state=R\+? /
+		if (pp == pid && lazy && running) { ep++; if (sched) exits++; else if (!eager) early++ }
 		lazy = eager = sched = 0
 		next
 	}
@@ -694,6 +697,17 @@ else
 		echo "$m ${hb:-0} ${sw:-0} ${pr:-0} ${ct:-0 0}" >> "$dir/modes.tab"
 		[ -n "$sw" ] && [ -n "$ct" ] && [ "${en%/*}" = "${en#*/}" ] || bad "modes $m: missing or lost data ($line; entries ${en:-?})"
 	done
+	# figures only: where a model serves requests (R+: preempted, R:
+	# at a return to user space or cond_resched(), S/D: blocked)
+	echo "hackbench's switches out by the state it left in:"
+	printf "  %-10s %8s %8s %8s %8s %8s\n" mode R+ R S D other
+	for m in $run_modes; do
+		grep "^modes $m: hackbench states" "$g" | sed 's/.*states //' | tr ' ' '\n' |
+		awk -v m=$m -F= '$1 == "R+" { p = $2 } $1 == "R" { r = $2 }
+			$1 == "S" { s = $2 } $1 == "D" { d = $2 }
+			$1 != "" && $1 !~ /^(R\+|R|S|D)$/ { o += $2 }
+			END { printf "  %-10s %8d %8d %8d %8d %8d\n", m, p, r, s, d, o }'
+	done
 	if [ -s "$dir/modes.tab" ] && [ $nolazy = 0 ]; then
 		pf=$(awk '$1 == "full" { print $4 }' "$dir/modes.tab")
 		pl=$(awk '$1 == "lazy" { print $4 }' "$dir/modes.tab")
@@ -709,6 +723,66 @@ else
 			ok "cyclictest: lazy mode's mean wake-up latency ($al us) is full mode's ($af us) within 25 % + tick/100" ||
 			bad "cyclictest: lazy mean $al us vs full $af us (want <= 5/4 full + tick/100)"
 	fi
+fi
+
+# KVM guest entry (patch 2; guest.sh step h, where the kernel has KVM):
+# a lazy request on a vCPU thread is guest entry work. The guest leaves
+# guest mode for the kernel at every CPUID, so no kvm_entry of the vCPU
+# thread may carry the lazy bit (need-resched letter B, L, b or l) but
+# for the race of a remote request made between the run loop's check and
+# the event: at most one such entry before the thread's next switch
+# out. A run loop that ignored the bit would enter the guest again at
+# every exit until the tick upgraded the request.
+kvm_pid=$(sed -n 's/^kvm: kvmlazy: pid \([0-9]*\) .*/\1/p' "$g")
+if grep -q '^kvm: svm [1-9]' "$g" && grep -q '^kvm: .*/dev/kvm$' "$g"; then
+	if [ -z "$kvm_pid" ] || ! [ -s "$dir/kvm.txt" ]; then
+		bad "kvm: no kvmlazy run or no trace ($(grep '^kvm: kvmlazy' "$g" | tail -1))"
+	else
+		awk -v v="$kvm_pid" '
+		function field(name,   i) {
+			for (i = 1; i <= NF; i++)
+				if (index($i, name "=") == 1)
+					return substr($i, length(name) + 2)
+			return ""
+		}
+		/^#/ { next }
+		{
+			ts = $4; sub(/:$/, "", ts)
+			ours = $1 ~ ("-" v "$") && $2 == "[001]"
+		}
+		/ kvm_entry:/ && ours {
+			entries++
+			if (substr($3, 2, 1) ~ /[BLbl]/ && ++le > most)
+				most = le
+			if (substr($3, 2, 1) ~ /[BLbl]/)
+				lazy++
+		}
+		/ sched_waking: / && field("target_cpu") == "001" && running && !since { since = ts }
+		/ sched_switch: / && $2 == "[001]" {
+			if (field("prev_pid") == v) {
+				le = 0
+				out++
+				if (field("prev_state") ~ /\+/)
+					rplus++
+				if (since) { n++; sum += ts - since; if (ts - since > max) max = ts - since }
+			}
+			since = 0
+			running = field("next_pid") == v
+		}
+		END {
+			printf "%d %d %d %d %d %.0f %.0f %d\n", entries, lazy, out, rplus, n,
+				n ? sum / n * 1e6 : 0, max * 1e6, most
+		}' "$dir/kvm.txt" > "$dir/kvm.tab"
+		read -r entries lazy out rplus n avg max most < "$dir/kvm.tab"
+		echo "      kvm: vCPU thread $kvm_pid: $entries guest entries, $lazy with the lazy bit (at most $most between two switches out); $out switches out ($rplus R+); wake-up on CPU 1 -> switch out: $n, mean $avg us, max $max us; $(grep '^kvm: kvmlazy: [0-9]* stretches' "$g" | sed 's/^kvm: kvmlazy: //')"
+		[ "$entries" -ge 100 ] && [ "$out" -ge 10 ] && [ "$most" -le 1 ] &&
+			ok "kvm: guest entry honours lazy requests: $lazy of $entries entries with the lazy bit, never two before a switch out ($out)" ||
+			bad "kvm: $lazy of $entries guest entries with the lazy bit pending, up to $most before a switch out, $out switches out (want >= 100 entries, >= 10 switches, at most 1)"
+		grep -q 'entries-in-buffer/entries-written: \([0-9]*\)/\1 ' "$dir/kvm.txt" ||
+			bad "kvm: events were lost: $(grep -m1 'entries-in-buffer' "$dir/kvm.txt")"
+	fi
+else
+	echo "      kvm: no KVM guest under this kernel ($(grep -m1 '^kvm: ' "$g")): guest entry not tested"
 fi
 
 # lazytrace: the same flags as the kernel, on every event

@@ -115,6 +115,8 @@ hogs() {
 stamp "start"
 uname -a
 cat /proc/cmdline
+# whether a KVM guest can run under this one (TCG emulates SVM)
+echo "kvm: svm $(grep -cw svm /proc/cpuinfo) cpus, $(ls /dev/kvm 2>&1)"
 # PREEMPT_DYNAMIC=n (make vm-test-nodyn: lt_nodyn=1): no mode file, the
 # model is the configured one (lazy); only the lazy scenarios run.
 FULL=full
@@ -302,6 +304,11 @@ for m in $RUN_MODES; do
 	pre=$(grep 'prev_state=R+ ' $MI/trace | grep -vc 'next_comm=cyclictest')
 	prt=$(grep -c 'prev_state=R+ ' $MI/trace)
 	echo "modes $m: hackbench $(grep -m1 '^Time' /tmp/hb.$m); switches $sw preempted $pre (by cyclictest too: $prt) (entries $hdr)"
+	# hackbench's own switches out, by the state it left in: a model
+	# can move switches (R+ to R) rather than remove them
+	echo "modes $m: hackbench states $(grep 'sched_switch: prev_comm=hackbench ' $MI/trace |
+		grep -o 'prev_state=[A-Z+]*' | sort | uniq -c |
+		awk '{ printf "%s=%s ", substr($2, 12), $1 }')"
 	grep '^T:' /tmp/ct.$m | sed "s/^/modes $m: cyclictest /"
 	rmdir $MI
 done
@@ -360,6 +367,32 @@ else
 	echo "FAIL: trace-cmd record -T: $(tail -3 /tmp/tc.err | tr '\n' ' ')"
 fi
 stamp "tc-stacks end"
+
+# h. KVM guest entry (patch 2), where the kernel has KVM and the CPU
+#    virtualization (TCG emulates SVM): a vCPU thread on CPU 1 whose guest
+#    leaves guest mode for the kernel at every CPUID and for user space
+#    only every 200 of them, with fair wake-ups from CPU 0 making lazy
+#    requests on it. Each must be honoured at the next exit, in the
+#    kernel's run loop, not at the tick.
+if [ -n "$LAZY" ] && [ -e /dev/kvm ]; then
+	mode lazy
+	KI=$T/instances/lazykvm
+	rmdir $KI 2>/dev/null
+	mkdir $KI && echo 4096 > $KI/buffer_size_kb || echo "FAIL: kvm instance"
+	# kvm_entry: the flags at each entry into the guest
+	for e in sched/sched_switch sched/sched_waking irq_vectors/local_timer_entry kvm/kvm_entry; do
+		echo 1 > $KI/events/$e/enable || echo "FAIL: kvm: cannot enable $e"
+	done
+	echo 1 > $KI/tracing_on
+	lazyload -c 1 fair 2 30 0 &
+	kvmlazy -c 1 2 200 > /tmp/kvm.out 2>&1 || echo "FAIL: kvmlazy: $(tail -1 /tmp/kvm.out)"
+	wait
+	echo 0 > $KI/tracing_on
+	cat $KI/trace > $OUT/kvm.txt
+	rmdir $KI
+	sed 's/^/kvm: /' /tmp/kvm.out
+	stamp "kvm done"
+fi
 
 # g. every event the kernel has, for a short mixed load: fork/exec, file
 #    I/O on tmpfs, pipes, sleeps, the messaging load. One instance buffer,

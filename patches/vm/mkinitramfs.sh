@@ -34,6 +34,8 @@ cp "$hb" "$root/bin/hackbench"
 cp "$ct" "$root/bin/cyclictest"
 [ -z "$module" ] || cp "$module" "$root/lib/modules/lazyhog.ko"
 cp "$lazyload" "$root/bin/lazyload"
+# kvmlazy, built next to lazyload, where the VM test built it
+[ -x "$(dirname "$lazyload")/kvmlazy" ] && cp "$(dirname "$lazyload")/kvmlazy" "$root/bin/kvmlazy"
 bins="$tc $hb $ct"
 if [ -n "$lazytrace" ]; then
 	cp "$lazytrace" "$root/bin/lazytrace"

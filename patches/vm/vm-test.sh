@@ -47,6 +47,17 @@ if [ "${VM_NODYN:-0}" = 1 ]; then
 	export GUEST_ENV="${GUEST_ENV:-} lt_nodyn=1"
 	check_mode=nodyn
 fi
+# VM_DEBIAN=1: Debian's own choices (vm/debian.config), built voluntary
+# as Debian builds it, without lazy.config; the first boot asks for
+# preempt=lazy on the command line, as a Debian user would
+boot_args=
+if [ "${VM_DEBIAN:-0}" = 1 ]; then
+	out=$BUILD/out-vm-debian
+	vmout=$BUILD/vm-out-debian
+	export NO_LAZY=1
+	export EXTRA_CONFIG="${EXTRA_CONFIG:-} $here/debian.config"
+	boot_args=preempt=lazy
+fi
 export BUILD
 
 declare -a stages
@@ -77,6 +88,14 @@ else
 fi
 stage "kernel (extract+patch+build)" "$t"
 
+if [ "${VM_DEBIAN:-0}" = 1 ]; then
+	# the model Debian configures, lazy only from the command line
+	grep -q '^CONFIG_PREEMPT_VOLUNTARY=y' "$out/.config" &&
+		! grep -q '^CONFIG_PREEMPT_LAZY=y' "$out/.config" ||
+		{ echo "vm-test: the Debian build is not PREEMPT_VOLUNTARY without PREEMPT_LAZY" >&2; exit 1; }
+	echo "[vm] Debian's choices: PREEMPT_VOLUNTARY, PREEMPT_DYNAMIC, booted with preempt=lazy"
+fi
+
 # HZ of the kernel under test: every time threshold of check.sh derives
 # from its tick
 kconfig=${KERNEL_CONFIG:-$(dirname "$kernel")/../../../.config}
@@ -87,6 +106,7 @@ echo "[vm] kernel HZ=$hz (tick $((1000000 / hz)) us)"
 t=$(now)
 mkdir -p "$BUILD"
 gcc -O2 -Wall -Wextra -static -o "$BUILD/lazyload" "$here/lazyload.c" || exit 1
+gcc -O2 -Wall -Wextra -static -o "$BUILD/kvmlazy" "$here/kvmlazy.c" || exit 1
 # the kernel hog is a test module, not part of the series
 rm -rf "$BUILD/lazyhog"
 cp -r "$here/lazyhog" "$BUILD/lazyhog"
@@ -128,7 +148,7 @@ vm() {
 		exit 1
 	fi
 }
-vm "$vmout" ""
+vm "$vmout" "$boot_args"
 stage "boot + record (qemu)" "$t"
 grep '^===' "$vmout/guest.log" | sed 's/^/[vm] /'
 
