@@ -525,6 +525,9 @@ if [ -n "$crpid" ] && [ -s "$dir/resched-lazy.events" ]; then
 	}
 	$4 != pid { next }
 	$5 == "schedule" { sched = 1; next }
+	# an eager request made in its context (the exit path: sched_move_task):
+	# the function event shows the flags from before it
+	$5 == "resched_curr" { if (lazy) eager = 1; next }
 	{ l = substr($3, 2, 1)
 	  if (!lazy && index("lL", l)) lazy = 1
 	  else if (lazy && index("nNbB", l)) eager = 1 }
