@@ -189,6 +189,79 @@ const char *analysis_abi_reason(void)
 	return last_reason ? last_reason : "";
 }
 
+static int column_of(struct lt_table *t, const char *col)
+{
+	int c = lt_table_column(t, col);
+
+	if (c < 0)
+		die("table %s has no column %s", lt_table_name(t), col);
+	return c;
+}
+
+bool cell_null(struct lt_table *t, const char *col)
+{
+	return lt_table_null(t, column_of(t, col));
+}
+
+int64_t cell_int(struct lt_table *t, const char *col)
+{
+	return lt_table_int(t, column_of(t, col));
+}
+
+uint64_t cell_uint(struct lt_table *t, const char *col)
+{
+	return lt_table_uint(t, column_of(t, col));
+}
+
+double cell_double(struct lt_table *t, const char *col)
+{
+	return lt_table_double(t, column_of(t, col));
+}
+
+const char *cell_str(struct lt_table *t, const char *col)
+{
+	return lt_table_string(t, column_of(t, col));
+}
+
+struct lt_table *run_row(struct lt_run *run, const char *table)
+{
+	struct lt_table *t = lt_run_table(run, table);
+
+	if (!t || lt_table_next(t) <= 0)
+		die("%s: %s", table, lt_run_error(run) ? lt_run_error(run) :
+		    "no row");
+	return t;
+}
+
+void meta_lazy_note(FILE *fp, struct lt_table *meta)
+{
+	if (cell_int(meta, "lazy_preemption"))
+		return;
+	fprintf(fp, "note: no event carries the lazy need-resched bit (ABI %s): "
+		"the kernel ran without lazy preemption\n",
+		cell_str(meta, "abi"));
+}
+
+void meta_lost(FILE *fp, struct lt_run *run, struct lt_table *meta)
+{
+	uint64_t lost = cell_uint(meta, "lost_events");
+	bool unknown = cell_uint(meta, "lost_unknown_times");
+	struct lt_table *t;
+
+	fprintf(fp, "lost events: %llu%s\n", (unsigned long long)lost,
+		unknown ? " (and an unknown number)" : "");
+	if (!lost && !unknown)
+		return;
+	/* its rows are the CPUs that lost some */
+	t = lt_run_table(run, "lost");
+	if (!t)
+		die("%s", lt_run_error(run));
+	while (lt_table_next(t) > 0)
+		fprintf(fp, "  cpu %d: %llu%s\n", (int)cell_int(t, "cpu"),
+			(unsigned long long)cell_uint(t, "lost_events"),
+			cell_int(t, "lost_unknown") ? "+?" : "");
+}
+
 void print_lazy_note(FILE *fp, const struct lt_analysis_summary *s)
 {
 	if (s->lazy_seen)

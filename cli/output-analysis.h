@@ -99,6 +99,25 @@ int analysis_write_table(struct analysis_cli *o, struct lt_run *run,
 int analysis_write_tables(struct analysis_cli *o, struct lt_run *run,
 			  const char *const *tables, unsigned int flags);
 
+/*
+ * A cell of @t's current row, by the column's name (lazytrace table
+ * --list): null reads as 0 or "". A name the table lacks is a bug here,
+ * so it exits rather than print a zero.
+ */
+bool cell_null(struct lt_table *t, const char *col);
+int64_t cell_int(struct lt_table *t, const char *col);
+uint64_t cell_uint(struct lt_table *t, const char *col);
+double cell_double(struct lt_table *t, const char *col);
+const char *cell_str(struct lt_table *t, const char *col);
+
+/* A one-row table of @run (meta, summary) on its row; exits on failure. */
+struct lt_table *run_row(struct lt_run *run, const char *table);
+
+/* The lazy-preemption note of print_lazy_note(), from the meta row. */
+void meta_lazy_note(FILE *fp, struct lt_table *meta);
+/* print_lost() from the meta row and @run's lost table. */
+void meta_lost(FILE *fp, struct lt_run *run, struct lt_table *meta);
+
 /* The ABI's reason, from the last run. */
 const char *analysis_abi_reason(void);
 

@@ -136,7 +136,6 @@ cmd-hogs.c
 cmd-live.c
 cmd-report.c
 cmd-stats.c
-cmd-timeline.c
 cmd-tui.c
 "
 for f in "$TOP"/cli/cmd-*.c; do
