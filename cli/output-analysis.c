@@ -7,9 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output-analysis.h"
-
-static const char *last_reason;
+#include "output-json.h"
 
 int analysis_parse(struct analysis_cli *o, int argc, char **argv,
 		   const struct option *longopts, const char *usage)
@@ -56,19 +54,6 @@ int analysis_opt(struct analysis_cli *o, int c, const char *arg)
 	}
 	o->format = (enum out_format)o->rc.format;
 	return 1;
-}
-
-/* A string of the run's meta table, kept until the next call. */
-static const char *meta_string(struct lt_run *run, const char *col)
-{
-	static char buf[256];
-	struct lt_table *t = lt_run_table(run, "meta");
-
-	buf[0] = '\0';
-	if (t && lt_table_next(t) > 0)
-		snprintf(buf, sizeof(buf), "%s",
-			 lt_table_string(t, lt_table_column(t, col)));
-	return buf;
 }
 
 void analysis_args(struct analysis_cli *o, int argc, char **argv)
@@ -120,7 +105,6 @@ struct lt_run *analysis_run(struct analysis_cli *o, const char *file,
 			warn("%s", lt_run_error(run));
 		*status = EXIT_BAD;
 	}
-	last_reason = meta_string(run, "abi_reason");
 	return run;
 }
 
@@ -182,11 +166,6 @@ int analysis_write_tables(struct analysis_cli *o, struct lt_run *run,
 	if (lt_writer_end(w))
 		return EXIT_BAD;
 	return status;
-}
-
-const char *analysis_abi_reason(void)
-{
-	return last_reason ? last_reason : "";
 }
 
 static int column_of(struct lt_table *t, const char *col)
@@ -260,6 +239,28 @@ void meta_lost(FILE *fp, struct lt_run *run, struct lt_table *meta)
 		fprintf(fp, "  cpu %d: %llu%s\n", (int)cell_int(t, "cpu"),
 			(unsigned long long)cell_uint(t, "lost_events"),
 			cell_int(t, "lost_unknown") ? "+?" : "");
+}
+
+void run_latency(struct lt_run *run,
+		 uint64_t lat[LT_LAT_KIND_MAX][NR_LAT_VALUES])
+{
+	static const char *const cols[NR_LAT_VALUES] = {
+		[LAT_COUNT] = "count", [LAT_P50] = "p50_ns",
+		[LAT_P90] = "p90_ns", [LAT_P99] = "p99_ns",
+		[LAT_MAX] = "max_ns",
+	};
+	struct lt_table *t = lt_run_table(run, "latency");
+	int k, v;
+
+	if (!t)
+		die("%s", lt_run_error(run));
+	memset(lat, 0, sizeof(*lat) * LT_LAT_KIND_MAX);
+	/* all tasks' rows come first: stop at the first task's */
+	while (lt_table_next(t) > 0 && cell_null(t, "pid")) {
+		k = latency_kind(cell_str(t, "kind"));
+		for (v = 0; k >= 0 && v < NR_LAT_VALUES; v++)
+			lat[k][v] = cell_uint(t, cols[v]);
+	}
 }
 
 void print_lazy_note(FILE *fp, const struct lt_analysis_summary *s)
@@ -344,8 +345,41 @@ void print_setup(FILE *fp, const struct lt_analysis_summary *s)
 	print_tick_note(fp, s);
 }
 
+static const char tick_note[] = "note: no tick events and no HZ in the trace: hog detection needs the tick, no task is called a hog (give --hz N or --tick T); tick-upgrades are still counted\n";
+
 void print_tick_note(FILE *fp, const struct lt_analysis_summary *s)
 {
 	if (s->tick_source == LT_TICK_UNKNOWN)
-		fprintf(fp, "note: no tick events and no HZ in the trace: hog detection needs the tick, no task is called a hog (give --hz N or --tick T); tick-upgrades are still counted\n");
+		fputs(tick_note, fp);
+}
+
+/* A string of the meta row, "?" when null or empty. */
+static const char *meta_or_what(struct lt_table *meta, const char *col)
+{
+	const char *s = cell_str(meta, col);
+
+	return s[0] ? s : "?";
+}
+
+void meta_setup(FILE *fp, struct lt_table *meta)
+{
+	const char *requests = !strcmp(cell_str(meta, "requests"), "probe") ?
+			       "probe (exact)" : "flags";
+	const char *source = cell_str(meta, "tick_source");
+	char b[24];
+
+	if (cell_int(meta, "setup_line"))
+		fprintf(fp, "kernel: release=%s preempt=%s hz=%u sched_features=%s\n",
+			meta_or_what(meta, "setup_release"),
+			meta_or_what(meta, "preempt"),
+			(unsigned int)cell_uint(meta, "hz"),
+			meta_or_what(meta, "sched_features"));
+	if (!strcmp(source, "unknown")) {
+		fprintf(fp, "tick: unknown, requests: %s\n", requests);
+		fputs(tick_note, fp);
+	} else {
+		fprintf(fp, "tick: %s (%s), requests: %s\n",
+			fmt_ns(b, sizeof(b), cell_uint(meta, "tick_ns")),
+			source, requests);
+	}
 }

@@ -113,13 +113,22 @@ const char *cell_str(struct lt_table *t, const char *col);
 /* A one-row table of @run (meta, summary) on its row; exits on failure. */
 struct lt_table *run_row(struct lt_run *run, const char *table);
 
+/* A latency distribution as the latency table gives it, in ns. */
+enum { LAT_COUNT, LAT_P50, LAT_P90, LAT_P99, LAT_MAX, NR_LAT_VALUES };
+
+/*
+ * The latency table's rows of all tasks (pid null), indexed by enum
+ * lt_latency_kind: zeros for a kind without samples (it has no row).
+ */
+void run_latency(struct lt_run *run,
+		 uint64_t lat[LT_LAT_KIND_MAX][NR_LAT_VALUES]);
+
 /* The lazy-preemption note of print_lazy_note(), from the meta row. */
 void meta_lazy_note(FILE *fp, struct lt_table *meta);
 /* print_lost() from the meta row and @run's lost table. */
 void meta_lost(FILE *fp, struct lt_run *run, struct lt_table *meta);
-
-/* The ABI's reason, from the last run. */
-const char *analysis_abi_reason(void);
+/* print_setup() from the meta row. */
+void meta_setup(FILE *fp, struct lt_table *meta);
 
 /* "kernel ran without lazy preemption" note on @fp, if it applies. */
 void print_lazy_note(FILE *fp, const struct lt_analysis_summary *s);

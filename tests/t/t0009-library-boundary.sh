@@ -135,7 +135,6 @@ cmd-export.c
 cmd-hogs.c
 cmd-live.c
 cmd-report.c
-cmd-stats.c
 cmd-tui.c
 "
 for f in "$TOP"/cli/cmd-*.c; do
