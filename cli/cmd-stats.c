@@ -47,19 +47,10 @@ static void text_latency(const char *name, const uint64_t *l)
 	       fmt_ns(b[3], 24, l[LAT_MAX]));
 }
 
-static struct lt_table *tasks_table(struct lt_run *run)
-{
-	struct lt_table *t = lt_run_table(run, "tasks");
-
-	if (!t)
-		die("%s", lt_run_error(run));
-	return t;
-}
-
 /* Per task: what made its upgrades, and who made its requests (probe). */
 static void stats_text_sources(struct lt_run *run)
 {
-	struct lt_table *t = tasks_table(run);
+	struct lt_table *t = analysis_table(run, "tasks");
 	bool head = false;
 	int k;
 
@@ -98,7 +89,7 @@ static void stats_text_tasks(struct lt_run *run)
 		{ "tick_upgrades", 5 }, { "folds", 5 }, { "preempted", 6 },
 		{ "yielded", 6 }, { "blocked", 6 },
 	};
-	struct lt_table *t = tasks_table(run);
+	struct lt_table *t = analysis_table(run, "tasks");
 	char b[2][24];
 	size_t k;
 

@@ -108,26 +108,6 @@ struct lt_run *analysis_run(struct analysis_cli *o, const char *file,
 	return run;
 }
 
-const struct lt_task_stats **analysis_table_tasks(struct lt_run *run,
-						  const char *table,
-						  size_t *nr)
-{
-	const struct lt_analysis *a = lt_run_analysis(run);
-	const struct lt_analysis_summary *s = lt_analysis_summary(a);
-	struct lt_table *t = lt_run_table(run, table);
-	const struct lt_task_stats **v;
-	int id;
-
-	v = calloc(s->nr_tasks + 1, sizeof(*v));
-	if (!t || !v)
-		die("out of memory");
-	id = lt_table_column(t, "task_id");
-	*nr = 0;
-	while (lt_table_next(t) > 0 && *nr < s->nr_tasks)
-		v[(*nr)++] = lt_analysis_task(a, lt_table_uint(t, id) - 1);
-	return v;
-}
-
 int analysis_write_table(struct analysis_cli *o, struct lt_run *run,
 			 const char *table)
 {
@@ -202,6 +182,15 @@ const char *cell_str(struct lt_table *t, const char *col)
 	return lt_table_string(t, column_of(t, col));
 }
 
+struct lt_table *analysis_table(struct lt_run *run, const char *name)
+{
+	struct lt_table *t = lt_run_table(run, name);
+
+	if (!t)
+		die("%s", lt_run_error(run));
+	return t;
+}
+
 struct lt_table *run_row(struct lt_run *run, const char *table)
 {
 	struct lt_table *t = lt_run_table(run, table);
@@ -232,9 +221,7 @@ void meta_lost(FILE *fp, struct lt_run *run, struct lt_table *meta)
 	if (!lost && !unknown)
 		return;
 	/* its rows are the CPUs that lost some */
-	t = lt_run_table(run, "lost");
-	if (!t)
-		die("%s", lt_run_error(run));
+	t = analysis_table(run, "lost");
 	while (lt_table_next(t) > 0)
 		fprintf(fp, "  cpu %d: %llu%s\n", (int)cell_int(t, "cpu"),
 			(unsigned long long)cell_uint(t, "lost_events"),
@@ -249,44 +236,15 @@ void run_latency(struct lt_run *run,
 		[LAT_P90] = "p90_ns", [LAT_P99] = "p99_ns",
 		[LAT_MAX] = "max_ns",
 	};
-	struct lt_table *t = lt_run_table(run, "latency");
+	struct lt_table *t = analysis_table(run, "latency");
 	int k, v;
 
-	if (!t)
-		die("%s", lt_run_error(run));
 	memset(lat, 0, sizeof(*lat) * LT_LAT_KIND_MAX);
 	/* all tasks' rows come first: stop at the first task's */
 	while (lt_table_next(t) > 0 && cell_null(t, "pid")) {
 		k = latency_kind(cell_str(t, "kind"));
 		for (v = 0; k >= 0 && v < NR_LAT_VALUES; v++)
 			lat[k][v] = cell_uint(t, cols[v]);
-	}
-}
-
-void print_lazy_note(FILE *fp, const struct lt_analysis_summary *s)
-{
-	if (s->lazy_seen)
-		return;
-	fprintf(fp, "note: no event carries the lazy need-resched bit (ABI %s): "
-		"the kernel ran without lazy preemption\n", lt_abi_name(s->abi));
-}
-
-void print_lost(FILE *fp, const struct lt_analysis *a)
-{
-	const struct lt_analysis_summary *s = lt_analysis_summary(a);
-	bool unknown;
-	int cpu;
-
-	fprintf(fp, "lost events: %llu%s\n", (unsigned long long)s->lost_events,
-		s->lost_unknown ? " (and an unknown number)" : "");
-	if (!s->lost_events && !s->lost_unknown)
-		return;
-	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
-		uint64_t n = lt_analysis_lost(a, cpu, &unknown);
-
-		if (n || unknown)
-			fprintf(fp, "  cpu %d: %llu%s\n", cpu,
-				(unsigned long long)n, unknown ? "+?" : "");
 	}
 }
 

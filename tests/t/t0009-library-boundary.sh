@@ -132,7 +132,6 @@ bad=$(grep -H '#include ".*libdecode/' "$TOP"/cli/*.[ch] "$TOP"/tui/*.[ch] \
 below_run="
 cmd-compare.c
 cmd-export.c
-cmd-hogs.c
 cmd-live.c
 cmd-report.c
 cmd-tui.c
