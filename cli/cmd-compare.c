@@ -212,23 +212,47 @@ static void add(struct table *t, int side, const char *group,
 	t->r[i].v[side] = v;
 }
 
-static void fill(struct table *t, int side, const struct lt_analysis_summary *s)
+/* What the text says of a side besides the rows: its meta row's. */
+struct side {
+	char abi[32];
+	bool lazy;
+	uint64_t lost, lost_unknown, events;
+};
+
+static void side_meta(struct side *sd, struct lt_run *run)
 {
-	static const char *const pct[] = { "count", "p50", "p90", "p99", "max" };
+	struct lt_table *meta = run_row(run, "meta");
+
+	snprintf(sd->abi, sizeof(sd->abi), "%s", cell_str(meta, "abi"));
+	sd->lazy = cell_int(meta, "lazy_preemption");
+	sd->lost = cell_uint(meta, "lost_events");
+	sd->lost_unknown = cell_uint(meta, "lost_unknown_times");
+	sd->events = cell_uint(meta, "events");
+}
+
+/* A side's rows: the summary table's counts, the latency of all tasks. */
+static void fill(struct table *t, int side, struct lt_run *run)
+{
+	static const char *const pct[NR_LAT_VALUES] = {
+		[LAT_COUNT] = "count", [LAT_P50] = "p50", [LAT_P90] = "p90",
+		[LAT_P99] = "p99", [LAT_MAX] = "max",
+	};
+	struct lt_table *sum = run_row(run, "summary");
+	uint64_t lat[LT_LAT_KIND_MAX][NR_LAT_VALUES];
+	char key[32];
 	int k, p;
 
-	for (k = 0; k < NR_SWITCH_KEYS; k++)
-		add(t, side, "switches", switch_key(k), s->switches[k]);
+	for (k = 0; k < NR_SWITCH_KEYS; k++) {
+		snprintf(key, sizeof(key), "switches_%s", switch_key(k));
+		add(t, side, "switches", switch_key(k), cell_uint(sum, key));
+	}
 	for (k = 0; k < NR_TRANSITION_KEYS; k++)
 		add(t, side, "transitions", transition_key(k),
-		    transition_total(k, s->count));
-	for (k = 0; k < LT_LAT_KIND_MAX; k++) {
-		const struct lt_latency *l = &s->latency[k];
-		const uint64_t v[] = { l->count, l->p50, l->p90, l->p99, l->max };
-
-		for (p = 0; p < 5; p++)
-			add(t, side, latency_key(k), pct[p], v[p]);
-	}
+		    cell_uint(sum, transition_key(k)));
+	run_latency(run, lat);
+	for (k = 0; k < LT_LAT_KIND_MAX; k++)
+		for (p = 0; p < NR_LAT_VALUES; p++)
+			add(t, side, latency_key(k), pct[p], lat[k][p]);
 }
 
 static bool is_ns(const struct row *r)
@@ -243,24 +267,23 @@ static double ratio(const struct row *r)
 }
 
 static void compare_text(const char *fa, const char *fb, const struct table *t,
-			 const struct lt_analysis_summary *s[2])
+			 const struct side s[2])
 {
 	const char *group = "";
 	char b[2][24], rt[16];
 	uint64_t count[2] = { 0, 0 };
 	int i;
 
-	printf("A: %s (ABI %s)\nB: %s (ABI %s)\n", fa, lt_abi_name(s[0]->abi),
-	       fb, lt_abi_name(s[1]->abi));
+	printf("A: %s (ABI %s)\nB: %s (ABI %s)\n", fa, s[0].abi, fb, s[1].abi);
 	for (i = 0; i < 2; i++) {
-		if (!s[i]->lazy_seen)
+		if (!s[i].lazy)
 			printf("note: %s has no lazy need-resched bit: the kernel "
 			       "ran without lazy preemption\n", i ? "B" : "A");
-		if (s[i]->lost_events || s[i]->lost_unknown)
+		if (s[i].lost || s[i].lost_unknown)
 			printf("note: %s lost %llu events%s: requests open then "
 			       "are counted as truncated\n", i ? "B" : "A",
-			       (unsigned long long)s[i]->lost_events,
-			       s[i]->lost_unknown ? " (and an unknown number)" :
+			       (unsigned long long)s[i].lost,
+			       s[i].lost_unknown ? " (and an unknown number)" :
 			       "");
 	}
 	for (i = 0; i < t->nr; i++) {
@@ -357,7 +380,7 @@ int cmd_compare(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct lt_analysis_summary *s[2];
+	struct side s[2] = { 0 };
 	struct lt_run *run[2];
 	struct ptable p = { 0 };
 	struct table *t;
@@ -381,12 +404,14 @@ int cmd_compare(int argc, char **argv)
 	for (i = 0; i < 2; i++) {
 		f[i] = argv[optind + i];
 		run[i] = analysis_run(&o, f[i], &st);
-		if (st != EXIT_OK)
+		if (st != EXIT_OK) {
+			/* nothing is printed: a failed side has no rows */
 			status = st;
-		s[i] = lt_analysis_summary(lt_run_analysis(run[i]));
-		fill(t, i, s[i]);
-		if (st == EXIT_OK)
-			pfill(&p, i, o.stream_table);
+			continue;
+		}
+		side_meta(&s[i], run[i]);
+		fill(t, i, run[i]);
+		pfill(&p, i, o.stream_table);
 	}
 	if (p.failed && status == EXIT_OK)
 		status = EXIT_BAD;
@@ -401,7 +426,7 @@ int cmd_compare(int argc, char **argv)
 			preempts_text(&p);
 		}
 		for (i = 0; i < 2 && status == EXIT_OK; i++)
-			if (!s[i]->events)
+			if (!s[i].events)
 				status = nothing_found("%s: no events",
 						       input_name(f[i]));
 	}

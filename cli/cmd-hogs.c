@@ -49,21 +49,22 @@ static const char hogs_usage[] =
 "\n"
 ANALYSIS_USAGE;
 
-/* Where tick-upgrades found the hog: "user", "syscall 0", "-". */
-static void where(const struct lt_task_stats *t, char *buf, size_t len)
+/* Where tick-upgrades found the hog (a hogs row): "user", "syscall 0", "-". */
+static void where(struct lt_table *t, char *buf, size_t len)
 {
-	if (!t->upgrades_user && !t->upgrades_syscall)
+	uint64_t user = cell_uint(t, "upgrades_in_user");
+	uint64_t sc = cell_uint(t, "upgrades_in_syscall");
+
+	if (!user && !sc)
 		snprintf(buf, len, "-");
-	else if (t->upgrades_syscall >= t->upgrades_user)
-		snprintf(buf, len, "syscall %ld (%llu/%llu)", t->top_syscall,
-			 (unsigned long long)t->upgrades_syscall,
-			 (unsigned long long)(t->upgrades_syscall +
-					      t->upgrades_user));
+	else if (sc >= user)
+		snprintf(buf, len, "syscall %lld (%llu/%llu)",
+			 (long long)cell_int(t, "top_syscall"),
+			 (unsigned long long)sc,
+			 (unsigned long long)(sc + user));
 	else
-		snprintf(buf, len, "user (%llu/%llu)",
-			 (unsigned long long)t->upgrades_user,
-			 (unsigned long long)(t->upgrades_syscall +
-					      t->upgrades_user));
+		snprintf(buf, len, "user (%llu/%llu)", (unsigned long long)user,
+			 (unsigned long long)(sc + user));
 }
 
 /* hogs --json: these tables (lazytrace table), one document. */
@@ -72,40 +73,64 @@ static const char *const hogs_json_tables[][5] = {
 	{ "meta", "hogs", "sites", "stacks", NULL },
 };
 
-/* Each hog's top sites, with their share of its episodes. */
-static void hogs_sites_text(const struct hogs_cli *hc,
-			    const struct lt_analysis *a,
-			    const struct lt_task_stats *const *h, size_t nr)
+/*
+ * A cursor over the sites table, one hog at a time: its rows come in the
+ * hogs table's order, so the row read ahead is the next hog's.
+ */
+struct site_cursor {
+	struct lt_table *t;
+	bool ahead;		/* a row is read and not yet taken */
+};
+
+/* Whether the next row is one of the hog @task_id's (and now current). */
+static bool site_of(struct site_cursor *c, uint64_t task_id)
 {
-	uint64_t seen, used, with;
+	if (!c->ahead)
+		c->ahead = lt_table_next(c->t) > 0;
+	if (!c->ahead || cell_uint(c->t, "task_id") != task_id)
+		return false;
+	c->ahead = false;
+	return true;
+}
+
+/* Each hog's top sites, with their share of its episodes. */
+static void hogs_sites_text(const struct hogs_cli *hc, struct lt_run *run,
+			    struct lt_table *meta)
+{
+	struct lt_table *h = analysis_table(run, "hogs");
+	struct site_cursor count = { .t = analysis_table(run, "sites") };
+	struct site_cursor show = { .t = analysis_table(run, "sites") };
+	uint64_t seen = cell_uint(meta, "kernel_stacks"), with, id;
 	char b[24], st[512];
 	size_t i, k, ns;
 
-	lt_analysis_stack_counts(a, &seen, &used);
 	printf("\ncall sites: %llu kernel stacks in the trace, %llu at a tick with a lazy request pending\n",
-	       (unsigned long long)seen, (unsigned long long)used);
+	       (unsigned long long)seen,
+	       (unsigned long long)cell_uint(meta, "kernel_stacks_at_ticks"));
 	if (!seen) {
 		printf("no kernel stacks: record them with lazytrace record (stacktrace trigger) or trace-cmd record -T\n");
 		return;
 	}
-	for (i = 0; i < nr; i++) {
-		const struct lt_site *s = lt_analysis_sites(a, h[i], &ns);
-
-		for (k = 0, with = 0; k < ns; k++)
-			if (s[k].nr_frames)
-				with += s[k].episodes;
+	for (i = 0; lt_table_next(h) > 0; i++) {
+		id = cell_uint(h, "task_id");
+		for (ns = 0, with = 0; site_of(&count, id); ns++)
+			if (cell_uint(count.t, "frames"))
+				with += cell_uint(count.t, "episodes");
 		printf("\n%4zu %7d %s: %llu episodes, %llu with a stack\n",
-		       i + 1, h[i]->pid, h[i]->comm,
-		       (unsigned long long)h[i]->episodes,
+		       i + 1, (int)cell_int(h, "pid"), cell_str(h, "comm"),
+		       (unsigned long long)cell_uint(h, "episodes"),
 		       (unsigned long long)with);
 		if (ns)
 			printf("     %8s %10s  %s\n", "EPISODES", "PENDING",
 			       "SITE <- CALLERS");
-		for (k = 0; k < ns && k < hc->nr_sites; k++) {
-			site_abbrev(&s[k], 3, 4, st, sizeof(st));
+		for (k = 0; site_of(&show, id); k++) {
+			if (k >= hc->nr_sites)
+				continue;
+			site_abbrev_row(show.t, 3, 4, st, sizeof(st));
 			printf("     %8llu %10s  %s\n",
-			       (unsigned long long)s[k].episodes,
-			       fmt_ns(b, sizeof(b), s[k].pending_ns), st);
+			       (unsigned long long)cell_uint(show.t, "episodes"),
+			       fmt_ns(b, sizeof(b),
+				      cell_uint(show.t, "pending_ns")), st);
 		}
 		if (ns > hc->nr_sites)
 			printf("     ... %zu more sites (--sites N, --json)\n",
@@ -113,60 +138,88 @@ static void hogs_sites_text(const struct hogs_cli *hc,
 	}
 }
 
-static const char *tick_how(const struct lt_analysis_summary *s)
+/* The meta table's tick_source, as the text explains it. */
+static const char *tick_how(const char *source)
 {
-	switch (s->tick_source) {
-	case LT_TICK_TIMER_FUNCTION:
-		return "median spacing of the tick's hrtimer function";
-	case LT_TICK_ESTIMATE:
-		return "median timer interrupt spacing, an estimate";
-	case LT_TICK_OPTION:
-		return "--tick";
-	case LT_TICK_HZ_OPTION:
-		return "from --hz, no ticks in the trace";
-	case LT_TICK_SETUP:
-		return "from the HZ the setup line records, no ticks in the trace";
-	default:
-		return "no ticks and no HZ in the trace";
+	static const struct {
+		const char *source, *how;
+	} hows[] = {
+		{ "timer_function", "median spacing of the tick's hrtimer function" },
+		{ "estimate", "median timer interrupt spacing, an estimate" },
+		{ "option", "--tick" },
+		{ "hz_option", "from --hz, no ticks in the trace" },
+		{ "setup", "from the HZ the setup line records, no ticks in the trace" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(hows); i++)
+		if (!strcmp(hows[i].source, source))
+			return hows[i].how;
+	return "no ticks and no HZ in the trace";
+}
+
+static void hogs_text(const struct analysis_cli *o, struct lt_run *run,
+		      struct lt_table *meta)
+{
+	struct lt_table *t = analysis_table(run, "hogs");
+	uint64_t by_source[LT_UPG_SOURCE_MAX];
+	char b[4][24], w[64], src[96];
+	size_t i;
+	int k;
+
+	printf("%s: ABI %s, tick %s (%s)\n", input_name(o->in.file),
+	       cell_str(meta, "abi"),
+	       cell_null(meta, "tick_ns") ? "unknown" :
+	       fmt_ns(b[0], 24, cell_uint(meta, "tick_ns")),
+	       tick_how(cell_str(meta, "tick_source")));
+	meta_setup(stdout, meta);
+	meta_lazy_note(stdout, meta);
+	if (cell_uint(meta, "lost_events") ||
+	    cell_uint(meta, "lost_unknown_times"))
+		meta_lost(stdout, run, meta);
+	for (i = 0; lt_table_next(t) > 0; i++) {
+		if (!i)
+			printf("\n%4s %7s %-16s %5s %8s %8s %6s %10s %10s %10s %6s %5s %-16s %s\n",
+			       "RANK", "PID", "COMM", "CPUS", "EPISODES",
+			       "TICK-UPG", "LAZY", "MAX-LAT", "P50-LAT",
+			       "PENDING", "TRACE%", "LIFE%", "UPGRADED-IN",
+			       "UPGRADED-BY");
+		where(t, w, sizeof(w));
+		for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
+			by_source[k] = cell_uint(t, upgrade_source_key(k));
+		fmt_upgrade_sources(src, sizeof(src), by_source);
+		/* the rank is the count here: --pid and --comm keep some */
+		printf("%4zu %7d %-16.16s %5s %8llu %8llu %6llu %10s %10s %10s %6.1f %5.1f %-16s %s\n",
+		       i + 1, (int)cell_int(t, "pid"), cell_str(t, "comm"),
+		       cell_str(t, "cpus"),
+		       (unsigned long long)cell_uint(t, "episodes"),
+		       (unsigned long long)cell_uint(t, "tick_upgrades"),
+		       (unsigned long long)cell_uint(t, "lazy"),
+		       fmt_ns(b[0], 24, cell_uint(t, "lazy_max_ns")),
+		       fmt_ns(b[1], 24, cell_uint(t, "lazy_p50_ns")),
+		       fmt_ns(b[2], 24, cell_uint(t, "pending_ns")),
+		       100 * cell_double(t, "trace_share"),
+		       100 * cell_double(t, "lifetime_share"), w, src);
 	}
 }
 
-static void hogs_text(const struct analysis_cli *o, const struct lt_analysis *a,
-		      const struct lt_task_stats *const *h, size_t nr)
+/* The folded stacks of every hog the filters keep. */
+static void hogs_folded(struct lt_run *run, enum folded_weight weight)
 {
-	const struct lt_analysis_summary *s = lt_analysis_summary(a);
-	char b[4][24], w[64], src[96];
-	size_t i;
+	struct lt_table *t = analysis_table(run, "stacks");
 
-	printf("%s: ABI %s, tick %s (%s)\n", input_name(o->in.file),
-	       lt_abi_name(s->abi),
-	       s->tick_ns ? fmt_ns(b[0], 24, s->tick_ns) : "unknown",
-	       tick_how(s));
-	print_setup(stdout, s);
-	print_lazy_note(stdout, s);
-	if (s->lost_events || s->lost_unknown)
-		print_lost(stdout, a);
-	if (!nr)
-		return;
-	printf("\n%4s %7s %-16s %5s %8s %8s %6s %10s %10s %10s %6s %5s %-16s %s\n",
-	       "RANK", "PID", "COMM", "CPUS", "EPISODES", "TICK-UPG", "LAZY",
-	       "MAX-LAT", "P50-LAT", "PENDING", "TRACE%", "LIFE%",
-	       "UPGRADED-IN", "UPGRADED-BY");
-	for (i = 0; i < nr; i++) {
-		const struct lt_task_stats *t = h[i];
-		const struct lt_latency *lz = &t->latency[LT_LAT_LAZY_SERVED];
+	while (lt_table_next(t) > 0)
+		folded_row(stdout, t, weight);
+}
 
-		where(t, w, sizeof(w));
-		fmt_upgrade_sources(src, sizeof(src), t->upgrades_by_source);
-		printf("%4zu %7d %-16.16s %5s %8llu %8llu %6llu %10s %10s %10s %6.1f %5.1f %-16s %s\n",
-		       i + 1, t->pid, t->comm, t->cpus,
-		       (unsigned long long)t->episodes,
-		       (unsigned long long)t->count[LT_TR_TICK_UPGRADE],
-		       (unsigned long long)t->count[LT_TR_LAZY],
-		       fmt_ns(b[0], 24, lz->max), fmt_ns(b[1], 24, lz->p50),
-		       fmt_ns(b[2], 24, t->pending_ns), 100 * t->trace_share,
-		       100 * t->lifetime_share, w, src);
-	}
+static size_t count_rows(struct lt_run *run, const char *name)
+{
+	struct lt_table *t = analysis_table(run, name);
+	size_t n = 0;
+
+	while (lt_table_next(t) > 0)
+		n++;
+	return n;
 }
 
 static unsigned int parse_sites(const char *arg)
@@ -189,15 +242,14 @@ int cmd_hogs(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct lt_task_stats **h;
 	struct hogs_cli hc = { .nr_sites = 5 };
-	const struct lt_analysis *a;
 	struct analysis_cli o;
+	struct lt_table *meta;
 	struct lt_run *run;
 	uint64_t events;
 	bool unknown, sites_given = false;
 	int c, status;
-	size_t nr, i;
+	size_t nr;
 
 	analysis_cli_init(&o);
 	while ((c = getopt_long(argc, argv, RUN_SHORT_OPTS "h", longopts,
@@ -244,23 +296,21 @@ int cmd_hogs(int argc, char **argv)
 		lt_run_free(run);
 		return status;
 	}
-	a = lt_run_analysis(run);
-	h = analysis_table_tasks(run, "hogs", &nr);
+	meta = run_row(run, "meta");
+	nr = count_rows(run, "hogs");
 	if (o.format == OUT_JSON)
 		status = analysis_write_tables(&o, run,
 					       hogs_json_tables[hc.stacks], 0);
 	else if (o.format == OUT_CSV || o.format == OUT_NDJSON)
 		status = analysis_write_table(&o, run, "hogs");
 	else if (hc.folded)
-		for (i = 0; i < nr; i++)
-			folded_task(stdout, a, h[i], hc.weight);
+		hogs_folded(run, hc.weight);
 	else
-		hogs_text(&o, a, h, nr);
-	events = lt_analysis_summary(a)->events;
-	unknown = lt_analysis_summary(a)->tick_source == LT_TICK_UNKNOWN;
+		hogs_text(&o, run, meta);
+	events = cell_uint(meta, "events");
+	unknown = !strcmp(cell_str(meta, "tick_source"), "unknown");
 	if (hc.stacks && o.format == OUT_TEXT && nr)
-		hogs_sites_text(&hc, a, h, nr);
-	free(h);
+		hogs_sites_text(&hc, run, meta);
 	lt_run_free(run);
 	if (status != EXIT_OK)
 		return status;

@@ -77,10 +77,9 @@ int cmd_timeline(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct lt_analysis_summary *s;
 	struct analysis_cli o;
 	struct lt_writer *w = NULL;
-	struct lt_table *t;
+	struct lt_table *t, *meta;
 	struct lt_run *run;
 	unsigned long long shown = 0, events;
 	bool full, filtered;
@@ -136,14 +135,15 @@ int cmd_timeline(int argc, char **argv)
 	}
 	if (lt_run_error(run))
 		return run_cli_end(&o.rc);
-	s = lt_analysis_summary(lt_run_analysis(run));
+	meta = run_row(run, "meta");
 	if (o.format == OUT_TEXT) {
-		print_lazy_note(stdout, s);
-		if (s->lost_events || s->lost_unknown)
-			print_lost(stdout, lt_run_analysis(run));
+		meta_lazy_note(stdout, meta);
+		if (cell_uint(meta, "lost_events") ||
+		    cell_uint(meta, "lost_unknown_times"))
+			meta_lost(stdout, run, meta);
 	}
 	filtered = o.rc.nr_opts > (int)(o.rc.given & 1);
-	events = s->events;
+	events = cell_uint(meta, "events");
 	k = run_cli_end(&o.rc);
 	if (!events && !filtered)
 		return nothing_found("%s: no events", input_name(o.in.file));

@@ -7,9 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output-analysis.h"
-
-static const char *last_reason;
+#include "output-json.h"
 
 int analysis_parse(struct analysis_cli *o, int argc, char **argv,
 		   const struct option *longopts, const char *usage)
@@ -56,19 +54,6 @@ int analysis_opt(struct analysis_cli *o, int c, const char *arg)
 	}
 	o->format = (enum out_format)o->rc.format;
 	return 1;
-}
-
-/* A string of the run's meta table, kept until the next call. */
-static const char *meta_string(struct lt_run *run, const char *col)
-{
-	static char buf[256];
-	struct lt_table *t = lt_run_table(run, "meta");
-
-	buf[0] = '\0';
-	if (t && lt_table_next(t) > 0)
-		snprintf(buf, sizeof(buf), "%s",
-			 lt_table_string(t, lt_table_column(t, col)));
-	return buf;
 }
 
 void analysis_args(struct analysis_cli *o, int argc, char **argv)
@@ -120,28 +105,7 @@ struct lt_run *analysis_run(struct analysis_cli *o, const char *file,
 			warn("%s", lt_run_error(run));
 		*status = EXIT_BAD;
 	}
-	last_reason = meta_string(run, "abi_reason");
 	return run;
-}
-
-const struct lt_task_stats **analysis_table_tasks(struct lt_run *run,
-						  const char *table,
-						  size_t *nr)
-{
-	const struct lt_analysis *a = lt_run_analysis(run);
-	const struct lt_analysis_summary *s = lt_analysis_summary(a);
-	struct lt_table *t = lt_run_table(run, table);
-	const struct lt_task_stats **v;
-	int id;
-
-	v = calloc(s->nr_tasks + 1, sizeof(*v));
-	if (!t || !v)
-		die("out of memory");
-	id = lt_table_column(t, "task_id");
-	*nr = 0;
-	while (lt_table_next(t) > 0 && *nr < s->nr_tasks)
-		v[(*nr)++] = lt_analysis_task(a, lt_table_uint(t, id) - 1);
-	return v;
 }
 
 int analysis_write_table(struct analysis_cli *o, struct lt_run *run,
@@ -184,35 +148,103 @@ int analysis_write_tables(struct analysis_cli *o, struct lt_run *run,
 	return status;
 }
 
-const char *analysis_abi_reason(void)
+static int column_of(struct lt_table *t, const char *col)
 {
-	return last_reason ? last_reason : "";
+	int c = lt_table_column(t, col);
+
+	if (c < 0)
+		die("table %s has no column %s", lt_table_name(t), col);
+	return c;
 }
 
-void print_lazy_note(FILE *fp, const struct lt_analysis_summary *s)
+bool cell_null(struct lt_table *t, const char *col)
 {
-	if (s->lazy_seen)
+	return lt_table_null(t, column_of(t, col));
+}
+
+int64_t cell_int(struct lt_table *t, const char *col)
+{
+	return lt_table_int(t, column_of(t, col));
+}
+
+uint64_t cell_uint(struct lt_table *t, const char *col)
+{
+	return lt_table_uint(t, column_of(t, col));
+}
+
+double cell_double(struct lt_table *t, const char *col)
+{
+	return lt_table_double(t, column_of(t, col));
+}
+
+const char *cell_str(struct lt_table *t, const char *col)
+{
+	return lt_table_string(t, column_of(t, col));
+}
+
+struct lt_table *analysis_table(struct lt_run *run, const char *name)
+{
+	struct lt_table *t = lt_run_table(run, name);
+
+	if (!t)
+		die("%s", lt_run_error(run));
+	return t;
+}
+
+struct lt_table *run_row(struct lt_run *run, const char *table)
+{
+	struct lt_table *t = lt_run_table(run, table);
+
+	if (!t || lt_table_next(t) <= 0)
+		die("%s: %s", table, lt_run_error(run) ? lt_run_error(run) :
+		    "no row");
+	return t;
+}
+
+void meta_lazy_note(FILE *fp, struct lt_table *meta)
+{
+	if (cell_int(meta, "lazy_preemption"))
 		return;
 	fprintf(fp, "note: no event carries the lazy need-resched bit (ABI %s): "
-		"the kernel ran without lazy preemption\n", lt_abi_name(s->abi));
+		"the kernel ran without lazy preemption\n",
+		cell_str(meta, "abi"));
 }
 
-void print_lost(FILE *fp, const struct lt_analysis *a)
+void meta_lost(FILE *fp, struct lt_run *run, struct lt_table *meta)
 {
-	const struct lt_analysis_summary *s = lt_analysis_summary(a);
-	bool unknown;
-	int cpu;
+	uint64_t lost = cell_uint(meta, "lost_events");
+	bool unknown = cell_uint(meta, "lost_unknown_times");
+	struct lt_table *t;
 
-	fprintf(fp, "lost events: %llu%s\n", (unsigned long long)s->lost_events,
-		s->lost_unknown ? " (and an unknown number)" : "");
-	if (!s->lost_events && !s->lost_unknown)
+	fprintf(fp, "lost events: %llu%s\n", (unsigned long long)lost,
+		unknown ? " (and an unknown number)" : "");
+	if (!lost && !unknown)
 		return;
-	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
-		uint64_t n = lt_analysis_lost(a, cpu, &unknown);
+	/* its rows are the CPUs that lost some */
+	t = analysis_table(run, "lost");
+	while (lt_table_next(t) > 0)
+		fprintf(fp, "  cpu %d: %llu%s\n", (int)cell_int(t, "cpu"),
+			(unsigned long long)cell_uint(t, "lost_events"),
+			cell_int(t, "lost_unknown") ? "+?" : "");
+}
 
-		if (n || unknown)
-			fprintf(fp, "  cpu %d: %llu%s\n", cpu,
-				(unsigned long long)n, unknown ? "+?" : "");
+void run_latency(struct lt_run *run,
+		 uint64_t lat[LT_LAT_KIND_MAX][NR_LAT_VALUES])
+{
+	static const char *const cols[NR_LAT_VALUES] = {
+		[LAT_COUNT] = "count", [LAT_P50] = "p50_ns",
+		[LAT_P90] = "p90_ns", [LAT_P99] = "p99_ns",
+		[LAT_MAX] = "max_ns",
+	};
+	struct lt_table *t = analysis_table(run, "latency");
+	int k, v;
+
+	memset(lat, 0, sizeof(*lat) * LT_LAT_KIND_MAX);
+	/* all tasks' rows come first: stop at the first task's */
+	while (lt_table_next(t) > 0 && cell_null(t, "pid")) {
+		k = latency_kind(cell_str(t, "kind"));
+		for (v = 0; k >= 0 && v < NR_LAT_VALUES; v++)
+			lat[k][v] = cell_uint(t, cols[v]);
 	}
 }
 
@@ -271,8 +303,41 @@ void print_setup(FILE *fp, const struct lt_analysis_summary *s)
 	print_tick_note(fp, s);
 }
 
+static const char tick_note[] = "note: no tick events and no HZ in the trace: hog detection needs the tick, no task is called a hog (give --hz N or --tick T); tick-upgrades are still counted\n";
+
 void print_tick_note(FILE *fp, const struct lt_analysis_summary *s)
 {
 	if (s->tick_source == LT_TICK_UNKNOWN)
-		fprintf(fp, "note: no tick events and no HZ in the trace: hog detection needs the tick, no task is called a hog (give --hz N or --tick T); tick-upgrades are still counted\n");
+		fputs(tick_note, fp);
+}
+
+/* A string of the meta row, "?" when null or empty. */
+static const char *meta_or_what(struct lt_table *meta, const char *col)
+{
+	const char *s = cell_str(meta, col);
+
+	return s[0] ? s : "?";
+}
+
+void meta_setup(FILE *fp, struct lt_table *meta)
+{
+	const char *requests = !strcmp(cell_str(meta, "requests"), "probe") ?
+			       "probe (exact)" : "flags";
+	const char *source = cell_str(meta, "tick_source");
+	char b[24];
+
+	if (cell_int(meta, "setup_line"))
+		fprintf(fp, "kernel: release=%s preempt=%s hz=%u sched_features=%s\n",
+			meta_or_what(meta, "setup_release"),
+			meta_or_what(meta, "preempt"),
+			(unsigned int)cell_uint(meta, "hz"),
+			meta_or_what(meta, "sched_features"));
+	if (!strcmp(source, "unknown")) {
+		fprintf(fp, "tick: unknown, requests: %s\n", requests);
+		fputs(tick_note, fp);
+	} else {
+		fprintf(fp, "tick: %s (%s), requests: %s\n",
+			fmt_ns(b, sizeof(b), cell_uint(meta, "tick_ns")),
+			source, requests);
+	}
 }

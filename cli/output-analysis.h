@@ -78,15 +78,6 @@ void analysis_args(struct analysis_cli *o, int argc, char **argv);
 struct lt_run *analysis_run(struct analysis_cli *o, const char *file,
 			    int *status);
 
-/*
- * The tasks of a run's table ("tasks" or "hogs"), in its order and
- * through its filters, as the analysis's records; NULL-terminated, to
- * free(). Exits 2 if out of memory.
- */
-const struct lt_task_stats **analysis_table_tasks(struct lt_run *run,
-						  const char *table,
-						  size_t *nr);
-
 /* A machine-readable format that is one table: CSV or NDJSON. */
 int analysis_write_table(struct analysis_cli *o, struct lt_run *run,
 			 const char *table);
@@ -99,13 +90,39 @@ int analysis_write_table(struct analysis_cli *o, struct lt_run *run,
 int analysis_write_tables(struct analysis_cli *o, struct lt_run *run,
 			  const char *const *tables, unsigned int flags);
 
-/* The ABI's reason, from the last run. */
-const char *analysis_abi_reason(void);
+/*
+ * A cell of @t's current row, by the column's name (lazytrace table
+ * --list): null reads as 0 or "". A name the table lacks is a bug here,
+ * so it exits rather than print a zero.
+ */
+bool cell_null(struct lt_table *t, const char *col);
+int64_t cell_int(struct lt_table *t, const char *col);
+uint64_t cell_uint(struct lt_table *t, const char *col);
+double cell_double(struct lt_table *t, const char *col);
+const char *cell_str(struct lt_table *t, const char *col);
 
-/* "kernel ran without lazy preemption" note on @fp, if it applies. */
-void print_lazy_note(FILE *fp, const struct lt_analysis_summary *s);
-/* Lost events, per CPU, in text. */
-void print_lost(FILE *fp, const struct lt_analysis *a);
+/* lt_run_table(), exiting with the run's error if there is none. */
+struct lt_table *analysis_table(struct lt_run *run, const char *name);
+/* A one-row table of @run (meta, summary) on its row; exits on failure. */
+struct lt_table *run_row(struct lt_run *run, const char *table);
+
+/* A latency distribution as the latency table gives it, in ns. */
+enum { LAT_COUNT, LAT_P50, LAT_P90, LAT_P99, LAT_MAX, NR_LAT_VALUES };
+
+/*
+ * The latency table's rows of all tasks (pid null), indexed by enum
+ * lt_latency_kind: zeros for a kind without samples (it has no row).
+ */
+void run_latency(struct lt_run *run,
+		 uint64_t lat[LT_LAT_KIND_MAX][NR_LAT_VALUES]);
+
+/* From the meta row: "the kernel ran without lazy preemption", if so. */
+void meta_lazy_note(FILE *fp, struct lt_table *meta);
+/* Lost events, then per CPU (@run's lost table), in text. */
+void meta_lost(FILE *fp, struct lt_run *run, struct lt_table *meta);
+/* print_setup() from the meta row. */
+void meta_setup(FILE *fp, struct lt_table *meta);
+
 /* One note line when the tick is unknown, saying what that means for hogs. */
 void print_tick_note(FILE *fp, const struct lt_analysis_summary *s);
 /* "tick=72,hrtick=3" (sources with a count), "-" for none */

@@ -4,6 +4,8 @@
  * commands write the library's tables): the columns of those tables,
  * defined here once (docs/json.md), and perfetto's otherData.
  */
+#include <string.h>
+
 #include "output-json.h"
 
 _Static_assert(sizeof(((struct lt_task_stats *)0)->switches) ==
@@ -63,6 +65,23 @@ uint64_t transition_total(enum transition_count i, const uint64_t *count)
 const char *latency_key(enum lt_latency_kind k)
 {
 	return latency_keys[k];
+}
+
+int latency_kind(const char *name)
+{
+	/* the latency table's kind column, in enum lt_latency_kind's order */
+	static const char *const kinds[LT_LAT_KIND_MAX] = {
+		[LT_LAT_LAZY_SERVED] = "lazy_served",
+		[LT_LAT_EAGER_SERVED] = "eager_served",
+		[LT_LAT_LAZY_UPGRADE] = "lazy_upgrade",
+		[LT_LAT_FOLD_SERVED] = "fold_served",
+	};
+	int k;
+
+	for (k = 0; k < LT_LAT_KIND_MAX; k++)
+		if (!strcmp(kinds[k], name))
+			return k;
+	return -1;
 }
 
 const char *switch_key(enum lt_prev_state k)

@@ -34,8 +34,11 @@ const char *transition_key(enum transition_count i);
 uint64_t transition_total(enum transition_count i, const uint64_t *count);
 /* "lazy_latency_ns", ...: the key of a latency kind. */
 const char *latency_key(enum lt_latency_kind k);
+/* The enum lt_latency_kind of a latency table's kind, -1 if none. */
+int latency_kind(const char *name);
 /* "preempted", "yielded", "blocked" */
 const char *switch_key(enum lt_prev_state k);
+
 
 /* Every transition count, as members of the open object. */
 void json_transitions(struct json *j, const uint64_t *count);

@@ -11,14 +11,24 @@
 #include "output-json.h"
 #include "output-sites.h"
 
+/*
+ * A stack as both forms give it: struct lt_site's frames (live) and a
+ * sites or stacks row's, split at the ';' that joins them.
+ */
+struct frames {
+	const char *const *f;
+	unsigned int nr;
+	const char *function;
+	bool truncated;
+};
+
 /* The frames from the site outward: the entry frames above it are cut. */
-static unsigned int site_index(const struct lt_site *s)
+static unsigned int site_index(const struct frames *s)
 {
 	unsigned int i;
 
-	for (i = 0; i < s->nr_frames; i++)
-		if (s->stack[i] == s->function ||
-		    !strcmp(s->stack[i], s->function))
+	for (i = 0; i < s->nr; i++)
+		if (!strcmp(s->f[i], s->function))
 			return i;
 	return 0;
 }
@@ -32,18 +42,18 @@ static bool syscall_entry(const char *f)
 	       !strcmp(f, "invoke_syscall") || !strncmp(f, "el0t_64_sync", 12);
 }
 
-void site_abbrev(const struct lt_site *s, unsigned int head,
-		 unsigned int tail, char *buf, size_t len)
+static void abbrev(const struct frames *s, unsigned int head,
+		   unsigned int tail, char *buf, size_t len)
 {
-	unsigned int i, first = site_index(s), last = s->nr_frames;
+	unsigned int i, first = site_index(s), last = s->nr;
 	size_t n = 0;
 
 	buf[0] = '\0';
-	if (!s->nr_frames) {
+	if (!s->nr) {
 		snprintf(buf, len, "%s", s->function);
 		return;
 	}
-	while (last > first + 1 && syscall_entry(s->stack[last - 1]))
+	while (last > first + 1 && syscall_entry(s->f[last - 1]))
 		last--;
 	for (i = first; i < last && n < len; i++) {
 		if (i - first == head && last - first > head + tail + 1) {
@@ -52,10 +62,65 @@ void site_abbrev(const struct lt_site *s, unsigned int head,
 			continue;
 		}
 		n += snprintf(buf + n, len - n, "%s%s", i > first ? " <- " : "",
-			      s->stack[i]);
+			      s->f[i]);
 	}
 	if (s->truncated && n < len)
 		snprintf(buf + n, len - n, " <- [truncated]");
+}
+
+void site_abbrev(const struct lt_site *s, unsigned int head,
+		 unsigned int tail, char *buf, size_t len)
+{
+	const struct frames fr = {
+		.f = s->stack, .nr = s->nr_frames, .function = s->function,
+		.truncated = s->truncated,
+	};
+
+	abbrev(&fr, head, tail, buf, len);
+}
+
+/*
+ * The current row's stack split into @fr, in @copy and @f (to free()):
+ * its frames column says whether there is one, as "" is also one frame.
+ */
+static void row_frames(struct lt_table *t, struct frames *fr, char **copy,
+		       const char ***f)
+{
+	const char *stack = cell_str(t, "stack"), *q;
+	unsigned int n = 1;
+	char *p;
+
+	fr->function = cell_str(t, "function");
+	fr->truncated = cell_int(t, "stack_truncated");
+	fr->nr = 0;
+	for (q = stack; *q; q++)
+		n += *q == ';';
+	*copy = strdup(stack);
+	*f = calloc(n, sizeof(**f));
+	if (!*copy || !*f)
+		die("out of memory");
+	fr->f = *f;
+	if (!cell_uint(t, "frames"))
+		return;
+	for (p = *copy; p; ) {
+		(*f)[fr->nr++] = p;
+		p = strchr(p, ';');
+		if (p)
+			*p++ = '\0';
+	}
+}
+
+void site_abbrev_row(struct lt_table *t, unsigned int head, unsigned int tail,
+		     char *buf, size_t len)
+{
+	struct frames fr;
+	const char **f;
+	char *copy;
+
+	row_frames(t, &fr, &copy, &f);
+	abbrev(&fr, head, tail, buf, len);
+	free(copy);
+	free(f);
 }
 
 void json_sites(struct json *j, const struct lt_analysis *a,
@@ -101,34 +166,33 @@ static void folded_frame(FILE *fp, const char *s)
 		      '_' : *s, fp);
 }
 
-void folded_task(FILE *fp, const struct lt_analysis *a,
-		 const struct lt_task_stats *t, enum folded_weight w)
+void folded_row(FILE *fp, struct lt_table *t, enum folded_weight w)
 {
-	const struct lt_site *s;
-	size_t nr, i;
+	uint64_t v = cell_uint(t, w == FOLDED_PENDING ? "pending_ns" :
+				  "episodes");
 	unsigned int f, first;
+	struct frames fr;
+	const char **fv;
+	char *copy;
 
-	s = lt_analysis_stacks(a, t, &nr);
-	for (i = 0; i < nr; i++) {
-		uint64_t v = w == FOLDED_PENDING ? s[i].pending_ns :
-			     s[i].episodes;
-
-		if (!v)
-			continue;
-		/* The task is the root, so that one file holds every hog. */
-		folded_frame(fp, t->comm);
-		fprintf(fp, "-%d", t->pid);
-		if (s[i].truncated)
-			fputs(";[truncated]", fp);
-		first = site_index(&s[i]);
-		for (f = s[i].nr_frames; f-- > first;) {
-			fputc(';', fp);
-			folded_frame(fp, s[i].stack[f]);
-		}
-		if (!s[i].nr_frames) {
-			fputc(';', fp);
-			folded_frame(fp, s[i].function);
-		}
-		fprintf(fp, " %llu\n", (unsigned long long)v);
+	if (!v)
+		return;
+	row_frames(t, &fr, &copy, &fv);
+	/* The task is the root, so that one file holds every hog. */
+	folded_frame(fp, cell_str(t, "comm"));
+	fprintf(fp, "-%d", (int)cell_int(t, "pid"));
+	if (fr.truncated)
+		fputs(";[truncated]", fp);
+	first = site_index(&fr);
+	for (f = fr.nr; f-- > first;) {
+		fputc(';', fp);
+		folded_frame(fp, fr.f[f]);
 	}
+	if (!fr.nr) {
+		fputc(';', fp);
+		folded_frame(fp, fr.function);
+	}
+	fprintf(fp, " %llu\n", (unsigned long long)v);
+	free(copy);
+	free(fv);
 }

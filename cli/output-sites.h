@@ -19,12 +19,18 @@ enum folded_weight {
 void site_abbrev(const struct lt_site *s, unsigned int head,
 		 unsigned int tail, char *buf, size_t len);
 
+/* site_abbrev() of the current row of a sites or stacks table. */
+void site_abbrev_row(struct lt_table *t, unsigned int head, unsigned int tail,
+		     char *buf, size_t len);
+
 /* The "sites" array of one task. */
 void json_sites(struct json *j, const struct lt_analysis *a,
 		const struct lt_task_stats *t);
 
-/* One folded line per distinct stack of @t, "comm-pid;...;site weight". */
-void folded_task(FILE *fp, const struct lt_analysis *a,
-		 const struct lt_task_stats *t, enum folded_weight w);
+/*
+ * The folded line of the current row of the stacks table,
+ * "comm-pid;...;site weight"; nothing for a weight of 0.
+ */
+void folded_row(FILE *fp, struct lt_table *t, enum folded_weight w);
 
 #endif /* _LT_OUTPUT_SITES_H */

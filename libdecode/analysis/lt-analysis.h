@@ -367,6 +367,25 @@ bool lt_stack_truncated(const struct lt_stk *stk);
  */
 const struct lt_stk *lt_stack_of_request(const struct lt_analysis *a, int cpu);
 void lt_stack_free(struct lt_analysis *a);
+/*
+ * Internal: the run's stacks table and meta's kernel_stacks and
+ * kernel_stacks_at_ticks give these; a caller reads them there.
+ *
+ * A task's distinct stacks, after lt_analysis_finish(): as
+ * lt_analysis_sites() but one entry per distinct stack (its function is
+ * the stack's site); the entries of one site add up to the site. Memory
+ * is bounded: past a cap of distinct stacks per task, new ones count
+ * under their site's first stack.
+ */
+const struct lt_site *lt_analysis_stacks(const struct lt_analysis *a,
+					 const struct lt_task_stats *t,
+					 size_t *nr);
+/*
+ * How the trace's kernel stacks were used: *@seen kernel_stack events,
+ * *@used of them after a tick with a lazy request pending.
+ */
+void lt_analysis_stack_counts(const struct lt_analysis *a, uint64_t *seen,
+			      uint64_t *used);
 
 /* lt-preempt.c */
 void lt_preempt_switch(struct lt_analysis *a, struct lt_cpu *c,

@@ -1130,30 +1130,6 @@ const struct lt_site *lt_analysis_sites(const struct lt_analysis *a,
 					size_t *nr);
 
 /**
- * lt_analysis_stacks - a task's distinct stacks, after lt_analysis_finish()
- * @a: the analysis
- * @t: a task of @a
- * @nr: receives the number of stacks
- *
- * Like lt_analysis_sites() but one entry per distinct stack (its
- * @function is the stack's site); the entries of one site add up to the
- * site. For flame graphs. Memory is bounded: past a cap of distinct
- * stacks per task, new ones count under their site's first stack.
- */
-const struct lt_site *lt_analysis_stacks(const struct lt_analysis *a,
-					 const struct lt_task_stats *t,
-					 size_t *nr);
-
-/**
- * lt_analysis_stack_counts - how the trace's kernel stacks were used
- * @a: the analysis
- * @seen: receives the number of kernel_stack events
- * @used: receives those that followed a tick with a lazy request pending
- */
-void lt_analysis_stack_counts(const struct lt_analysis *a, uint64_t *seen,
-			      uint64_t *used);
-
-/**
  * lt_analysis_free - free an analysis and all its results
  * @a: the analysis, may be NULL
  */

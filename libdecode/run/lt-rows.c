@@ -81,6 +81,9 @@ static const struct lt_col meta_cols[] = {
 	COL("kernel_stacks_at_ticks", UINT, "events", "those taken at a tick with a lazy request pending"),
 	COL("lazy_capability", STRING, "", "whether the kernel could preempt lazily: active, built_in (not the current mode), absent or unknown"),
 	COL("lazy_capability_reason", STRING, "", "why, from the setup line (or the events)"),
+	COL("setup_line", BOOL, "", "whether the trace has the setup line lazytrace record and live write"),
+	COL("setup_release", STRING, "", "the kernel release that line names; null if none (kernel is then the file's)"),
+	COL("cpus_seen", INT, "", "CPUs up to the highest an analysed event was on: its number plus one"),
 };
 
 DEF(meta, "meta", true, false, meta_next);
@@ -161,6 +164,12 @@ static int meta_next(struct lt_table *t)
 	set_u(t, c++, used);
 	set_s(t, c++, lt_analysis_lazy_capability(run->an, &reason));
 	set_s(t, c++, reason);
+	set_i(t, c++, s->setup.found);
+	if (s->setup.release[0])
+		set_s(t, c++, s->setup.release);
+	else
+		set_null(t, c++);
+	set_i(t, c++, s->nr_cpus);
 	return 1;
 }
 

@@ -130,12 +130,8 @@ bad=$(grep -H '#include ".*libdecode/' "$TOP"/cli/*.[ch] "$TOP"/tui/*.[ch] \
 # a command that moves to the tables leaves it. (record drives tracefs
 # and flags decodes a flag byte: neither reads a trace.)
 below_run="
-cmd-compare.c
-cmd-hogs.c
 cmd-live.c
 cmd-report.c
-cmd-stats.c
-cmd-timeline.c
 "
 for f in "$TOP"/cli/cmd-*.c; do
 	n=$(basename "$f")
