@@ -149,13 +149,15 @@ static const char *tick_how(const char *source)
 		{ "option", "--tick" },
 		{ "hz_option", "from --hz, no ticks in the trace" },
 		{ "setup", "from the HZ the setup line records, no ticks in the trace" },
+		{ "timer_grid", "the shortest step of the tick's expiry grid" },
+		{ "unknown", "no ticks and no HZ in the trace" },
 	};
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(hows); i++)
 		if (!strcmp(hows[i].source, source))
 			return hows[i].how;
-	return "no ticks and no HZ in the trace";
+	return source;
 }
 
 static void hogs_text(const struct analysis_cli *o, struct lt_run *run,
