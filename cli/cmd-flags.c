@@ -15,17 +15,13 @@ static const char flags_usage[] =
 "the kernel prints. Without --abi, under every ABI.\n"
 "\n"
 "  VALUE                the byte: 0..255, or 0x00..0xff\n"
-"  --abi NAME           legacy, mainline, poc2023 or rt-lazy; auto (the\n"
-"                       default): all\n"
+"  --abi NAME           " LT_ABI_NAMES "\n"
+"                       (auto, the default: every ABI)\n"
 "  --preempt-count N    common_preempt_count, for the last two columns\n"
 "  --json               one JSON document: {\"version\": 3, \"flags\": [row per ABI]}\n"
 "                       (docs/json.md)\n";
 
 enum { OPT_PREEMPT_COUNT = OPT_PRIVATE };
-
-static const enum lt_abi all_abis[] = {
-	LT_ABI_LEGACY, LT_ABI_MAINLINE, LT_ABI_POC2023, LT_ABI_RT_LAZY,
-};
 
 static void list_bits(const struct lt_flags *f, char *buf, size_t len)
 {
@@ -112,7 +108,7 @@ int cmd_flags(int argc, char **argv)
 	unsigned int val, pc = 0;
 	bool as_json = false, abi_given = false, pc_given = false;
 	struct json j;
-	size_t i;
+	enum lt_abi a;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -151,9 +147,9 @@ int cmd_flags(int argc, char **argv)
 	} else {
 		printf("common_flags 0x%02x, preempt_count 0x%02x\n", val, pc);
 	}
-	for (i = 0; i < ARRAY_SIZE(all_abis); i++)
-		if (abi == LT_ABI_AUTO || abi == all_abis[i])
-			explain(all_abis[i], val, pc, as_json ? &j : NULL);
+	for (a = LT_ABI_LEGACY; a < LT_ABI_MAX; a++)
+		if (abi == LT_ABI_AUTO || abi == a)
+			explain(a, val, pc, as_json ? &j : NULL);
 	if (as_json) {
 		json_end_array(&j);
 		json_end_object(&j);

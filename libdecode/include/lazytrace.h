@@ -38,6 +38,7 @@ extern "C" {
  * @LT_ABI_MAINLINE: Linux >= 6.13, patched 6.12, Debian 6.12-rt (lazy 0x02)
  * @LT_ABI_POC2023: the Sept 2023 PREEMPT_AUTO proof of concept (lazy 0x04)
  * @LT_ABI_RT_LAZY: PREEMPT_RT patch sets 5.17-rt .. 6.6-rt (lazy 0x20)
+ * @LT_ABI_MAX: one past the last ABI; it grows when an ABI is added
  */
 enum lt_abi {
 	LT_ABI_AUTO = 0,
@@ -45,6 +46,7 @@ enum lt_abi {
 	LT_ABI_MAINLINE,
 	LT_ABI_POC2023,
 	LT_ABI_RT_LAZY,
+	LT_ABI_MAX,
 };
 
 /**

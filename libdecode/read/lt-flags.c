@@ -24,7 +24,7 @@ enum bit_meaning {
 };
 
 /* Meaning of bits 0x01 .. 0x80, per ABI. */
-static const enum bit_meaning abi_bits[][8] = {
+static const enum bit_meaning abi_bits[LT_ABI_MAX][8] = {
 	[LT_ABI_LEGACY] = { B_IRQS_OFF, B_IRQS_NOSUPPORT, B_NEED_RESCHED,
 			    B_HARDIRQ, B_SOFTIRQ, B_PREEMPT_RESCHED, B_NMI,
 			    B_BH_OFF },
@@ -39,7 +39,7 @@ static const enum bit_meaning abi_bits[][8] = {
 			     B_BH_OFF },
 };
 
-static const char *const abi_names[] = {
+static const char *const abi_names[LT_ABI_MAX] = {
 	[LT_ABI_AUTO] = "auto",
 	[LT_ABI_LEGACY] = "legacy",
 	[LT_ABI_MAINLINE] = "mainline",
@@ -69,7 +69,7 @@ int lt_abi_parse(const char *name, enum lt_abi *abi)
 
 static enum lt_abi concrete(enum lt_abi abi)
 {
-	if (abi < LT_ABI_LEGACY || abi > LT_ABI_RT_LAZY)
+	if (abi < LT_ABI_LEGACY || abi >= LT_ABI_MAX)
 		return LT_ABI_MAINLINE;
 	return abi;
 }
