@@ -297,10 +297,16 @@ vm-record-stock: VM_DEB_PKGS += $(if $(filter s390x,$(VM_ARCHS)),qemu-system-mis
 vm-record-stock: vm-deps
 	BUILD=$(CURDIR)/$(B) tests/vm/record-stock.sh $(CURDIR)/$(B)/stock-recordings $(VM_ARCHS)
 
+# The kernel series cross-built for s390x and booted under qemu-system-s390x
+# (patches/README.md): its cross compiler and qemu, on top of vm-deps'.
+vm-test-s390: VM_DEB_PKGS += gcc-s390x-linux-gnu qemu-system-misc
+vm-test-s390: all vm-deps
+	$(MAKE) -C patches vm-test-s390
+
 clean:
 	rm -rf build build-asan $(BIN)
 
 .PHONY: all kshark check asan valgrind fuzz fuzz-deps bench demo doc-check deps install \
 	patches-check \
-	vm-test vm-deps vm-test-stock vm-record-stock clean
+	vm-test vm-deps vm-test-stock vm-record-stock vm-test-s390 clean
 .DELETE_ON_ERROR:

@@ -4,6 +4,8 @@
 #   kernel.sh checkpatch        fresh tree, apply the series, checkpatch every patch
 #   kernel.sh bisect            fresh tree, apply patch by patch, build after each
 #   kernel.sh build             tree with the whole series (reused if current), build
+#   kernel.sh tree              only the tree with the whole series (reused if current);
+#                               for builds of other architectures (vm/vm-test-s390.sh)
 #
 # Environment: BUILD (scratch dir), TARBALL, SERIES_DIR, CONFIG_DIR, JOBS,
 # EXTRA_CONFIG (config fragments applied last).
@@ -141,8 +143,7 @@ cmd_bisect() {
 	return $rc
 }
 
-cmd_build() {
-	local t out=${1:-$BUILD/out-vm}
+cmd_tree() {
 	if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$(series_sum)" ]; then
 		log "reusing $SRC (series unchanged)"
 	else
@@ -153,6 +154,11 @@ cmd_build() {
 		series_sum > "$STAMP"
 		log "series applied"
 	fi
+}
+
+cmd_build() {
+	local t out=${1:-$BUILD/out-vm}
+	cmd_tree
 	t=$(now)
 	configure "$out"
 	build "$out" || { log "kernel build FAILED"; exit 1; }
@@ -163,5 +169,6 @@ case ${1:-} in
 checkpatch) cmd_checkpatch ;;
 bisect) cmd_bisect ;;
 build) shift; cmd_build "$@" ;;
-*) echo "usage: $0 checkpatch|bisect|build [OUT]" >&2; exit 2 ;;
+tree) cmd_tree ;;
+*) echo "usage: $0 checkpatch|bisect|build [OUT]|tree" >&2; exit 2 ;;
 esac
