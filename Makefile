@@ -297,6 +297,11 @@ vm-record-stock: VM_DEB_PKGS += $(if $(filter s390x,$(VM_ARCHS)),qemu-system-mis
 vm-record-stock: vm-deps
 	BUILD=$(CURDIR)/$(B) tests/vm/record-stock.sh $(CURDIR)/$(B)/stock-recordings $(VM_ARCHS)
 
+# bench/data/stock72-big.dat: 750k events recorded in Debian's stock 7.2
+# (with its whole kallsyms), which make bench then measures
+bench-record-stock: all vm-deps
+	BUILD=$(CURDIR)/$(B) LAZYTRACE=$(CURDIR)/$(BIN) bench/record-stock.sh
+
 # The kernel series cross-built for s390x and booted under qemu-system-s390x
 # (patches/README.md): its cross compiler and qemu, on top of vm-deps'.
 vm-test-s390: VM_DEB_PKGS += gcc-s390x-linux-gnu qemu-system-misc
@@ -308,5 +313,5 @@ clean:
 
 .PHONY: all kshark check asan valgrind fuzz fuzz-deps bench demo doc-check deps install \
 	patches-check \
-	vm-test vm-deps vm-test-stock vm-record-stock vm-test-s390 clean
+	vm-test vm-deps vm-test-stock vm-record-stock bench-record-stock vm-test-s390 clean
 .DELETE_ON_ERROR:

@@ -91,6 +91,8 @@ if [ $# -eq 0 ]; then
 	# the last one is big-endian (s390x): too small for the goals
 	set -- "$top/tests/data/lazy612-msg-full.dat" "$top/tests/data/host618-hogs.dat" \
 		"$top/tests/data/stock/stock72-allevents-s390x.dat"
+	# Debian's stock 7.2 with its whole kallsyms (bench/record-stock.sh)
+	[ -s "$D/stock72-big.dat" ] && set -- "$@" "$D/stock72-big.dat"
 	big=${BENCH_TRACE:-}
 	if [ -z "$big" ] && [ "$LOOPS" != 0 ]; then
 		big=$D/msg-$LOOPS.dat

@@ -113,6 +113,17 @@ struct lt_ksyms {
 	size_t nr;
 	uint32_t *run;		/* where each ascending run of sym starts */
 	size_t nr_run;
+	/*
+	 * The answers for addresses already looked up: a module's symbols
+	 * are a run of their own, and each lookup searches every run, so
+	 * a kernel with hundreds of modules pays it for each timer and
+	 * stack frame printed, most of them the same few functions.
+	 */
+	struct lt_ksym_memo {
+		uint64_t addr;
+		const char *exact, *mod;
+		uint8_t known;	/* KSYM_EXACT | KSYM_MOD: found already */
+	} *memo;
 };
 
 int lt_ksyms_init(struct lt_ksyms *k, char *text, size_t len);

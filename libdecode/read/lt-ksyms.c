@@ -16,6 +16,9 @@
 
 /* More runs than this (a text in no order) are sorted into one. */
 #define KSYMS_MAX_RUNS	1024
+#define KSYMS_MEMO	4096	/* slots, a power of two */
+#define KSYM_EXACT	1
+#define KSYM_MOD	2
 
 static signed char hex[256];
 
@@ -57,7 +60,8 @@ int lt_ksyms_init(struct lt_ksyms *k, char *text, size_t len)
 	/* the shortest line is "0 t x\n": pages never written cost nothing */
 	k->sym = malloc((len / 6 + 1) * sizeof(*k->sym));
 	k->run = malloc(max_runs * sizeof(*k->run));
-	if (!k->sym || !k->run)
+	k->memo = calloc(KSYMS_MEMO, sizeof(*k->memo));
+	if (!k->sym || !k->run || !k->memo)
 		goto fail;
 	for (; p < end; p = eol + 1) {
 		eol = memchr(p, '\n', end - p);
@@ -126,11 +130,7 @@ static size_t lower_bound(const struct lt_ksym *sym, size_t lo, size_t hi,
 	return lo;
 }
 
-/*
- * The function starting at @addr: NULL when none does, or when several
- * names share the address (left to libtraceevent's choice).
- */
-const char *lt_ksyms_exact(const struct lt_ksyms *k, uint64_t addr)
+static const char *find_exact(const struct lt_ksyms *k, uint64_t addr)
 {
 	const char *name = NULL;
 	size_t r, lo, hi, i;
@@ -148,11 +148,7 @@ const char *lt_ksyms_exact(const struct lt_ksyms *k, uint64_t addr)
 	return name;
 }
 
-/*
- * The module of the function starting at @addr, as %pS names it after
- * the offset; NULL for the kernel's own functions and unknown addresses.
- */
-const char *lt_ksyms_module(const struct lt_ksyms *k, uint64_t addr)
+static const char *find_module(const struct lt_ksyms *k, uint64_t addr)
 {
 	size_t r, lo, hi, i;
 
@@ -167,11 +163,55 @@ const char *lt_ksyms_module(const struct lt_ksyms *k, uint64_t addr)
 	return NULL;
 }
 
+/* @addr's slot, emptied if another address held it. */
+static struct lt_ksym_memo *memo_of(const struct lt_ksyms *k, uint64_t addr)
+{
+	struct lt_ksym_memo *m;
+
+	m = &k->memo[((addr >> 4) ^ (addr >> 16)) & (KSYMS_MEMO - 1)];
+	if (m->addr != addr || !m->known) {
+		m->addr = addr;
+		m->known = 0;
+	}
+	return m;
+}
+
+/*
+ * The function starting at @addr: NULL when none does, or when several
+ * names share the address (left to libtraceevent's choice).
+ */
+const char *lt_ksyms_exact(const struct lt_ksyms *k, uint64_t addr)
+{
+	struct lt_ksym_memo *m = memo_of(k, addr);
+
+	if (!(m->known & KSYM_EXACT)) {
+		m->exact = find_exact(k, addr);
+		m->known |= KSYM_EXACT;
+	}
+	return m->exact;
+}
+
+/*
+ * The module of the function starting at @addr, as %pS names it after
+ * the offset; NULL for the kernel's own functions and unknown addresses.
+ */
+const char *lt_ksyms_module(const struct lt_ksyms *k, uint64_t addr)
+{
+	struct lt_ksym_memo *m = memo_of(k, addr);
+
+	if (!(m->known & KSYM_MOD)) {
+		m->mod = find_module(k, addr);
+		m->known |= KSYM_MOD;
+	}
+	return m->mod;
+}
+
 void lt_ksyms_free(struct lt_ksyms *k)
 {
 	free(k->text);
 	free(k->sym);
 	free(k->run);
+	free(k->memo);
 	memset(k, 0, sizeof(*k));
 }
 

@@ -33,6 +33,9 @@
 #   khist:TAG         lazytrace hist (in the kernel) with a record of the
 #                     same run, and hist's CPU against live's, files TAG-hist*
 #   case:TAG          the spinlock case study, fresh and pre-faulted memory
+#   big:TAG           lazytrace record of hackbench, about 600k events with
+#                     the kernel's whole kallsyms: bench/'s distribution
+#                     kernel trace (TAG.dat, TAG.log)
 # LT_SECS: workload seconds (default 3); LT_HZ: the kernel's CONFIG_HZ;
 # LT_LIVE_SAVE=1: live also writes its intervals (OUT/TAG-live-saved/).
 OUT=${1:-/out}
@@ -597,6 +600,15 @@ casestudy() {
 	done
 }
 
+big() {
+	stamp "big $1"
+	timeout -s KILL 600 lazytrace record --buffer-size 16384 -o /tmp/big.dat -- \
+		hackbench -p -g 2 -l 300 > $OUT/$1.log 2>&1
+	echo "record exit $?" >> $OUT/$1.log
+	mv /tmp/big.dat $OUT/$1.dat
+	echo "big $1 $(tail -n 1 $OUT/$1.log)"
+}
+
 stamp start
 for step in $(echo "${LT_RUN:-info}" | tr ',' ' '); do
 	arg=${step#*:}
@@ -620,6 +632,7 @@ for step in $(echo "${LT_RUN:-info}" | tr ',' ' '); do
 	startup:*)	startup $arg ;;
 	stopabove:*)	stopabove $arg ;;
 	case:*)		casestudy $arg ;;
+	big:*)		big $arg ;;
 	*)		echo "unknown step $step" ;;
 	esac
 done
