@@ -43,6 +43,8 @@ struct ev_print {
 	int nr_ptr_keys;
 };
 
+#define SYM_MEMO 256	/* slots, by table entry */
+
 struct lt_printer {
 	struct tep_handle *tep;
 	int long_size;
@@ -63,6 +65,16 @@ struct lt_printer {
 	} *src;				/* lt_printer_add_format() */
 	int nr_src;
 	struct fgraph_cpu *fgraph;	/* per CPU, once a graph is printed */
+	/*
+	 * __print_symbolic()/__print_flags() values by table entry: an
+	 * enum name (HRTIMER_MODE_ABS) costs a search by name, and
+	 * hrtimer_start alone asks for one at every event
+	 */
+	struct sym_memo {
+		const struct tep_print_flag_sym *sym;
+		unsigned long long v;
+		bool ok;
+	} sym_memo[SYM_MEMO];
 };
 
 /* A value of the expression evaluator. */
@@ -173,16 +185,33 @@ static bool sym_value(const char *s, unsigned long long *v)
 	return false;
 }
 
-/* __print_flags: names in table order, what is left in hex; 0 prints "". */
-void lt_print_flags(struct trace_seq *s, unsigned long long v,
-		    const char *delim, struct tep_print_flag_sym *flags)
+/* A table entry's value, through @memo when there is one. */
+static bool sym_of(struct sym_memo *memo, const struct tep_print_flag_sym *f,
+		   unsigned long long *v)
+{
+	struct sym_memo *m;
+
+	if (!memo)
+		return sym_value(f->value, v);
+	m = &memo[((uintptr_t)f / sizeof(*f)) % SYM_MEMO];
+	if (m->sym != f) {
+		m->sym = f;
+		m->ok = sym_value(f->value, &m->v);
+	}
+	*v = m->v;
+	return m->ok;
+}
+
+static void print_flags(struct trace_seq *s, unsigned long long v,
+			const char *delim, struct tep_print_flag_sym *flags,
+			struct sym_memo *memo)
 {
 	struct tep_print_flag_sym *f;
 	unsigned long long mask;
 	bool first = true;
 
 	for (f = flags; f && v; f = f->next) {
-		if (!sym_value(f->value, &mask) || (v & mask) != mask)
+		if (!sym_of(memo, f, &mask) || (v & mask) != mask)
 			continue;
 		v &= ~mask;
 		if (!first && delim)
@@ -198,18 +227,32 @@ void lt_print_flags(struct trace_seq *s, unsigned long long v,
 }
 
 /* __print_symbolic: the first name with that value, else the hex value. */
-void lt_print_symbolic(struct trace_seq *s, unsigned long long v,
-		       struct tep_print_flag_sym *syms)
+static void print_symbolic(struct trace_seq *s, unsigned long long v,
+			   struct tep_print_flag_sym *syms,
+			   struct sym_memo *memo)
 {
 	unsigned long long sv;
 
 	for (; syms; syms = syms->next) {
-		if (sym_value(syms->value, &sv) && sv == v) {
+		if (sym_of(memo, syms, &sv) && sv == v) {
 			trace_seq_puts(s, syms->str);
 			return;
 		}
 	}
 	trace_seq_printf(s, "0x%llx", v);
+}
+
+/* __print_flags: names in table order, what is left in hex; 0 prints "". */
+void lt_print_flags(struct trace_seq *s, unsigned long long v,
+		    const char *delim, struct tep_print_flag_sym *flags)
+{
+	print_flags(s, v, delim, flags, NULL);
+}
+
+void lt_print_symbolic(struct trace_seq *s, unsigned long long v,
+		       struct tep_print_flag_sym *syms)
+{
+	print_symbolic(s, v, syms, NULL);
 }
 
 /*
@@ -856,12 +899,12 @@ static void str_arg(struct ctx *c, struct trace_seq *s, struct tep_print_arg *a)
 		c->bad = true;
 		return;
 	case TEP_PRINT_FLAGS:
-		lt_print_flags(s, num(c, a->flags.field), a->flags.delim,
-			       a->flags.flags);
+		print_flags(s, num(c, a->flags.field), a->flags.delim,
+			    a->flags.flags, c->p->sym_memo);
 		return;
 	case TEP_PRINT_SYMBOL:
-		lt_print_symbolic(s, num(c, a->symbol.field),
-				  a->symbol.symbols);
+		print_symbolic(s, num(c, a->symbol.field), a->symbol.symbols,
+			       c->p->sym_memo);
 		return;
 	case TEP_PRINT_BITMASK:
 	case TEP_PRINT_CPUMASK:
