@@ -133,7 +133,6 @@ below_run="
 cmd-compare.c
 cmd-hogs.c
 cmd-live.c
-cmd-report.c
 cmd-stats.c
 cmd-timeline.c
 "
