@@ -128,12 +128,6 @@ const char *input_name(const char *file);
 void input_note_truncated(const char *file, uint64_t offset);
 
 /*
- * After the last lt_reader_next(): if the reader stopped on an error,
- * print it and return EXIT_BAD, else EXIT_OK.
- */
-int input_finish(struct lt_reader *r);
-
-/*
  * record and live stop cleanly on SIGINT, SIGTERM, SIGHUP and SIGQUIT:
  * the handler only sets stop_signal; SIGPIPE is ignored.
  */

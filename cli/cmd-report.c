@@ -228,8 +228,8 @@ static void copy_str(char *dst, const char *src, size_t size)
 	dst[n] = '\0';
 }
 
-static int keep_line(struct lt_reader *r, struct line *l,
-		     const struct lt_event *ev, enum lt_abi abi)
+static int keep_line(struct lt_run *run, struct lt_reader *r,
+		     struct line *l, const struct lt_event *ev, enum lt_abi abi)
 {
 	size_t need;
 
@@ -240,7 +240,7 @@ static int keep_line(struct lt_reader *r, struct line *l,
 	l->ev.name = l->name;
 	lt_flags_latency(abi, ev->flags, ev->preempt_count, l->lat);
 	/* asked per line: the kernel's text shows it with its first event */
-	if (lt_reader_flag_columns(r) == 4)
+	if (lt_run_flag_columns(run) == 4)
 		l->lat[4] = '\0';
 	need = lt_event_payload(r, ev, l->payload, l->cap);
 	if (need >= l->cap) {
@@ -259,19 +259,18 @@ static int keep_line(struct lt_reader *r, struct line *l,
 static int report(struct report_opts *o)
 {
 	struct lt_run *run = o->rc.run;
+	/* events from the run; payloads and progress from its reader */
 	struct lt_reader *r = lt_run_reader(run);
 	const char *name = input_name(o->rc.input);
-	enum lt_abi abi = lt_reader_abi(r, NULL);
+	enum lt_abi abi = lt_run_abi(run, NULL);
 	const struct lt_event *ev;
 	struct line cur = { 0 };
 	unsigned long long seen = 0, shown = 0;
 	struct progress pg;
 	uint64_t base = 0;
 	bool have = false;
-	int ret;
+	int ret = EXIT_OK;
 
-	/* the kernel's graph: a call with nothing inside is one line */
-	lt_reader_graph_leaves(r);
 	/* Lines go to a pipe or file in big blocks; a terminal sees each. */
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
@@ -281,11 +280,13 @@ static int report(struct report_opts *o)
 	 * The latency format's delay marker needs the next event's time,
 	 * so each line is printed one event late.
 	 */
-	while ((ev = lt_reader_next(r))) {
+	while ((ev = lt_run_next_event(run))) {
 		progress_tick(&pg);
-		base = lt_reader_first_ts(r);
-		if (have && o->latency)
-			print_latency(&cur, base, ev->ts, o->color);
+		if (o->latency) {
+			base = lt_run_first_ts(run);
+			if (have)
+				print_latency(&cur, base, ev->ts, o->color);
+		}
 		have = false;
 		seen++;
 		/* the loss is the CPU's, whichever task's event follows it */
@@ -294,7 +295,7 @@ static int report(struct report_opts *o)
 		if (!lt_run_event_selected(run, ev, true))
 			continue;
 		shown++;
-		if (keep_line(r, &cur, ev, abi)) {
+		if (keep_line(run, r, &cur, ev, abi)) {
 			warn("out of memory");
 			break;
 		}
@@ -307,7 +308,10 @@ static int report(struct report_opts *o)
 	if (have)
 		print_latency(&cur, base, cur.ev.ts, o->color);
 	fflush(stdout);
-	ret = input_finish(r);
+	if (lt_run_error(run)) {
+		warn("%s", lt_run_error(run));
+		ret = EXIT_BAD;
+	}
 	if (ret == EXIT_OK && !seen)
 		ret = nothing_found("%s: no events", name);
 	else if (ret == EXIT_OK && !shown)
@@ -341,6 +345,8 @@ int cmd_report(int argc, char **argv)
 	int c, ret;
 
 	run_cli_init(&o.rc);
+	/* the kernel's graph: a call with nothing inside is one line */
+	run_set(&o.rc, "graph-leaves", "1");
 	while ((c = getopt_long(argc, argv, RUN_SHORT_OPTS "lh", longopts,
 				NULL)) != -1) {
 		if (run_opt(&o.rc, c, optarg))

@@ -198,17 +198,6 @@ void input_note_truncated(const char *file, uint64_t offset)
 	input_cut = true;
 }
 
-int input_finish(struct lt_reader *r)
-{
-	const char *err = lt_reader_error(r);
-
-	if (!err)
-		return EXIT_OK;
-	prefix();
-	fprintf(stderr, "%s\n", err);
-	return EXIT_BAD;
-}
-
 /* The library's rule for lists: one syntax for every option that takes one. */
 int int_set_parse(struct int_set *set, const char *list)
 {

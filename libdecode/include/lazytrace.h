@@ -464,28 +464,6 @@ int lt_reader_nr_cpus(const struct lt_reader *r);
 const char *lt_reader_kernel(const struct lt_reader *r);
 
 /**
- * lt_reader_flag_columns - how many flag columns the kernel printed
- * @r: the reader
- *
- * Kernels before 5.13 print four (irqs-off, need-resched, hardirq/softirq,
- * preempt depth), later ones a fifth, the migrate-disable depth. From the
- * kernel's text as its events show it, else from the release.
- *
- * Return: 4 or 5 (5 when the input does not tell).
- */
-unsigned int lt_reader_flag_columns(const struct lt_reader *r);
-
-/**
- * lt_reader_first_ts - timestamp of the first event in the buffer
- * @r: the reader
- *
- * The base of the latency format's relative times.
- *
- * Return: 0 if unknown.
- */
-uint64_t lt_reader_first_ts(const struct lt_reader *r);
-
-/**
  * lt_reader_position - where the reader is in its input
  * @r: the reader
  *
@@ -535,19 +513,6 @@ int lt_reader_seek(struct lt_reader *r, uint64_t ts, uint64_t pos);
  */
 size_t lt_event_payload(struct lt_reader *r, const struct lt_event *ev,
 			char *buf, size_t len);
-
-/**
- * lt_reader_graph_leaves - print a function_graph leaf as one line
- * @r: a reader
- *
- * From now on, a trace.dat's function_graph call with nothing inside
- * (an entry whose next event on its CPU is its own return) prints as
- * the kernel prints it, "func();" with its duration, from the entry's
- * lt_event_payload(); the return is then not returned by
- * lt_reader_next(). For a printer of the kernel's layout; without it,
- * every event is returned and the entry prints as "func() {".
- */
-void lt_reader_graph_leaves(struct lt_reader *r);
 
 /**
  * lt_event_named - whether the kernel prints "name: " before the payload
@@ -1548,8 +1513,12 @@ struct lt_run *lt_run_new(void);
  * one per online CPU for files of 64 MB or more; the output is the same
  * with any), "live" ("1": the input is this machine's tracefs, read by
  * lt_run_interval()), "save" (a live run's directory for its intervals,
- * lt_live_save()) and "by" (task, place, cause, site or stack: the one
- * grouping the preempt_groups table makes; default all).
+ * lt_live_save()), "by" (task, place, cause, site or stack: the one
+ * grouping the preempt_groups table makes; default all) and
+ * "graph-leaves" ("1": a trace.dat's function_graph call with nothing
+ * inside, an entry whose next event on its CPU is its own return, is one
+ * event, its entry, whose lt_event_payload() is the kernel's "func();"
+ * with its duration; for a printer of the kernel's layout).
  *
  * Return: 0, or -1 with lt_run_error() saying which option and why
  * (%LT_RUN_USAGE).
@@ -1641,6 +1610,62 @@ struct lt_reader *lt_run_reader(struct lt_run *run);
  */
 bool lt_run_event_selected(const struct lt_run *run,
 			   const struct lt_event *ev, bool task);
+
+/**
+ * lt_run_next_event - the input's next event, for a caller that prints
+ *	events itself
+ * @run: an open run
+ *
+ * Every event of the input in time order, as lt_reader_next() returns
+ * it (with "graph-leaves" set, a function_graph leaf is one event): the
+ * cut and the task filters are not applied, lt_run_event_selected()
+ * tells which events pass them. The events are not fed to the analysis,
+ * and are gone for the run's tables, which see only what is left of the
+ * input. Print an event with lt_event_payload() on lt_run_reader().
+ *
+ * Return: the event, valid until the next call, or NULL at the end or on
+ * an error (lt_run_error() then names the file and the offset or line).
+ */
+const struct lt_event *lt_run_next_event(struct lt_run *run);
+
+/**
+ * lt_run_abi - the flag ABI a run decodes the flags with, and why
+ * @run: a run
+ * @reason: if not NULL, receives a short explanation ("" before
+ *	lt_run_open())
+ *
+ * The ABI the input was detected to have (or was given with "abi"), the
+ * one its analysis and its tables use; decode an event's flags with it
+ * (lt_flags_latency()). Before lt_run_open(), the "abi" option.
+ *
+ * Return: the ABI, never %LT_ABI_AUTO once the run is open.
+ */
+enum lt_abi lt_run_abi(const struct lt_run *run, const char **reason);
+
+/**
+ * lt_run_flag_columns - how many flag columns the kernel printed
+ * @run: an open run
+ *
+ * Kernels before 5.13 print four (irqs-off, need-resched, hardirq/softirq,
+ * preempt depth), later ones a fifth, the migrate-disable depth. From the
+ * kernel's text as its events show it (ask again as they are read), else
+ * from the release.
+ *
+ * Return: 4 or 5 (5 when the input does not tell, or before
+ * lt_run_open()).
+ */
+unsigned int lt_run_flag_columns(const struct lt_run *run);
+
+/**
+ * lt_run_first_ts - timestamp of the first event in the input's buffer
+ * @run: an open run
+ *
+ * The base of the latency format's relative times. Text input knows it
+ * once its first event is read.
+ *
+ * Return: the time in ns, 0 if not known (yet).
+ */
+uint64_t lt_run_first_ts(const struct lt_run *run);
 
 /**
  * lt_run_analysis - the run's analysis, finished

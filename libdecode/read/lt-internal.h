@@ -62,6 +62,46 @@ struct lt_reader {
 __attribute__((format(printf, 2, 3)))
 void lt_reader_fail(struct lt_reader *r, const char *fmt, ...);
 
+/*
+ * Behind lt_run_flag_columns(), lt_run_first_ts() and the run's
+ * "graph-leaves" option: internal since report takes them from the run.
+ */
+
+/**
+ * lt_reader_flag_columns - how many flag columns the kernel printed
+ * @r: the reader
+ *
+ * Kernels before 5.13 print four (irqs-off, need-resched, hardirq/softirq,
+ * preempt depth), later ones a fifth, the migrate-disable depth. From the
+ * kernel's text as its events show it, else from the release.
+ *
+ * Return: 4 or 5 (5 when the input does not tell).
+ */
+unsigned int lt_reader_flag_columns(const struct lt_reader *r);
+
+/**
+ * lt_reader_first_ts - timestamp of the first event in the buffer
+ * @r: the reader
+ *
+ * The base of the latency format's relative times.
+ *
+ * Return: 0 if unknown.
+ */
+uint64_t lt_reader_first_ts(const struct lt_reader *r);
+
+/**
+ * lt_reader_graph_leaves - print a function_graph leaf as one line
+ * @r: a reader
+ *
+ * From now on, a trace.dat's function_graph call with nothing inside
+ * (an entry whose next event on its CPU is its own return) prints as
+ * the kernel prints it, "func();" with its duration, from the entry's
+ * lt_event_payload(); the return is then not returned by
+ * lt_reader_next(). For a printer of the kernel's layout; without it,
+ * every event is returned and the entry prints as "func() {".
+ */
+void lt_reader_graph_leaves(struct lt_reader *r);
+
 /* Whether and how `record` enables a known event (lt-tracefs.c). */
 enum lt_record_when {
 	LT_REC_REQUIRED = 0,	/* always: nothing to record without it */

@@ -308,6 +308,10 @@ int lt_run_set(struct lt_run *run, const char *option, const char *value)
 		run->idle = value && *value && strcmp(value, "0");
 		return 0;
 	}
+	if (!strcmp(option, "graph-leaves")) {
+		run->graph_leaves = value && *value && strcmp(value, "0");
+		return 0;
+	}
 	if (!strcmp(option, "live")) {
 		run->live = value && *value && strcmp(value, "0");
 		return 0;
@@ -371,6 +375,8 @@ int lt_run_open(struct lt_run *run)
 	}
 	if (run->jobs)
 		lt_dat_set_jobs(run->reader, run->jobs);
+	if (run->graph_leaves)
+		lt_reader_graph_leaves(run->reader);
 	run->opened = true;
 	if (run->cpus.nr && check_cpus(run))
 		return -1;
@@ -420,6 +426,52 @@ static int reader_failed(struct lt_run *run)
 	if (err)
 		return lt_run_fail(run, LT_RUN_BAD_INPUT, "%s", err);
 	return 0;
+}
+
+/* Documented in lazytrace.h. */
+enum lt_abi lt_run_abi(const struct lt_run *run, const char **reason)
+{
+	enum lt_abi abi;
+
+	if (!run->reader) {
+		if (reason)
+			*reason = "";
+		return run->abi;
+	}
+	abi = lt_reader_abi(run->reader, reason);
+	/* what the analysis and the flag decoder take an unsettled ABI for */
+	return abi == LT_ABI_AUTO ? LT_ABI_MAINLINE : abi;
+}
+
+/* Documented in lazytrace.h. */
+unsigned int lt_run_flag_columns(const struct lt_run *run)
+{
+	return run->reader ? lt_reader_flag_columns(run->reader) : 5;
+}
+
+/* Documented in lazytrace.h. */
+uint64_t lt_run_first_ts(const struct lt_run *run)
+{
+	return run->reader ? lt_reader_first_ts(run->reader) : 0;
+}
+
+/*
+ * Documented in lazytrace.h. Once per event of a printer as fast as
+ * trace-cmd: the reader's event as it is, nothing copied, nothing fed.
+ */
+const struct lt_event *lt_run_next_event(struct lt_run *run)
+{
+	const struct lt_event *ev;
+
+	if (!run->reader) {
+		lt_run_fail(run, LT_RUN_USAGE,
+			    "lt_run_next_event: the run is not open");
+		return NULL;
+	}
+	ev = lt_reader_next(run->reader);
+	if (!ev)
+		reader_failed(run);
+	return ev;
 }
 
 int lt_run_step(struct lt_run *run)

@@ -92,6 +92,7 @@ struct lt_run {
 	bool idle;
 	int jobs;		/* 0: the reader's default */
 	int by;			/* preempt_groups: one grouping + 1, 0: all */
+	bool graph_leaves;	/* a function_graph leaf is one event */
 
 	/* state */
 	struct lt_reader *reader;

@@ -31,7 +31,7 @@ def test_str_is_report_line(path):
     got = "".join(str(ev) + "\n" for ev in lazytrace.open(path).events()
                   ).splitlines(True)
     # report prints a function_graph call with nothing inside as one
-    # line, "func();" (lt_reader_graph_leaves()); events() has its entry
+    # line, "func();" (the run's graph-leaves option); events() has its entry
     # and its return, each its own row
     leaves = sum(1 for w in want if w.endswith("();\n"))
     assert len(got) == len(want) + leaves

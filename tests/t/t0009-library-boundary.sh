@@ -131,7 +131,6 @@ bad=$(grep -H '#include ".*libdecode/' "$TOP"/cli/*.[ch] "$TOP"/tui/*.[ch] \
 # and flags decodes a flag byte: neither reads a trace.)
 below_run="
 cmd-live.c
-cmd-report.c
 "
 for f in "$TOP"/cli/cmd-*.c; do
 	n=$(basename "$f")
