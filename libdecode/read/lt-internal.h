@@ -162,7 +162,7 @@ struct lt_ksyms {
 	struct lt_ksym_memo {
 		uint64_t addr;
 		const char *exact, *mod;
-		uint8_t known;	/* KSYM_EXACT | KSYM_MOD: found already */
+		bool known;	/* addr was looked up */
 	} *memo;
 };
 

@@ -17,8 +17,6 @@
 /* More runs than this (a text in no order) are sorted into one. */
 #define KSYMS_MAX_RUNS	1024
 #define KSYMS_MEMO	4096	/* slots, a power of two */
-#define KSYM_EXACT	1
-#define KSYM_MOD	2
 
 static signed char hex[256];
 
@@ -130,49 +128,43 @@ static size_t lower_bound(const struct lt_ksym *sym, size_t lo, size_t hi,
 	return lo;
 }
 
-static const char *find_exact(const struct lt_ksyms *k, uint64_t addr)
+/*
+ * Fill @m for @addr: the one function starting there (NULL when none
+ * does, or when several names share the address: left to
+ * libtraceevent's choice) and its module (NULL: the kernel's own).
+ */
+static void lookup(const struct lt_ksyms *k, uint64_t addr,
+		   struct lt_ksym_memo *m)
 {
-	const char *name = NULL;
-	size_t r, lo, hi, i;
+	size_t r, lo, hi, i, names = 0;
 
+	m->addr = addr;
+	m->exact = m->mod = NULL;
 	for (r = 0; r < k->nr_run; r++) {
 		lo = k->run[r];
 		hi = r + 1 < k->nr_run ? k->run[r + 1] : k->nr;
 		i = lower_bound(k->sym, lo, hi, addr);
 		for (; i < hi && k->sym[i].addr == addr; i++) {
-			if (name)
-				return NULL;
-			name = k->sym[i].name;
+			if (!names++)
+				m->exact = k->sym[i].name;
+			if (!m->mod)
+				m->mod = k->sym[i].mod;
 		}
 	}
-	return name;
+	if (names > 1)
+		m->exact = NULL;
+	m->known = true;
 }
 
-static const char *find_module(const struct lt_ksyms *k, uint64_t addr)
-{
-	size_t r, lo, hi, i;
-
-	for (r = 0; r < k->nr_run; r++) {
-		lo = k->run[r];
-		hi = r + 1 < k->nr_run ? k->run[r + 1] : k->nr;
-		i = lower_bound(k->sym, lo, hi, addr);
-		for (; i < hi && k->sym[i].addr == addr; i++)
-			if (k->sym[i].mod)
-				return k->sym[i].mod;
-	}
-	return NULL;
-}
-
-/* @addr's slot, emptied if another address held it. */
-static struct lt_ksym_memo *memo_of(const struct lt_ksyms *k, uint64_t addr)
+/* @addr's answers, looked up the first time it is asked for. */
+static const struct lt_ksym_memo *memo_of(const struct lt_ksyms *k,
+					  uint64_t addr)
 {
 	struct lt_ksym_memo *m;
 
 	m = &k->memo[((addr >> 4) ^ (addr >> 16)) & (KSYMS_MEMO - 1)];
-	if (m->addr != addr || !m->known) {
-		m->addr = addr;
-		m->known = 0;
-	}
+	if (!m->known || m->addr != addr)
+		lookup(k, addr, m);
 	return m;
 }
 
@@ -182,13 +174,7 @@ static struct lt_ksym_memo *memo_of(const struct lt_ksyms *k, uint64_t addr)
  */
 const char *lt_ksyms_exact(const struct lt_ksyms *k, uint64_t addr)
 {
-	struct lt_ksym_memo *m = memo_of(k, addr);
-
-	if (!(m->known & KSYM_EXACT)) {
-		m->exact = find_exact(k, addr);
-		m->known |= KSYM_EXACT;
-	}
-	return m->exact;
+	return memo_of(k, addr)->exact;
 }
 
 /*
@@ -197,13 +183,7 @@ const char *lt_ksyms_exact(const struct lt_ksyms *k, uint64_t addr)
  */
 const char *lt_ksyms_module(const struct lt_ksyms *k, uint64_t addr)
 {
-	struct lt_ksym_memo *m = memo_of(k, addr);
-
-	if (!(m->known & KSYM_MOD)) {
-		m->mod = find_module(k, addr);
-		m->known |= KSYM_MOD;
-	}
-	return m->mod;
+	return memo_of(k, addr)->mod;
 }
 
 void lt_ksyms_free(struct lt_ksyms *k)
