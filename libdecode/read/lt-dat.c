@@ -85,6 +85,7 @@ struct page_src {
 	int cur;
 	struct chunk_mark *mark;
 	size_t nr_mark, max_mark;
+	uint64_t mark_every;	/* chunks per mark: a power of two */
 	struct tep_record rec[2];
 	int slot;
 	/* chunks read ahead by the workers (lt_dat_set_jobs()) */
@@ -1500,6 +1501,23 @@ static uint64_t chunk_time(struct dat *d, const struct page_src *p)
 	return ts > prev ? ts : prev;
 }
 
+/*
+ * Marks kept per CPU: memory stays the same however long the file is,
+ * and a seek reads at most a 2048th of the CPU's chunks before its time.
+ */
+#define MAX_MARKS	4096
+
+/* Every other mark dropped: a mark every twice as many chunks. */
+static void thin_marks(struct page_src *p)
+{
+	size_t i;
+
+	for (i = 0; 2 * i < p->nr_mark; i++)
+		p->mark[i] = p->mark[2 * i];
+	p->nr_mark = i;
+	p->mark_every *= 2;
+}
+
 /* The CPU's next chunk into the buffer not in use: 1, 0 at the end, -1. */
 static int next_chunk(struct lt_reader *r, struct dat *d,
 		      struct page_src *p)
@@ -1530,10 +1548,19 @@ static int next_chunk(struct lt_reader *r, struct dat *d,
 	p->len = len;
 	p->off = 0;
 	p->base = at.off;
-	/* a chunk's time, the first time it is read */
-	idx = p->start.left - at.left;
-	if (idx != p->nr_mark)
+	/*
+	 * A compressed chunk's time, the first time it is read, for seeks
+	 * (blocks of pages are found by their own first page's time).
+	 */
+	if (at.raw)
 		return 1;
+	if (!p->mark_every)
+		p->mark_every = 1;
+	idx = p->start.left - at.left;
+	if (idx != p->nr_mark * p->mark_every)
+		return 1;
+	if (p->nr_mark == MAX_MARKS)
+		thin_marks(p);
 	if (p->nr_mark == p->max_mark) {
 		m = realloc(p->mark, (p->max_mark * 2 + 16) * sizeof(*m));
 		if (!m)
@@ -1541,6 +1568,8 @@ static int next_chunk(struct lt_reader *r, struct dat *d,
 		p->mark = m;
 		p->max_mark = p->max_mark * 2 + 16;
 	}
+	if (idx != p->nr_mark * p->mark_every)
+		return 1;	/* not a mark since the thinning */
 	p->mark[p->nr_mark].ts = chunk_time(d, p);
 	p->mark[p->nr_mark++].at = at;
 	return 1;
