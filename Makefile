@@ -297,10 +297,21 @@ vm-record-stock: VM_DEB_PKGS += $(if $(filter s390x,$(VM_ARCHS)),qemu-system-mis
 vm-record-stock: vm-deps
 	BUILD=$(CURDIR)/$(B) tests/vm/record-stock.sh $(CURDIR)/$(B)/stock-recordings $(VM_ARCHS)
 
+# A 10 GB trace.dat and one of 1 GB with the same tasks (bench/mk-big-dat.py):
+# stats' memory on both, the TUI's first screen on the big one
+bench-scale: all
+	LAZYTRACE=$(CURDIR)/$(BIN) sh bench/bench-scale.sh
+
 # bench/data/stock72-big.dat: 750k events recorded in Debian's stock 7.2
 # (with its whole kallsyms), which make bench then measures
 bench-record-stock: all vm-deps
 	BUILD=$(CURDIR)/$(B) LAZYTRACE=$(CURDIR)/$(BIN) bench/record-stock.sh
+
+# bench/data/stock72-big-s390x.dat: the same in Debian's s390x 7.2, by
+# trace-cmd (big-endian)
+bench-record-stock-s390x: VM_DEB_PKGS += qemu-system-misc
+bench-record-stock-s390x: all vm-deps
+	BUILD=$(CURDIR)/$(B) LAZYTRACE=$(CURDIR)/$(BIN) bench/record-stock.sh s390x
 
 # The kernel series cross-built for s390x and booted under qemu-system-s390x
 # (patches/README.md): its cross compiler and qemu, on top of vm-deps'.
@@ -313,5 +324,5 @@ clean:
 
 .PHONY: all kshark check asan valgrind fuzz fuzz-deps bench demo doc-check deps install \
 	patches-check \
-	vm-test vm-deps vm-test-stock vm-record-stock bench-record-stock vm-test-s390 clean
+	vm-test vm-deps vm-test-stock vm-record-stock bench-record-stock bench-record-stock-s390x bench-scale vm-test-s390 clean
 .DELETE_ON_ERROR:
