@@ -36,6 +36,9 @@
 #   big:TAG           lazytrace record of hackbench, about 600k events with
 #                     the kernel's whole kallsyms: bench/'s distribution
 #                     kernel trace (TAG.dat, TAG.log)
+#   bigtc:TAG         the same load and events by trace-cmd record, for a
+#                     guest with no lazytrace of its arch (s390x: bench/'s
+#                     big-endian trace)
 # LT_SECS: workload seconds (default 3); LT_HZ: the kernel's CONFIG_HZ;
 # LT_LIVE_SAVE=1: live also writes its intervals (OUT/TAG-live-saved/).
 OUT=${1:-/out}
@@ -609,6 +612,30 @@ big() {
 	echo "big $1 $(tail -n 1 $OUT/$1.log)"
 }
 
+# lazytrace record's events (lt-events.c) and its function tracer on
+# resched_curr*, by trace-cmd, with the setup line it writes first.
+bigtc() {
+	stamp "bigtc $1"
+	ev=
+	for e in sched:sched_switch sched:sched_waking sched:sched_wakeup \
+		 sched:sched_wakeup_new sched:sched_process_fork \
+		 sched:sched_process_exit timer:hrtimer_expire_entry \
+		 timer:hrtimer_expire_exit timer:hrtimer_start \
+		 irq:softirq_entry irq:softirq_exit; do
+		ev="$ev -e $e"
+	done
+	fn=
+	for f in $(resched_funcs); do
+		fn="$fn -l $f"
+	done
+	timeout -s KILL 900 trace-cmd record -q -b 16384 -o /tmp/big.dat $ev \
+		${fn:+-p function $fn} -- sh -c "echo '$(setup_line)' > $T/trace_marker;
+		hackbench -p -g 2 -l ${LT_BIG_LOOPS:-360}" > $OUT/$1.log 2>&1
+	echo "record exit $?" >> $OUT/$1.log
+	mv /tmp/big.dat $OUT/$1.dat
+	echo "bigtc $1 $(tail -n 1 $OUT/$1.log)"
+}
+
 stamp start
 for step in $(echo "${LT_RUN:-info}" | tr ',' ' '); do
 	arg=${step#*:}
@@ -633,6 +660,7 @@ for step in $(echo "${LT_RUN:-info}" | tr ',' ' '); do
 	stopabove:*)	stopabove $arg ;;
 	case:*)		casestudy $arg ;;
 	big:*)		big $arg ;;
+	bigtc:*)	bigtc $arg ;;
 	*)		echo "unknown step $step" ;;
 	esac
 done
