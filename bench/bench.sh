@@ -7,7 +7,9 @@
 #   bench/bench.sh [TRACE.dat...]
 #
 # Traces: the given ones, else the largest bundled recordings, the
-# big-endian one (s390x), and a large recording of this machine:
+# big-endian one (s390x), Debian's stock 7.2 amd64 and s390x ones of 600k
+# events or more when bench/record-stock.sh made them, and a large
+# recording of this machine:
 # BENCH_RECORD=LOOPS (default 3000; 0: none)
 # records `perf bench sched messaging -l LOOPS` with `lazytrace record`
 # (root, tracefs) into bench/data/msg-LOOPS.dat, kept for the next run, and
@@ -93,6 +95,8 @@ if [ $# -eq 0 ]; then
 		"$top/tests/data/stock/stock72-allevents-s390x.dat"
 	# Debian's stock 7.2 with its whole kallsyms (bench/record-stock.sh)
 	[ -s "$D/stock72-big.dat" ] && set -- "$@" "$D/stock72-big.dat"
+	# the same in s390x's (bench/record-stock.sh s390x): big-endian
+	[ -s "$D/stock72-big-s390x.dat" ] && set -- "$@" "$D/stock72-big-s390x.dat"
 	big=${BENCH_TRACE:-}
 	if [ -z "$big" ] && [ "$LOOPS" != 0 ]; then
 		big=$D/msg-$LOOPS.dat
