@@ -21,29 +21,14 @@ With FROM_NS and TO_NS, only the pages that begin in that window are
 repeated, and SPAN_NS is ignored: a window in which no task is born or
 dies makes a file whose tasks stay the same however long it is.
 """
+import os
 import struct
 import sys
 
-
-class Reader:
-    def __init__(self, data):
-        self.d, self.p, self.bo = data, 0, '<'
-
-    def take(self, n):
-        b = self.d[self.p:self.p + n]
-        if len(b) != n:
-            raise SystemExit('mk-big-dat: %s: truncated at %d' % (sys.argv[1], self.p))
-        self.p += n
-        return b
-
-    def u(self, fmt):
-        return struct.unpack(self.bo + fmt, self.take(struct.calcsize(fmt)))[0]
-
-    def cstr(self):
-        e = self.d.index(b'\0', self.p)
-        s = self.d[self.p:e]
-        self.p = e + 1
-        return s
+# the version-6 reader of tests/fuzz/mkseed.py
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'tests', 'fuzz'))
+from mkseed import Reader  # noqa: E402
 
 
 def skip_headers(r):
