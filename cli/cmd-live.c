@@ -86,8 +86,10 @@ struct live_opts {
 	unsigned long interval_ms;
 	bool json;
 	struct int_set cpus;
+	const char *cpu_list;	/* --cpu as given, for the run */
 	bool syscalls;
 	enum lt_abi abi;
+	bool abi_given;
 	int rows;
 	enum lt_stacks stacks;
 	const char *save;	/* a directory for the intervals */
@@ -98,13 +100,14 @@ struct live_opts {
 	struct lt_lathist *hist;	/* the run's latency histograms, or NULL */
 };
 
-/* A request still open when an interval ended. */
+/* A row of the interval's pending table: a request still open at its end. */
 struct pending {
 	int pid;
 	int cpu;
 	char comm[LT_COMM_LEN];
-	enum lt_transition_kind request;
+	char request[8];
 	uint64_t since_ns;
+	uint64_t open_ns;
 };
 
 /* Per-pid totals over the whole run. */
@@ -118,16 +121,24 @@ struct total {
 
 #define TOTAL_BUCKETS 1024
 
+/* The kernel's setup line, as the meta table gives it (a line's worth). */
+struct live_setup {
+	bool found;
+	char release[256];
+	char preempt[64];
+	unsigned int hz;
+	char sched_features[1024];
+};
+
 struct live_state {
 	const struct live_opts *o;
-	bool finishing;
+	struct lt_run *run;
 	struct pending pending[MAX_PENDING];
 	int nr_pending;
 	uint64_t more_pending;
 	struct total *totals[TOTAL_BUCKETS];
 	unsigned long interval;
-	struct lt_setup setup;	/* from the first interval: written once */
-	const struct lt_analysis *a;	/* the interval's, while printing */
+	struct live_setup setup;	/* from the first interval: written once */
 	bool stopped;	/* --stop-above: this interval holds such a request */
 	uint64_t run_ns;	/* since the start */
 	/* the kernel's lazy capability, from the setup line's interval */
@@ -135,28 +146,11 @@ struct live_state {
 	char lazy_reason[128];
 };
 
-/* The interval's summary with the setup line the run began with. */
-static struct lt_analysis_summary with_setup(const struct live_state *st,
-					     const struct lt_analysis *a)
-{
-	struct lt_analysis_summary s = *lt_analysis_summary(a);
-
-	if (!s.setup.found)
-		s.setup = st->setup;
-	return s;
-}
-
 static void note(const char *msg)
 {
 	fprintf(stderr, "lazytrace live: %s\n", msg);
 }
 
-#define POLL_EVENTS 16384
-
-/*
- * Until @when (monotonic ns) or a signal; the library moves the buffers'
- * pages into the interval meanwhile, so that a busy second cannot wrap them.
- */
 /*
  * The order of the rows, chosen with a key on a terminal, as top's: the
  * column sorted on, largest first.
@@ -245,7 +239,12 @@ static bool quit_key(void)
 /* A key is looked at every tenth of a second at most. */
 #define KEY_MS 100
 
-static int wait_until(struct lt_reader *r, uint64_t when)
+/*
+ * Until @when (monotonic ns) or a signal; the run moves the buffers'
+ * pages into the interval meanwhile, so that a busy second cannot wrap
+ * them.
+ */
+static int wait_until(struct lt_run *run, uint64_t when)
 {
 	uint64_t now, ms;
 
@@ -253,7 +252,7 @@ static int wait_until(struct lt_reader *r, uint64_t when)
 		ms = (when - now + 999999) / 1000000;
 		if (keys_on && ms > KEY_MS)
 			ms = KEY_MS;
-		if (lt_live_wait(r, ms) < 0)
+		if (lt_run_wait(run, ms) < 0)
 			return -1;
 		if (quit_key())
 			stop_signal = SIGINT;	/* ends as Ctrl-C does */
@@ -289,29 +288,6 @@ static void free_totals(struct live_state *st)
 		}
 }
 
-/* Requests that lt_analysis_finish() ends as truncated were pending. */
-static void on_transition(const struct lt_transition *t, void *data)
-{
-	struct live_state *st = data;
-	struct pending *p;
-
-	/* a failure to grow is seen as fewer counts, not as a stop */
-	if (st->o->hist)
-		(void)lt_lathist_transition(st->o->hist, t);
-	if (!st->finishing || t->kind != LT_TR_TRUNCATED)
-		return;
-	if (st->nr_pending == MAX_PENDING) {
-		st->more_pending++;
-		return;
-	}
-	p = &st->pending[st->nr_pending++];
-	p->pid = t->pid;
-	p->cpu = t->cpu;
-	snprintf(p->comm, sizeof(p->comm), "%s", t->comm ? t->comm : "");
-	p->request = t->request;
-	p->since_ns = t->since_ns;
-}
-
 /* The longest pending request of @pid at the end of the interval. */
 static const struct pending *pending_of(const struct live_state *st, int pid)
 {
@@ -325,10 +301,20 @@ static const struct pending *pending_of(const struct live_state *st, int pid)
 	return best;
 }
 
+/* A task of the interval: the tasks table's cells live shows. */
 struct row {
-	const struct lt_task_stats *t;
+	int pid;
+	char comm[LT_COMM_LEN];
+	uint64_t task_id;
+	uint64_t runtime_ns;
+	double trace_share, lifetime_share;
+	uint64_t count[NR_TRANSITION_KEYS];
+	uint64_t episodes;
+	uint64_t max_pending_ns;
+	uint64_t by_source[LT_UPG_SOURCE_MAX];
+	bool hog;
+	bool has_site;
 	const struct pending *p;
-	uint64_t tick_upgrades;
 };
 
 /* Hogs first, then pending requests, tick-upgrades, and CPU time. */
@@ -345,87 +331,177 @@ static int row_cmp(const void *a, const void *b)
 
 	switch (sort_by) {
 	case SORT_SHARE:
-		c = by_count(x->t->runtime_ns, y->t->runtime_ns);
+		c = by_count(x->runtime_ns, y->runtime_ns);
 		break;
 	case SORT_LAZY:
-		c = by_count(x->t->count[LT_TR_LAZY], y->t->count[LT_TR_LAZY]);
+		c = by_count(x->count[TC_LAZY], y->count[TC_LAZY]);
 		break;
 	case SORT_EAGER:
-		c = by_count(x->t->count[LT_TR_EAGER],
-			     y->t->count[LT_TR_EAGER]);
+		c = by_count(x->count[TC_EAGER], y->count[TC_EAGER]);
 		break;
 	case SORT_UPGRADES:
-		c = by_count(x->t->count[LT_TR_TICK_UPGRADE],
-			     y->t->count[LT_TR_TICK_UPGRADE]);
+		c = by_count(x->count[TC_TICK_UPGRADES],
+			     y->count[TC_TICK_UPGRADES]);
 		break;
 	case SORT_PENDING:
-		c = by_count(x->t->max_pending_ns, y->t->max_pending_ns);
+		c = by_count(x->max_pending_ns, y->max_pending_ns);
 		break;
 	case SORT_PID:
-		return x->t->pid - y->t->pid;
+		return x->pid - y->pid;
 	default:
 		break;
 	}
 	if (c)
 		return c;
-	if (x->t->hog != y->t->hog)
-		return x->t->hog ? -1 : 1;
-	if (!x->t->pid != !y->t->pid)
-		return x->t->pid ? -1 : 1;	/* the idle tasks last */
+	if (x->hog != y->hog)
+		return x->hog ? -1 : 1;
+	if (!x->pid != !y->pid)
+		return x->pid ? -1 : 1;	/* the idle tasks last */
 	if (!x->p != !y->p)
 		return x->p ? -1 : 1;
-	if (x->tick_upgrades != y->tick_upgrades)
-		return x->tick_upgrades > y->tick_upgrades ? -1 : 1;
-	if (x->t->runtime_ns != y->t->runtime_ns)
-		return x->t->runtime_ns > y->t->runtime_ns ? -1 : 1;
-	return x->t->pid - y->t->pid;
+	if (x->count[TC_TICK_UPGRADES] != y->count[TC_TICK_UPGRADES])
+		return x->count[TC_TICK_UPGRADES] >
+		       y->count[TC_TICK_UPGRADES] ? -1 : 1;
+	if (x->runtime_ns != y->runtime_ns)
+		return x->runtime_ns > y->runtime_ns ? -1 : 1;
+	return x->pid - y->pid;
 }
 
-static bool any_transition(const struct lt_task_stats *t)
+static bool any_transition(const struct row *r)
 {
 	int k;
 
-	for (k = 0; k < LT_TR_KIND_MAX; k++)
-		if (t->count[k])
+	for (k = 0; k < NR_TRANSITION_KEYS; k++)
+		if (r->count[k])
 			return true;
 	return false;
 }
 
-static struct row *make_rows(struct live_state *st, struct lt_analysis *a,
-			     size_t *nr)
+/* The table @name of the interval, on its first row if @row; NULL: error. */
+static struct lt_table *table(struct live_state *st, const char *name,
+			      bool row)
 {
-	const struct lt_analysis_summary *sum = lt_analysis_summary(a);
-	const struct lt_task_stats *t;
-	struct total *tot;
-	struct row *rows;
-	size_t i, n = 0;
+	struct lt_table *t = lt_run_table(st->run, name);
 
-	rows = calloc(sum->nr_tasks ? sum->nr_tasks : 1, sizeof(*rows));
-	if (!rows)
+	if (t && row && lt_table_next(t) <= 0)
 		return NULL;
-	for (i = 0; i < sum->nr_tasks; i++) {
-		t = lt_analysis_task(a, i);
-		/*
-		 * The idle tasks are rows when requests concern them (a
-		 * wakeup on an idle CPU is an eager request): the interval's
-		 * counts are the sums of its rows'.
-		 */
-		if (!t || (t->pid == 0 && !any_transition(t)))
-			continue;
-		rows[n].t = t;
-		rows[n].p = pending_of(st, t->pid);
-		rows[n].tick_upgrades = t->count[LT_TR_TICK_UPGRADE];
-		tot = total_of(st, t->pid);
-		if (tot) {
-			tot->tick_upgrades += t->count[LT_TR_TICK_UPGRADE];
-			tot->episodes += t->episodes;
-			tot->hog_intervals += t->hog;
-		}
-		n++;
+	return t;
+}
+
+/* Whether a watched request of the task on @t's row waited --stop-above. */
+static bool over_threshold(const struct live_opts *o, struct lt_table *t)
+{
+	if (stop_watched(o->stop_kind, "lazy") &&
+	    cell_uint(t, "lazy_max_ns") >= o->stop_above)
+		return true;
+	return stop_watched(o->stop_kind, "eager") &&
+	       cell_uint(t, "eager_max_ns") >= o->stop_above;
+}
+
+/* The tasks table's row on @t into @r, and the run's totals. */
+static void take_row(struct live_state *st, struct lt_table *t,
+		     struct row *r)
+{
+	struct total *tot;
+	int k;
+
+	r->pid = cell_int(t, "pid");
+	snprintf(r->comm, sizeof(r->comm), "%s", cell_str(t, "comm"));
+	r->task_id = cell_uint(t, "task_id");
+	r->runtime_ns = cell_uint(t, "runtime_ns");
+	r->trace_share = cell_double(t, "trace_share");
+	r->lifetime_share = cell_double(t, "lifetime_share");
+	for (k = 0; k < NR_TRANSITION_KEYS; k++)
+		r->count[k] = cell_uint(t, transition_key(k));
+	r->episodes = cell_uint(t, "episodes");
+	r->max_pending_ns = cell_uint(t, "max_pending_ns");
+	for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
+		r->by_source[k] = cell_uint(t, upgrade_source_key(k));
+	r->hog = cell_int(t, "hog");
+	r->p = pending_of(st, r->pid);
+	tot = total_of(st, r->pid);
+	if (tot) {
+		tot->tick_upgrades += r->count[TC_TICK_UPGRADES];
+		tot->episodes += r->episodes;
+		tot->hog_intervals += r->hog;
 	}
-	qsort(rows, n, sizeof(*rows), row_cmp);
+}
+
+/*
+ * The interval's tasks, sorted; --stop-above looks at every one. The
+ * idle tasks are rows when requests concern them (a wakeup on an idle
+ * CPU is an eager request): the interval's counts are the sums of its
+ * rows'.
+ */
+static struct row *make_rows(struct live_state *st, size_t *nr)
+{
+	struct lt_table *t = table(st, "tasks", false);
+	struct row *rows = NULL, *v;
+	size_t n = 0, cap = 0;
+	int ret;
+
+	if (!t)
+		return NULL;
+	while ((ret = lt_table_next(t)) > 0) {
+		if (st->o->stop_above && over_threshold(st->o, t))
+			st->stopped = true;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = realloc(rows, cap * sizeof(*rows));
+			if (!v) {
+				free(rows);
+				return NULL;
+			}
+			rows = v;
+		}
+		memset(&rows[n], 0, sizeof(rows[n]));
+		rows[n].pid = cell_int(t, "pid");
+		if (rows[n].pid == 0) {
+			int k;
+
+			for (k = 0; k < NR_TRANSITION_KEYS; k++)
+				rows[n].count[k] = cell_uint(t, transition_key(k));
+			if (!any_transition(&rows[n]))
+				continue;
+		}
+		take_row(st, t, &rows[n++]);
+	}
+	if (ret < 0) {
+		free(rows);
+		return NULL;
+	}
+	if (!rows)
+		rows = calloc(1, sizeof(*rows));
+	if (rows)
+		qsort(rows, n, sizeof(*rows), row_cmp);
 	*nr = n;
 	return rows;
+}
+
+/* Whether the sites table @t has a row for @task_id: it is then on it. */
+static bool site_of(struct lt_table *t, uint64_t task_id)
+{
+	while (lt_table_next(t) > 0)
+		if (cell_uint(t, "task_id") == task_id)
+			return true;
+	return false;
+}
+
+/* Which hogs have a call site: the interval has stacks. */
+static int mark_sites(struct live_state *st, struct row *rows, size_t nr)
+{
+	struct lt_table *t;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (!rows[i].hog)
+			continue;
+		t = table(st, "sites", false);
+		if (!t)
+			return -1;
+		rows[i].has_site = site_of(t, rows[i].task_id);
+	}
+	return 0;
 }
 
 static int screen_rows(const struct live_opts *o)
@@ -450,40 +526,49 @@ static double ms(uint64_t ns)
 }
 
 /* Each hog's top call site, when the interval has stacks. */
-static void print_sites(const struct lt_analysis *a, const struct row *rows,
+static void print_sites(struct live_state *st, const struct row *rows,
 			size_t nr)
 {
-	const struct lt_site *s;
-	char st[256];
-	size_t i, ns;
+	struct lt_table *t;
+	char site[256];
+	size_t i;
 
 	for (i = 0; i < nr; i++) {
-		if (!rows[i].t->hog)
+		if (!rows[i].hog || !rows[i].has_site)
 			continue;
-		s = lt_analysis_sites(a, rows[i].t, &ns);
-		if (!ns)
+		t = table(st, "sites", false);
+		if (!t || !site_of(t, rows[i].task_id))
 			continue;
-		site_abbrev(&s[0], 3, 2, st, sizeof(st));
+		site_abbrev_row(t, 3, 2, site, sizeof(site));
 		printf("site %7d %-16.16s %llu/%llu episodes: %s\n",
-		       rows[i].t->pid, rows[i].t->comm,
-		       (unsigned long long)s[0].episodes,
-		       (unsigned long long)rows[i].t->episodes, st);
+		       rows[i].pid, rows[i].comm,
+		       (unsigned long long)cell_uint(t, "episodes"),
+		       (unsigned long long)rows[i].episodes, site);
 	}
 }
 
-static void print_table(struct live_state *st, struct lt_analysis *a,
-			struct row *rows, size_t nr, uint64_t end_ns)
+/* The interval's setup line, else the one the run began with. */
+static const struct live_setup *setup_of(const struct live_state *st,
+					 const struct live_setup *now)
 {
-	const struct lt_analysis_summary *sum = lt_analysis_summary(a);
+	return now->found ? now : &st->setup;
+}
+
+static void print_table(struct live_state *st, struct lt_table *meta,
+			struct lt_table *sum, struct row *rows, size_t nr)
+{
+	const struct live_setup *setup = &st->setup;
+	uint64_t by_source[LT_UPG_SOURCE_MAX];
 	int limit = screen_rows(st->o);
-	struct lt_analysis_summary full;
 	const struct total *tot;
 	char pend[32], src[96], tick[32];
-	size_t i, ns;
+	uint64_t first, last, events;
+	size_t i;
+	int k;
 
 	/* the hogs' site lines come under the rows: room for them too */
 	for (i = 0; !st->o->rows && i < nr && limit > 1; i++)
-		if (rows[i].t->hog && (lt_analysis_sites(a, rows[i].t, &ns), ns))
+		if (rows[i].hog && rows[i].has_site)
 			limit--;
 
 	if (isatty(STDOUT_FILENO))
@@ -491,63 +576,71 @@ static void print_table(struct live_state *st, struct lt_analysis *a,
 	else if (st->interval > 1)
 		putchar('\n');
 	/* an interval without tick events and no HZ: no length to show */
-	if (sum->tick_source == LT_TICK_UNKNOWN)
+	if (!strcmp(cell_str(meta, "tick_source"), "unknown"))
 		snprintf(tick, sizeof(tick), "unknown");
 	else
-		snprintf(tick, sizeof(tick), "%.3f ms", ms(sum->tick_ns));
+		snprintf(tick, sizeof(tick), "%.3f ms",
+			 ms(cell_uint(meta, "tick_ns")));
+	first = cell_uint(meta, "first_ns");
+	last = cell_uint(meta, "last_ns");
+	events = cell_uint(meta, "events");
 	printf("lazytrace live  interval %lu  %.2f s  events %llu  lost %llu  abi %s  tick %s",
-	       st->interval, sum->events ? (sum->last_ns - sum->first_ns) / 1e9 : 0,
-	       (unsigned long long)sum->events,
-	       (unsigned long long)sum->lost_events, lt_abi_name(sum->abi),
-	       tick);
+	       st->interval, events ? (last - first) / 1e9 : 0,
+	       (unsigned long long)events,
+	       (unsigned long long)cell_uint(meta, "lost_events"),
+	       cell_str(meta, "abi"), tick);
 	/* on a terminal: the order, and the keys that change it */
 	if (keys_on)
 		printf("  sort %s (h t l e u m p; q quits)",
 		       sort_keys[sort_by].name);
 	putchar('\n');
 	printf("switches: preempted %llu  yielded %llu  blocked %llu   requests: lazy %llu  eager %llu  tick-upgrade %llu  pending %d  hogs %zu\n",
-	       (unsigned long long)sum->switches[LT_PREV_PREEMPTED],
-	       (unsigned long long)sum->switches[LT_PREV_YIELDED],
-	       (unsigned long long)sum->switches[LT_PREV_BLOCKED],
-	       (unsigned long long)sum->count[LT_TR_LAZY],
-	       (unsigned long long)sum->count[LT_TR_EAGER],
-	       (unsigned long long)sum->count[LT_TR_TICK_UPGRADE],
-	       st->nr_pending, sum->nr_hogs);
-	full = with_setup(st, a);
-	fmt_upgrade_sources(src, sizeof(src), sum->upgrades_by_source);
+	       (unsigned long long)cell_uint(sum, "switches_preempted"),
+	       (unsigned long long)cell_uint(sum, "switches_yielded"),
+	       (unsigned long long)cell_uint(sum, "switches_blocked"),
+	       (unsigned long long)cell_uint(sum, "lazy"),
+	       (unsigned long long)cell_uint(sum, "eager"),
+	       (unsigned long long)cell_uint(sum, "tick_upgrades"),
+	       st->nr_pending, (size_t)cell_uint(sum, "hogs"));
+	for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
+		by_source[k] = cell_uint(sum, upgrade_source_key(k));
+	fmt_upgrade_sources(src, sizeof(src), by_source);
 	printf("upgrades by source: %s\n", src);
-	print_setup(stdout, &full);
+	/* the setup line is in the first interval: later ones show it too */
+	if (!cell_int(meta, "setup_line") && setup->found)
+		printf("kernel: release=%s preempt=%s hz=%u sched_features=%s\n",
+		       setup->release[0] ? setup->release : "?",
+		       setup->preempt[0] ? setup->preempt : "?", setup->hz,
+		       setup->sched_features[0] ? setup->sched_features : "?");
+	meta_setup(stdout, meta);
 	printf("%7s %-16s %6s %6s %6s %8s %5s %9s %-14s %3s | %8s %6s\n", "PID",
 	       "COMM", "TRACE%", "LAZY", "EAGER", "TICK-UPG", "EPIS", "MAXPEND", "PENDING",
 	       "HOG", "ALL-TUPG", "HOG-IV");
 	for (i = 0; i < nr && (int)i < limit; i++) {
-		const struct lt_task_stats *t = rows[i].t;
+		const struct row *r = &rows[i];
 
 		pend[0] = '\0';
-		if (rows[i].p)
+		if (r->p)
 			snprintf(pend, sizeof(pend), "%s %.2fms",
-				 lt_transition_name(rows[i].p->request),
-				 ms(end_ns > rows[i].p->since_ns ?
-				    end_ns - rows[i].p->since_ns : 0));
-		tot = total_of(st, t->pid);
+				 r->p->request, ms(r->p->open_ns));
+		tot = total_of(st, r->pid);
 		printf("%7d %-16.16s %6.1f %6llu %6llu %8llu %5llu %9.3f %-14s %3s | %8llu %6llu\n",
-		       t->pid, t->comm, t->trace_share * 100,
-		       (unsigned long long)t->count[LT_TR_LAZY],
-		       (unsigned long long)t->count[LT_TR_EAGER],
-		       (unsigned long long)t->count[LT_TR_TICK_UPGRADE],
-		       (unsigned long long)t->episodes, ms(t->max_pending_ns),
-		       pend, t->hog ? "yes" : "",
+		       r->pid, r->comm, r->trace_share * 100,
+		       (unsigned long long)r->count[TC_LAZY],
+		       (unsigned long long)r->count[TC_EAGER],
+		       (unsigned long long)r->count[TC_TICK_UPGRADES],
+		       (unsigned long long)r->episodes, ms(r->max_pending_ns),
+		       pend, r->hog ? "yes" : "",
 		       (unsigned long long)(tot ? tot->tick_upgrades : 0),
 		       (unsigned long long)(tot ? tot->hog_intervals : 0));
 	}
-	print_sites(a, rows, nr);
+	print_sites(st, rows, nr);
 	fflush(stdout);
 }
 
 /* H: the run's histograms, as lazytrace hist prints them, under the title. */
-static void print_hist_view(struct live_state *st, struct lt_analysis *a)
+static void print_hist_view(struct live_state *st, struct lt_table *meta)
 {
-	const struct lt_analysis_summary *sum = lt_analysis_summary(a);
 	struct hist_info in = { .source = "user",
 				.reason = "live's histogram view",
 				.duration_ns = st->run_ns };
@@ -565,39 +658,35 @@ static void print_hist_view(struct live_state *st, struct lt_analysis *a)
 	if (isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
 	printf("lazytrace live  interval %lu  events %llu  lost %llu  histograms (H: back to the tasks; q quits)\n",
-	       st->interval, (unsigned long long)sum->events,
-	       (unsigned long long)sum->lost_events);
+	       st->interval, (unsigned long long)cell_uint(meta, "events"),
+	       (unsigned long long)cell_uint(meta, "lost_events"));
 	hist_print(stdout, st->o->hist, &in);
-}
-
-/* The time a request has been open at the interval's end. */
-static uint64_t open_ns(const struct pending *p, uint64_t end_ns)
-{
-	return end_ns > p->since_ns ? end_ns - p->since_ns : 0;
 }
 
 /* A live_tasks row (docs/json.md): a tasks row's counts and the totals. */
 static void json_task(struct json *j, struct live_state *st,
-		      const struct row *r, uint64_t end_ns)
+		      const struct row *r)
 {
-	const struct lt_task_stats *t = r->t;
-	const struct total *tot = total_of(st, t->pid);
+	const struct total *tot = total_of(st, r->pid);
 	int k;
 
 	json_begin_object(j, NULL);
-	json_int(j, "pid", t->pid);
-	json_str(j, "comm", t->comm);
-	json_shares(j, t);
-	json_transitions(j, t->count);
-	json_uint(j, "episodes", t->episodes);
-	json_uint(j, "max_pending_ns", t->max_pending_ns);
+	json_int(j, "pid", r->pid);
+	json_str(j, "comm", r->comm);
+	json_uint(j, "runtime_ns", r->runtime_ns);
+	json_double(j, "trace_share", r->trace_share);
+	json_double(j, "lifetime_share", r->lifetime_share);
+	for (k = 0; k < NR_TRANSITION_KEYS; k++)
+		json_uint(j, transition_key(k), r->count[k]);
+	json_uint(j, "episodes", r->episodes);
+	json_uint(j, "max_pending_ns", r->max_pending_ns);
 	for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
-		json_uint(j, upgrade_source_key(k), t->upgrades_by_source[k]);
-	json_bool(j, "hog", t->hog);
+		json_uint(j, upgrade_source_key(k), r->by_source[k]);
+	json_bool(j, "hog", r->hog);
 	if (r->p) {
-		json_str(j, "request", lt_transition_name(r->p->request));
+		json_str(j, "request", r->p->request);
 		json_uint(j, "since_ns", r->p->since_ns);
-		json_uint(j, "open_ns", open_ns(r->p, end_ns));
+		json_uint(j, "open_ns", r->p->open_ns);
 	} else {
 		json_null(j, "request");
 		json_null(j, "since_ns");
@@ -608,42 +697,61 @@ static void json_task(struct json *j, struct live_state *st,
 	json_end_object(j);
 }
 
+static void json_str_or_null(struct json *j, const char *key, const char *s)
+{
+	if (s[0])
+		json_str(j, key, s);
+	else
+		json_null(j, key);
+}
+
 /*
  * One version-3 document per interval, one per line (docs/json.md):
- * interval, summary (the summary table's columns), pending, live_tasks
- * (the first --rows rows and every hog) and the hogs' sites.
+ * interval, summary (the summary table's row), pending, live_tasks (the
+ * first --rows rows and every hog) and the hogs' sites.
  */
-static void print_json(struct live_state *st, struct lt_analysis *a,
-		       struct row *rows, size_t nr, uint64_t end_ns)
+static void print_json(struct live_state *st, struct lt_table *meta,
+		       struct lt_table *sum, const struct live_setup *setup,
+		       struct row *rows, size_t nr)
 {
-	const struct lt_analysis_summary *sum = lt_analysis_summary(a);
-	struct lt_analysis_summary full;
 	size_t limit = st->o->rows > 0 ? st->o->rows : 20;
 	size_t i, listed = 0;
+	struct lt_table *t;
 	struct json j;
 	int k;
 
 	for (i = 0; i < nr; i++)
-		if (i < limit || rows[i].t->hog)
+		if (i < limit || rows[i].hog)
 			listed++;
-	full = with_setup(st, a);
 	json_init(&j, stdout, false);
 	json_begin_object(&j, NULL);
 	json_int(&j, "version", LT_JSON_VERSION_3);
 	json_begin_object(&j, "interval");
 	json_uint(&j, "interval", st->interval);
-	json_uint(&j, "first_ns", sum->first_ns);
-	json_uint(&j, "last_ns", sum->last_ns);
-	json_uint(&j, "events", sum->events);
-	json_uint(&j, "lost_events", sum->lost_events);
-	json_str(&j, "abi", lt_abi_name(sum->abi));
-	json_setup(&j, &full);
+	json_uint(&j, "first_ns", cell_uint(meta, "first_ns"));
+	json_uint(&j, "last_ns", cell_uint(meta, "last_ns"));
+	json_uint(&j, "events", cell_uint(meta, "events"));
+	json_uint(&j, "lost_events", cell_uint(meta, "lost_events"));
+	json_str(&j, "abi", cell_str(meta, "abi"));
+	if (!strcmp(cell_str(meta, "tick_source"), "unknown"))
+		json_null(&j, "tick_ns");
+	else
+		json_uint(&j, "tick_ns", cell_uint(meta, "tick_ns"));
+	json_str(&j, "tick_source", cell_str(meta, "tick_source"));
+	json_str(&j, "requests", cell_str(meta, "requests"));
+	json_str_or_null(&j, "kernel", setup->release);
+	json_str_or_null(&j, "preempt", setup->preempt);
+	if (setup->hz)
+		json_uint(&j, "hz", setup->hz);
+	else
+		json_null(&j, "hz");
+	json_str_or_null(&j, "sched_features", setup->sched_features);
 	json_uint(&j, "pending_not_listed", st->more_pending);
 	json_uint(&j, "tasks_not_listed", nr - listed);
 	json_str(&j, "lazy_capability", st->lazy_cap);
 	json_str(&j, "lazy_capability_reason", st->lazy_reason);
 	json_end_object(&j);
-	json_summary(&j, sum);
+	json_row(&j, "summary", sum);
 	json_begin_array(&j, "pending");
 	for (k = 0; k < st->nr_pending; k++) {
 		const struct pending *p = &st->pending[k];
@@ -652,44 +760,30 @@ static void print_json(struct live_state *st, struct lt_analysis *a,
 		json_int(&j, "pid", p->pid);
 		json_str(&j, "comm", p->comm);
 		json_int(&j, "cpu", p->cpu);
-		json_str(&j, "request", lt_transition_name(p->request));
+		json_str(&j, "request", p->request);
 		json_uint(&j, "since_ns", p->since_ns);
-		json_uint(&j, "open_ns", open_ns(p, end_ns));
+		json_uint(&j, "open_ns", p->open_ns);
 		json_end_object(&j);
 	}
 	json_end_array(&j);
 	json_begin_array(&j, "live_tasks");
 	for (i = 0; i < nr; i++)
-		if (i < limit || rows[i].t->hog)
-			json_task(&j, st, &rows[i], end_ns);
+		if (i < limit || rows[i].hog)
+			json_task(&j, st, &rows[i]);
 	json_end_array(&j);
 	json_begin_array(&j, "sites");
-	for (i = 0; i < nr; i++)
-		if (rows[i].t->hog)
-			json_sites(&j, a, rows[i].t);
+	for (i = 0; i < nr; i++) {
+		if (!rows[i].hog || !rows[i].has_site)
+			continue;
+		t = table(st, "sites", false);
+		while (t && lt_table_next(t) > 0)
+			if (cell_uint(t, "task_id") == rows[i].task_id)
+				json_row(&j, NULL, t);
+	}
 	json_end_array(&j);
 	json_end_object(&j);
 	json_finish(&j);
 	fflush(stdout);
-}
-
-/* Whether a watched request of the interval waited --stop-above or more. */
-static bool over_threshold(const struct live_opts *o,
-			   const struct lt_analysis *a)
-{
-	size_t i, n = lt_analysis_summary(a)->nr_tasks;
-	const struct lt_task_stats *t;
-
-	for (i = 0; i < n; i++) {
-		t = lt_analysis_task(a, i);
-		if (stop_watched(o->stop_kind, "lazy") &&
-		    t->latency[LT_LAT_LAZY_SERVED].max >= o->stop_above)
-			return true;
-		if (stop_watched(o->stop_kind, "eager") &&
-		    t->latency[LT_LAT_EAGER_SERVED].max >= o->stop_above)
-			return true;
-	}
-	return false;
 }
 
 /*
@@ -710,62 +804,104 @@ static void say_stopped(const struct live_opts *o, const char *path,
 			interval, o->stop_kind, o->stop_above / 1e6, path);
 }
 
-/* Analyse what the buffers hold now, and show it. */
-static int one_interval(struct live_state *st, struct lt_reader *r)
+/* The interval's requests still open at its end (at most MAX_PENDING). */
+static int take_pending(struct live_state *st)
 {
-	struct lt_analysis_opts ao = { .on_transition = on_transition,
-				       .data = st };
-	const struct lt_event *ev;
-	struct lt_analysis *a;
-	struct row *rows;
-	size_t nr = 0;
-	uint64_t end, n = 0;
+	struct lt_table *t = table(st, "pending", false);
+	struct pending *p;
+	int ret;
 
-	if (lt_live_refill(r))
-		return -1;
-	ao.abi = lt_reader_abi(r, NULL);
-	a = lt_analysis_new(&ao);
-	if (!a)
-		return -1;
-	st->interval++;
-	st->finishing = false;
 	st->nr_pending = 0;
 	st->more_pending = 0;
-	while ((ev = lt_reader_next(r))) {
-		lt_analysis_feed(a, ev);
-		/* A long interval takes a while: keep the buffers from wrapping. */
-		if (!(++n % POLL_EVENTS))
-			lt_live_poll(r);
+	if (!t)
+		return -1;
+	while ((ret = lt_table_next(t)) > 0) {
+		if (st->nr_pending == MAX_PENDING) {
+			st->more_pending++;
+			continue;
+		}
+		p = &st->pending[st->nr_pending++];
+		p->pid = cell_int(t, "pid");
+		p->cpu = cell_int(t, "cpu");
+		snprintf(p->comm, sizeof(p->comm), "%s", cell_str(t, "comm"));
+		snprintf(p->request, sizeof(p->request), "%s",
+			 cell_str(t, "request"));
+		p->since_ns = cell_uint(t, "since_ns");
+		p->open_ns = cell_uint(t, "open_ns");
 	}
-	st->finishing = true;
-	lt_analysis_finish(a);
-	if (!st->setup.found)
-		st->setup = lt_analysis_summary(a)->setup;
-	if (!st->lazy_cap[0] || lt_analysis_summary(a)->setup.found) {
-		const char *why, *cap = lt_analysis_lazy_capability(a, &why);
+	return ret;
+}
 
-		snprintf(st->lazy_cap, sizeof(st->lazy_cap), "%s", cap);
-		snprintf(st->lazy_reason, sizeof(st->lazy_reason), "%s", why);
+/* The setup line and the lazy capability, from the interval's meta row. */
+static void take_setup(struct live_state *st, struct lt_table *meta,
+		       struct live_setup *now)
+{
+	memset(now, 0, sizeof(*now));
+	now->found = cell_int(meta, "setup_line");
+	if (now->found) {
+		snprintf(now->release, sizeof(now->release), "%s",
+			 cell_str(meta, "setup_release"));
+		snprintf(now->preempt, sizeof(now->preempt), "%s",
+			 cell_str(meta, "preempt"));
+		now->hz = cell_uint(meta, "hz");
+		snprintf(now->sched_features, sizeof(now->sched_features),
+			 "%s", cell_str(meta, "sched_features"));
 	}
-	if (lt_reader_error(r)) {
-		lt_analysis_free(a);
+	if (!st->setup.found)
+		st->setup = *now;
+	if (!st->lazy_cap[0] || now->found) {
+		snprintf(st->lazy_cap, sizeof(st->lazy_cap), "%s",
+			 cell_str(meta, "lazy_capability"));
+		snprintf(st->lazy_reason, sizeof(st->lazy_reason), "%s",
+			 cell_str(meta, "lazy_capability_reason"));
+	}
+}
+
+/* Count the interval's transitions into the run's histograms. */
+static int count_hist(struct live_state *st)
+{
+	struct lt_table *t = table(st, "transitions", false);
+	int ret;
+
+	if (!t)
+		return -1;
+	/* a failure to grow is seen as fewer counts, not as a stop */
+	while ((ret = lt_table_next(t)) > 0)
+		(void)lt_lathist_row(st->o->hist, t);
+	return ret;
+}
+
+/* Show the interval the run has just made its input. */
+static int one_interval(struct live_state *st)
+{
+	struct lt_table *meta, *sum;
+	struct live_setup now;
+	struct row *rows;
+	size_t nr = 0;
+
+	st->interval++;
+	st->stopped = false;
+	if (st->o->hist && count_hist(st) < 0)
+		return -1;
+	if (st->o->hist_only)
+		return 0;	/* hist prints at the end */
+	meta = table(st, "meta", true);
+	sum = table(st, "summary", true);
+	if (!meta || !sum || take_pending(st) < 0)
+		return -1;
+	take_setup(st, meta, &now);
+	rows = make_rows(st, &nr);
+	if (!rows || mark_sites(st, rows, nr)) {
+		free(rows);
 		return -1;
 	}
-	end = lt_analysis_summary(a)->last_ns;
-	rows = make_rows(st, a, &nr);
-	st->a = a;
-	if (st->o->hist_only)
-		;	/* hist prints at the end */
-	else if (st->o->json)
-		print_json(st, a, rows, nr, end);
+	if (st->o->json)
+		print_json(st, meta, sum, setup_of(st, &now), rows, nr);
 	else if (view_hist && st->o->hist)
-		print_hist_view(st, a);
+		print_hist_view(st, meta);
 	else
-		print_table(st, a, rows, nr, end);
+		print_table(st, meta, sum, rows, nr);
 	free(rows);
-	if (st->o->stop_above)
-		st->stopped = over_threshold(st->o, a);
-	lt_analysis_free(a);
 	/* A reader that went away (| head) ends the run like Ctrl-C. */
 	if (ferror(stdout))
 		stop_signal = SIGPIPE;
@@ -817,11 +953,11 @@ static int save_dir(const char *dir)
 }
 
 /* Saved intervals hold kernel addresses: the invoking user's alone. */
-static int save_as(struct lt_reader *r, const struct live_opts *o,
+static int save_as(struct lt_run *run, const struct live_opts *o,
 		   const char *dir)
 {
 	unsigned int mode = 0600;
-	long uid = -1, gid = -1;
+	char v[64];
 	uid_t su;
 	gid_t sg;
 
@@ -830,26 +966,55 @@ static int save_as(struct lt_reader *r, const struct live_opts *o,
 		umask(mode);
 		mode = 0644 & ~mode;
 	}
+	snprintf(v, sizeof(v), "%o", mode);
+	if (lt_run_set(run, "save", dir) || lt_run_set(run, "save-mode", v))
+		return -1;
 	if (sudo_user(&su, &sg)) {
-		uid = su;
-		gid = sg;
+		snprintf(v, sizeof(v), "%u:%u", (unsigned int)su,
+			 (unsigned int)sg);
+		if (lt_run_set(run, "save-owner", v))
+			return -1;
 	}
-	return lt_live_save_as(r, mode, uid, gid) || lt_live_save(r, dir);
+	return 0;
+}
+
+/* The live run of @o's options, saving into @dir if not NULL. */
+static struct lt_run *live_run(const struct live_opts *o, const char *dir)
+{
+	static const char *const stacks[] = {
+		[LT_STACKS_LAZY] = "lazy",
+		[LT_STACKS_NONE] = "none",
+		[LT_STACKS_TICK] = "tick",
+		[LT_STACKS_PREEMPT] = "preempt",
+	};
+	struct lt_run *run = lt_run_new();
+
+	if (!run) {
+		fprintf(stderr, "lazytrace live: out of memory\n");
+		return NULL;
+	}
+	/* every task is a row; the idle tasks when requests concern them */
+	if (lt_run_set(run, "live", "1") || lt_run_set(run, "all-tasks", "1") ||
+	    lt_run_set(run, "cpu", o->cpu_list) ||
+	    lt_run_set(run, "abi", o->abi_given ? lt_abi_name(o->abi) : NULL) ||
+	    lt_run_set(run, "syscalls", o->syscalls ? "1" : NULL) ||
+	    lt_run_set(run, "stacks", stacks[o->stacks]) ||
+	    lt_run_set_note(run, note) || (dir && save_as(run, o, dir)))
+		goto fail;
+	if (!lt_run_open(run))
+		return run;
+fail:
+	fprintf(stderr, "lazytrace live: %s\n", lt_run_error(run));
+	lt_run_free(run);
+	return NULL;
 }
 
 static int live(const struct live_opts *o)
 {
-	struct lt_tracefs_opts to = { .cpus = o->cpus.v, .nr_cpus = o->cpus.nr,
-				      .syscalls = o->syscalls,
-				      .functions = true, .stacks = o->stacks,
-				      .note = note };
-	struct lt_open_opts oo = { .abi = o->abi };
 	struct live_state *st;
-	struct lt_tracefs *s;
-	struct lt_reader *r;
 	uint64_t start, next, end;
 	int ret = EXIT_BAD;
-	char msg[512], path[4096];
+	char path[4096];
 	const char *dir;
 	bool last;
 
@@ -858,17 +1023,12 @@ static int live(const struct live_opts *o)
 		return EXIT_BAD;
 	st->o = o;
 	catch_stop_signals();
-	r = lt_live_begin(&to, &oo, &s, msg, sizeof(msg));
-	if (!r) {
-		fprintf(stderr, "lazytrace live: %s\n", msg);
-		free(st);
-		return EXIT_BAD;
-	}
 	/* --stop-above keeps the interval that stopped it: written as all are */
 	dir = o->save ? o->save : o->stop_above ? "." : NULL;
-	if (dir && save_as(r, o, dir)) {
-		fprintf(stderr, "lazytrace live: cannot save into %s\n", dir);
-		goto out;
+	st->run = live_run(o, dir);
+	if (!st->run) {
+		free(st);
+		return EXIT_BAD;
 	}
 	keys_begin(o);
 	start = now_ns();
@@ -877,20 +1037,14 @@ static int live(const struct live_opts *o)
 		next += o->interval_ms * 1000000ULL;
 		if (end && next > end)
 			next = end;
-		if (wait_until(r, next)) {
-			fprintf(stderr, "lazytrace live: %s\n", lt_reader_error(r));
-			goto out;
-		}
+		if (wait_until(st->run, next))
+			goto fail;
 		last = stop_signal || (end && now_ns() >= end);
 		st->run_ns = now_ns() - start;
 		if (last)
-			lt_tracefs_stop(s);	/* the final interval ends here */
-		if (one_interval(st, r)) {
-			fprintf(stderr, "lazytrace live: %s\n",
-				lt_reader_error(r) ? lt_reader_error(r) :
-				"out of memory");
-			goto out;
-		}
+			lt_run_stop(st->run);	/* the final interval ends here */
+		if (lt_run_interval(st->run, 0) < 0 || one_interval(st))
+			goto fail;
 		if (o->stop_above) {
 			snprintf(path, sizeof(path), "%s/interval-%lu.dat", dir,
 				 st->interval);
@@ -915,10 +1069,13 @@ static int live(const struct live_opts *o)
 			o->stop_kind, o->stop_above / 1e6);
 		ret = EXIT_NOTHING;
 	}
+	goto out;
+fail:
+	fprintf(stderr, "lazytrace live: %s\n",
+		lt_run_error(st->run) ? lt_run_error(st->run) : "out of memory");
 out:
 	keys_restore();
-	lt_reader_close(r);
-	lt_tracefs_destroy(s);
+	lt_run_free(st->run);
 	free_totals(st);
 	free(st);
 	return ret;
@@ -944,7 +1101,6 @@ int cmd_live(int argc, char **argv)
 	};
 	struct live_opts o = { .duration = -1, .interval_ms = 1000 };
 	unsigned long long given = 0;
-	bool abi_given = false;
 	char *end;
 	int c, ret;
 
@@ -969,6 +1125,7 @@ int cmd_live(int argc, char **argv)
 			o.json = true;
 			break;
 		case OPT_CPU:
+			o.cpu_list = optarg;
 			if (int_set_parse(&o.cpus, optarg))
 				die_usage("bad CPU list '%s'", optarg);
 			check_cpus(&o.cpus, get_nprocs_conf(), NULL);
@@ -977,7 +1134,7 @@ int cmd_live(int argc, char **argv)
 			o.syscalls = true;
 			break;
 		case OPT_ABI:
-			abi_opt(optarg, &o.abi, &abi_given);
+			abi_opt(optarg, &o.abi, &o.abi_given);
 			break;
 		case OPT_ROWS:
 			opt_once(&given, 2, "rows");

@@ -2,14 +2,11 @@
 /*
  * The keys of the JSON the CLI writes itself (live --json; the other
  * commands write the library's tables): the columns of those tables,
- * defined here once (docs/json.md), and perfetto's otherData.
+ * defined here once (docs/json.md), and a table's row as an object.
  */
 #include <string.h>
 
 #include "output-json.h"
-
-_Static_assert(sizeof(((struct lt_task_stats *)0)->switches) ==
-	       NR_SWITCH_KEYS * sizeof(uint64_t), "one key per switch kind");
 
 /*
  * Transition counts, in the order of the tables. "upgrades" are all the
@@ -89,58 +86,6 @@ const char *switch_key(enum lt_prev_state k)
 	return switch_keys[k];
 }
 
-void json_transitions(struct json *j, const uint64_t *count)
-{
-	int i;
-
-	for (i = 0; i < NR_TRANSITION_KEYS; i++)
-		json_uint(j, transition_key(i), transition_total(i, count));
-}
-
-void json_shares(struct json *j, const struct lt_task_stats *t)
-{
-	json_uint(j, "runtime_ns", t->runtime_ns);
-	json_double(j, "trace_share", t->trace_share);
-	json_double(j, "lifetime_share", t->lifetime_share);
-}
-
-void json_upgrades_by_source(struct json *j, const uint64_t *by_source)
-{
-	int k;
-
-	json_begin_object(j, "upgrades_by_source");
-	for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
-		json_uint(j, lt_upgrade_source_name(k), by_source[k]);
-	json_end_object(j);
-}
-
-/* The tick and how requests are known: the same keys in every document. */
-static void json_tick(struct json *j, const struct lt_analysis_summary *s)
-{
-	if (s->tick_source == LT_TICK_UNKNOWN)
-		json_null(j, "tick_ns");
-	else
-		json_uint(j, "tick_ns", s->tick_ns);
-	json_str(j, "tick_source", lt_tick_source_name(s->tick_source));
-	json_str(j, "requests", s->requests_probe ? "probe" : "flags");
-}
-
-void json_tick_setup(struct json *j, const struct lt_analysis_summary *s)
-{
-	json_tick(j, s);
-	json_upgrades_by_source(j, s->upgrades_by_source);
-	json_begin_object(j, "setup");
-	if (s->setup.release[0])
-		json_str(j, "release", s->setup.release);
-	if (s->setup.preempt[0])
-		json_str(j, "preempt", s->setup.preempt);
-	if (s->setup.hz)
-		json_uint(j, "hz", s->setup.hz);
-	if (s->setup.sched_features[0])
-		json_str(j, "sched_features", s->setup.sched_features);
-	json_end_object(j);
-}
-
 const char *upgrade_source_key(enum lt_upgrade_source k)
 {
 	static const char *const keys[LT_UPG_SOURCE_MAX] = {
@@ -154,43 +99,35 @@ const char *upgrade_source_key(enum lt_upgrade_source k)
 	return keys[k];
 }
 
-void json_setup(struct json *j, const struct lt_analysis_summary *s)
+void json_row(struct json *j, const char *key, struct lt_table *t)
 {
-	json_tick(j, s);
-	if (s->setup.release[0])
-		json_str(j, "kernel", s->setup.release);
-	else
-		json_null(j, "kernel");
-	if (s->setup.preempt[0])
-		json_str(j, "preempt", s->setup.preempt);
-	else
-		json_null(j, "preempt");
-	if (s->setup.hz)
-		json_uint(j, "hz", s->setup.hz);
-	else
-		json_null(j, "hz");
-	if (s->setup.sched_features[0])
-		json_str(j, "sched_features", s->setup.sched_features);
-	else
-		json_null(j, "sched_features");
-}
+	unsigned int c, n = lt_table_nr_columns(t);
+	const char *name;
 
-void json_summary(struct json *j, const struct lt_analysis_summary *s)
-{
-	int k;
-
-	json_begin_object(j, "summary");
-	json_transitions(j, s->count);
-	for (k = 0; k < NR_SWITCH_KEYS; k++) {
-		char key[32];
-
-		snprintf(key, sizeof(key), "switches_%s", switch_key(k));
-		json_uint(j, key, s->switches[k]);
+	json_begin_object(j, key);
+	for (c = 0; c < n; c++) {
+		name = lt_table_column_name(t, c);
+		if (lt_table_null(t, c)) {
+			json_null(j, name);
+			continue;
+		}
+		switch (lt_table_column_type(t, c)) {
+		case LT_COL_INT:
+			json_int(j, name, lt_table_int(t, c));
+			break;
+		case LT_COL_BOOL:
+			json_bool(j, name, lt_table_int(t, c));
+			break;
+		case LT_COL_DOUBLE:
+			json_double(j, name, lt_table_double(t, c));
+			break;
+		case LT_COL_STRING:
+			json_str(j, name, lt_table_string(t, c));
+			break;
+		default:
+			json_uint(j, name, lt_table_uint(t, c));
+			break;
+		}
 	}
-	for (k = 0; k < LT_UPG_SOURCE_MAX; k++)
-		json_uint(j, upgrade_source_key(k), s->upgrades_by_source[k]);
-	json_uint(j, "ticks", s->ticks);
-	json_uint(j, "tasks", s->nr_tasks);
-	json_uint(j, "hogs", s->nr_hogs);
 	json_end_object(j);
 }

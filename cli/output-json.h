@@ -40,20 +40,12 @@ int latency_kind(const char *name);
 const char *switch_key(enum lt_prev_state k);
 
 
-/* Every transition count, as members of the open object. */
-void json_transitions(struct json *j, const uint64_t *count);
-/* runtime_ns, trace_share, lifetime_share of a task */
-void json_shares(struct json *j, const struct lt_task_stats *t);
-/* "upgrades_by_source": {tick, hrtick, timer, irq, direct} (perfetto) */
-void json_upgrades_by_source(struct json *j, const uint64_t *by_source);
-/* tick_ns, tick_source, requests, upgrades_by_source, setup (perfetto) */
-void json_tick_setup(struct json *j, const struct lt_analysis_summary *s);
 /* "upgrades_tick", ...: the column of an upgrade source (tables). */
 const char *upgrade_source_key(enum lt_upgrade_source k);
-/* The meta table's tick_ns, tick_source, requests, kernel, preempt, hz,
- * sched_features, as members of the open object. */
-void json_setup(struct json *j, const struct lt_analysis_summary *s);
-/* "summary": the summary table's row (lazytrace table summary). */
-void json_summary(struct json *j, const struct lt_analysis_summary *s);
+/*
+ * The current row of @t as an object (@key: its member name, NULL in an
+ * array): every column, by its type, null as null.
+ */
+void json_row(struct json *j, const char *key, struct lt_table *t);
 
 #endif /* _LT_OUTPUT_JSON_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hog call sites for people and programs: an abbreviated stack, the
- * "sites" JSON array, and the folded-stack format of flame graphs
+ * Hog call sites for people and programs: an abbreviated stack and the
+ * folded-stack format of flame graphs
  * (flamegraph.pl, inferno, speedscope): "frame;frame;...;frame weight",
  * root first, one line per distinct stack.
  */
@@ -11,10 +11,7 @@
 #include "output-json.h"
 #include "output-sites.h"
 
-/*
- * A stack as both forms give it: struct lt_site's frames (live) and a
- * sites or stacks row's, split at the ';' that joins them.
- */
+/* A sites or stacks row's stack, split at the ';' that joins its frames. */
 struct frames {
 	const char *const *f;
 	unsigned int nr;
@@ -68,17 +65,6 @@ static void abbrev(const struct frames *s, unsigned int head,
 		snprintf(buf + n, len - n, " <- [truncated]");
 }
 
-void site_abbrev(const struct lt_site *s, unsigned int head,
-		 unsigned int tail, char *buf, size_t len)
-{
-	const struct frames fr = {
-		.f = s->stack, .nr = s->nr_frames, .function = s->function,
-		.truncated = s->truncated,
-	};
-
-	abbrev(&fr, head, tail, buf, len);
-}
-
 /*
  * The current row's stack split into @fr, in @copy and @f (to free()):
  * its frames column says whether there is one, as "" is also one frame.
@@ -121,41 +107,6 @@ void site_abbrev_row(struct lt_table *t, unsigned int head, unsigned int tail,
 	abbrev(&fr, head, tail, buf, len);
 	free(copy);
 	free(f);
-}
-
-void json_sites(struct json *j, const struct lt_analysis *a,
-		const struct lt_task_stats *t)
-{
-	const struct lt_site *s;
-	size_t nr, i, n, len;
-	unsigned int f;
-	char *buf;
-
-	s = lt_analysis_sites(a, t, &nr);
-	for (i = 0; i < nr; i++) {
-		for (f = 0, len = 1; f < s[i].nr_frames; f++)
-			len += strlen(s[i].stack[f]) + 1;
-		buf = malloc(len);
-		if (!buf)
-			die("out of memory");
-		buf[0] = '\0';
-		for (f = 0, n = 0; f < s[i].nr_frames; f++)
-			n += sprintf(buf + n, "%s%s", f ? ";" : "",
-				     s[i].stack[f]);
-		json_begin_object(j, NULL);
-		json_int(j, "pid", t->pid);
-		json_str(j, "comm", t->comm);
-		json_uint(j, "task_id", t->id);
-		json_uint(j, "rank", i + 1);
-		json_str(j, "function", s[i].function);
-		json_uint(j, "episodes", s[i].episodes);
-		json_uint(j, "pending_ns", s[i].pending_ns);
-		json_str(j, "stack", buf);
-		json_uint(j, "frames", s[i].nr_frames);
-		json_bool(j, "stack_truncated", s[i].truncated);
-		json_end_object(j);
-		free(buf);
-	}
 }
 
 /* A frame name safe in the folded format: no ';', no blanks. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Hog call sites in text, JSON and folded stacks (output-sites.c).
+ * Hog call sites in text and folded stacks (output-sites.c).
  */
 #ifndef _LT_OUTPUT_SITES_H
 #define _LT_OUTPUT_SITES_H
@@ -13,19 +13,12 @@ enum folded_weight {
 };
 
 /*
- * "site <- caller <- ... <- outer": the first @head frames from the site
- * and the @tail outermost ones before the system call entry.
+ * The current row of a sites or stacks table as "site <- caller <- ... <-
+ * outer": the first @head frames from the site and the @tail outermost
+ * ones before the system call entry.
  */
-void site_abbrev(const struct lt_site *s, unsigned int head,
-		 unsigned int tail, char *buf, size_t len);
-
-/* site_abbrev() of the current row of a sites or stacks table. */
 void site_abbrev_row(struct lt_table *t, unsigned int head, unsigned int tail,
 		     char *buf, size_t len);
-
-/* The "sites" array of one task. */
-void json_sites(struct json *j, const struct lt_analysis *a,
-		const struct lt_task_stats *t);
 
 /*
  * The folded line of the current row of the stacks table,

@@ -399,4 +399,34 @@ void lt_preempt_free(struct lt_analysis *a);
 const char *lt_place_name(enum lt_place p);
 const char *lt_place_from_name(enum lt_place_from f);
 
+/* Internal since live reads them from tables (docs/design.md). */
+/**
+ * lt_analysis_lazy_capability - whether the kernel could preempt lazily
+ * @a: the analysis
+ * @reason: receives why, in words (valid as long as @a)
+ *
+ * From the setup line record and live write (lazy=), else from the
+ * events: "active" where one carried the lazy bit, else "unknown".
+ *
+ * Return: "active", "built_in" (in the kernel, not the current mode),
+ * "absent" or "unknown".
+ */
+const char *lt_analysis_lazy_capability(const struct lt_analysis *a,
+					const char **reason);
+
+/**
+ * lt_lathist_transition - count a transition from the analysis
+ * @h: the histograms
+ * @t: a transition, as &struct lt_analysis_opts.on_transition has it
+ *
+ * What the kernel's hist triggers count (lt_khist_begin()), from a
+ * stream: a lazy request counts from its request to the task's switch
+ * out, an eager one from its request, or from the upgrade of a lazy
+ * one, to the switch out. Requests cleared without a switch count in
+ * neither.
+ *
+ * Return: 0, or -1 if out of memory.
+ */
+int lt_lathist_transition(struct lt_lathist *h, const struct lt_transition *t);
+
 #endif /* _LT_ANALYSIS_H */

@@ -1009,20 +1009,6 @@ void lt_analysis_finish(struct lt_analysis *a);
 const struct lt_analysis_summary *lt_analysis_summary(const struct lt_analysis *a);
 
 /**
- * lt_analysis_lazy_capability - whether the kernel could preempt lazily
- * @a: the analysis
- * @reason: receives why, in words (valid as long as @a)
- *
- * From the setup line record and live write (lazy=), else from the
- * events: "active" where one carried the lazy bit, else "unknown".
- *
- * Return: "active", "built_in" (in the kernel, not the current mode),
- * "absent" or "unknown".
- */
-const char *lt_analysis_lazy_capability(const struct lt_analysis *a,
-					const char **reason);
-
-/**
  * lt_analysis_lost - events lost on one CPU
  * @a: the analysis
  * @cpu: the CPU
@@ -1379,24 +1365,10 @@ struct lt_reader *lt_live_begin(const struct lt_tracefs_opts *o,
 
 /*
  * How often a live session's pages must move out of the ring buffers
- * (lt_live_poll()) for an interval not to wrap them: lt_live_wait() keeps
+ * (lt_live_poll()) for an interval not to wrap them: lt_run_wait() keeps
  * it, and a caller with a loop of its own (a viewer reading keys) too.
  */
 #define LT_LIVE_POLL_MS 100
-
-/**
- * lt_live_wait - wait, keeping the buffers drained
- * @r: a reader from lt_live_open()
- * @ms: how long, in milliseconds
- *
- * Moves what the buffers hold into the current interval every
- * %LT_LIVE_POLL_MS ms, and sooner when a buffer is half full, so that no
- * interval wraps them.
- *
- * Return: 0 after @ms, 1 when a signal ended the wait early, or -1 with
- * lt_reader_error() set.
- */
-int lt_live_wait(struct lt_reader *r, int ms);
 
 /**
  * lt_live_poll - move what the buffers hold into the current interval
@@ -1419,38 +1391,6 @@ int lt_live_poll(struct lt_reader *r);
  * Return: 0, or -1 with lt_reader_error() set.
  */
 int lt_live_refill(struct lt_reader *r);
-
-/**
- * lt_live_save - keep every interval as a trace.dat
- * @r: a reader from lt_live_open()
- * @dir: an existing directory, or NULL to stop
- *
- * From the next lt_live_refill() on, interval N is also written to
- * @dir/interval-N.dat (N from 1), so that what live showed can be read
- * again with lt_reader_open(). The kernel's symbols are written once,
- * before the first interval, as @dir/kallsyms: the reader takes them
- * from there for an interval-N.dat that has none of its own.
- *
- * The files hold kernel addresses: each is made under a new name
- * (O_EXCL), mode 0600 unless lt_live_save_as() says otherwise, and
- * renamed into place, replacing rather than following a link there.
- *
- * Return: 0, or -1 if @r is not a live reader or @dir is too long.
- */
-int lt_live_save(struct lt_reader *r, const char *dir);
-
-/**
- * lt_live_save_as - the mode and owner of the intervals lt_live_save() writes
- * @r: a reader from lt_live_open()
- * @mode: permission bits (default 0600: they hold kernel addresses)
- * @uid: owner, or -1 to keep the process's (root under sudo: pass the
- *	 invoking user's)
- * @gid: group, or -1 to keep the process's
- *
- * Return: 0, or -1 if @r is not a live reader.
- */
-int lt_live_save_as(struct lt_reader *r, unsigned int mode, long uid,
-		    long gid);
 
 /* ------------------------------------------------------------------ */
 /* Runs and tables (lt-run.c, lt-table.c, lt-write.c)                  */
@@ -1508,12 +1448,21 @@ struct lt_run *lt_run_new(void);
  * "served"), "from" and "to" (a time: "7.25" seconds, "7250ms", "20us",
  * "300ns"), "hz", "tick" (a time), "episode-ticks", "hog-episodes",
  * "hog-pending-ticks" (docs/model.md §7), "idle" ("1": the tasks
- * table lists the idle tasks too), "jobs" (threads reading a trace.dat,
+ * table lists the idle tasks too), "all-tasks" ("1": it lists every
+ * task record, the idle tasks and those the input shows doing nothing
+ * included), "jobs" (threads reading a trace.dat,
  * the reading one included: 1 is none; by default LAZYTRACE_JOBS, else
  * one per online CPU for files of 64 MB or more; the output is the same
  * with any), "live" ("1": the input is this machine's tracefs, read by
  * lt_run_interval()), "save" (a live run's directory for its intervals,
- * lt_live_save()), "by" (task, place, cause, site or stack: the one
+ * each DIR/interval-N.dat), "save-mode" (the saved files' permission
+ * bits, in octal; default "0600": they hold kernel addresses),
+ * "save-owner" (their owner, "UID" or "UID:GID"; default the process's),
+ * "syscalls" ("1": a live run records raw_syscalls too, which name the
+ * system call of a tick-upgrade), "stacks" (when a live run's kernel
+ * takes a stack for the hogs' call sites: lazy, the default, at a tick
+ * that finds a lazy request pending; tick, at every tick; preempt, as
+ * lazy and at every preemption; none), "by" (task, place, cause, site or stack: the one
  * grouping the preempt_groups table makes; default all) and
  * "graph-leaves" ("1": a trace.dat's function_graph call with nothing
  * inside, an entry whose next event on its CPU is its own return, is one
@@ -1540,7 +1489,7 @@ int lt_run_open(struct lt_run *run);
 /**
  * lt_run_interval - a live run's next interval
  * @run: a run opened with "live" set
- * @ns: how long the interval lasts
+ * @ns: how long the interval lasts; 0 ends it now (after lt_run_wait())
  *
  * Waits until @ns after the previous interval ended (or lt_run_open(),
  * for the first; at once if that time has passed), keeping the session's
@@ -1558,6 +1507,43 @@ int lt_run_open(struct lt_run *run);
  * run, or tracefs failed).
  */
 int lt_run_interval(struct lt_run *run, uint64_t ns);
+
+/**
+ * lt_run_wait - wait within a live run's interval
+ * @run: a run opened with "live" set
+ * @ms: how long, in milliseconds
+ *
+ * Waits as lt_run_interval() does, keeping the session's buffers
+ * drained, but ends no interval: a caller that looks at something else
+ * meanwhile (a terminal's keys) waits in steps, then ends the interval
+ * with lt_run_interval(@run, 0).
+ *
+ * Return: 0 after @ms, 1 when a signal ended the wait early, -1 with
+ * lt_run_error() set (not a live run, or tracefs failed).
+ */
+int lt_run_wait(struct lt_run *run, unsigned int ms);
+
+/**
+ * lt_run_stop - stop a live run's recording
+ * @run: a run opened with "live" set
+ *
+ * Tracing stops in the session's instance; what the buffers hold stays,
+ * and the next lt_run_interval() makes it the last interval.
+ *
+ * Return: 0, or -1 with lt_run_error() set.
+ */
+int lt_run_stop(struct lt_run *run);
+
+/**
+ * lt_run_set_note - hear what a live run's session leaves out
+ * @run: the run, before lt_run_open()
+ * @note: called with one line (what this kernel cannot record and why,
+ *	  whether it preempts lazily, instances of killed runs cleaned up),
+ *	  or NULL for silence (the default)
+ *
+ * Return: 0, or -1 with lt_run_error() set (the run is open already).
+ */
+int lt_run_set_note(struct lt_run *run, void (*note)(const char *msg));
 
 /**
  * lt_run_error - the last error, one line
@@ -1692,8 +1678,8 @@ void lt_run_free(struct lt_run *run);
  *
  * Return: a NULL-terminated array: "meta", "summary", "events",
  * "transitions", "requests", "switches", "tasks", "hogs", "episodes",
- * "sites", "stacks", "latency", "lost", "preempts", "preempt_groups".
- * docs/json.md describes their columns.
+ * "sites", "stacks", "latency", "lost", "preempts", "preempt_groups",
+ * "pending". docs/json.md describes their columns.
  */
 const char *const *lt_run_table_names(void);
 
@@ -2136,19 +2122,21 @@ int lt_lathist_add(struct lt_lathist *h, int pid, const char *comm,
 		uint64_t sum_ns);
 
 /**
- * lt_lathist_transition - count a transition from the analysis
+ * lt_lathist_row - count a transitions table's row
  * @h: the histograms
- * @t: a transition, as &struct lt_analysis_opts.on_transition has it
+ * @t: a "transitions" table of a run, on a row (lt_table_next(),
+ *     lt_run_next())
  *
- * What the kernel's hist triggers count (lt_khist_begin()), from a
- * stream: a lazy request counts from its request to the task's switch
- * out, an eager one from its request, or from the upgrade of a lazy
- * one, to the switch out. Requests cleared without a switch count in
- * neither.
+ * What the kernel's hist triggers count (lt_khist_begin()), from the
+ * transitions: a lazy request counts from its request to the task's
+ * switch out, an eager one from its request, or from the upgrade of a
+ * lazy one, to the switch out; requests cleared without a switch count
+ * in neither. Read every row of every interval of a live run, it gives
+ * the histograms of the whole run.
  *
- * Return: 0, or -1 if out of memory.
+ * Return: 0, or -1 if out of memory or @t is not a transitions table.
  */
-int lt_lathist_transition(struct lt_lathist *h, const struct lt_transition *t);
+int lt_lathist_row(struct lt_lathist *h, const struct lt_table *t);
 
 /**
  * lt_lathist_rows - the rows, largest count first
@@ -2156,7 +2144,7 @@ int lt_lathist_transition(struct lt_lathist *h, const struct lt_transition *t);
  * @nr: receives the number of rows
  *
  * Return: the rows, valid until the next lt_lathist_add(),
- * lt_lathist_transition() or lt_lathist_free(); NULL if out of memory.
+ * lt_lathist_row() or lt_lathist_free(); NULL if out of memory.
  */
 const struct lt_lathist_row *lt_lathist_rows(struct lt_lathist *h, size_t *nr);
 

@@ -755,12 +755,41 @@ bool lt_rows_shares_pass(const struct lt_table_def *def)
 	return def == &transitions || def == &requests || def == &switches;
 }
 
+/*
+ * A request the finish truncates was open when the input ended: the
+ * pending table's row (lt_run_step() sets fed_all before the finish).
+ */
+static void pend_add(struct lt_run *run, const struct lt_transition *tr)
+{
+	struct lt_pend *v, *p;
+	size_t cap;
+
+	if (run->nr_pend == run->pend_cap) {
+		cap = run->pend_cap ? run->pend_cap * 2 : 16;
+		v = realloc(run->pend, cap * sizeof(*v));
+		if (!v) {
+			run->nomem = true;
+			return;
+		}
+		run->pend = v;
+		run->pend_cap = cap;
+	}
+	p = &run->pend[run->nr_pend++];
+	p->pid = tr->pid;
+	p->cpu = tr->cpu;
+	lt_strlcpy(p->comm, tr->comm ? tr->comm : "", sizeof(p->comm));
+	p->request = tr->request;
+	p->since_ns = tr->since_ns;
+}
+
 void lt_rows_on_transition(const struct lt_transition *tr, void *data)
 {
 	struct lt_run *run = data;
 	struct lt_table *t = streaming(run, &transitions);
 	struct lt_open_req *o;
 
+	if (run->fed_all && tr->kind == LT_TR_TRUNCATED)
+		pend_add(run, tr);
 	if (t)
 		transition_row(run, t, tr);
 	t = streaming(run, &requests);
@@ -790,6 +819,69 @@ void lt_rows_on_transition(const struct lt_transition *tr, void *data)
 				request_row(run, t, o, tr, k);
 		o->k[2].set = false;
 	}
+}
+
+/* ---- pending: the requests open at the end ---- */
+
+static const struct lt_col pending_cols[] = {
+	COL("pid", INT, "", "the task asked to give up its CPU"),
+	COL("comm", STRING, "", "its name"),
+	COL("cpu", INT, "", "the CPU it was on"),
+	COL("request", STRING, "", "its oldest open request: lazy, eager or fold"),
+	COL("since_ns", TIMESTAMP, "ns", "when that request was seen"),
+	COL("open_ns", DURATION, "ns", "how long it had been open at the input's end (last_ns - since_ns)"),
+};
+
+DEF(pending, "pending", false, false, pending_next);
+
+static int pending_next(struct lt_table *t)
+{
+	uint64_t end = lt_analysis_summary(t->run->an)->last_ns;
+	const struct lt_pend *p;
+	int c = 0;
+
+	if (t->pos >= t->run->nr_pend)
+		return 0;
+	p = &t->run->pend[t->pos++];
+	set_i(t, c++, p->pid);
+	set_s(t, c++, p->comm);
+	set_i(t, c++, p->cpu);
+	set_s(t, c++, lt_transition_name(p->request));
+	set_u(t, c++, p->since_ns);
+	set_u(t, c++, end > p->since_ns ? end - p->since_ns : 0);
+	return 1;
+}
+
+/* Documented in lazytrace.h. */
+int lt_lathist_row(struct lt_lathist *h, const struct lt_table *t)
+{
+	static const char *const need[] = {
+		"ts_ns", "pid", "comm", "kind", "request", "since_ns",
+		"request_ns",
+	};
+	struct lt_transition tr = { 0 };
+	int col[ARRAY_SIZE(need)], k;
+	size_t i;
+
+	if (t->def != &transitions)
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(need); i++)
+		col[i] = lt_table_column(t, need[i]);
+	tr.seen_ns = t->cell[col[0]].u;
+	tr.pid = t->cell[col[1]].i;
+	tr.comm = t->cell[col[2]].s;
+	tr.kind = tr.request = LT_TR_KIND_MAX;
+	for (k = 0; k < LT_TR_KIND_MAX; k++) {
+		if (!strcmp(t->cell[col[3]].s, lt_transition_name(k)))
+			tr.kind = k;
+		if (!strcmp(t->cell[col[4]].s, lt_transition_name(k)))
+			tr.request = k;
+	}
+	if (tr.kind == LT_TR_KIND_MAX || tr.request == LT_TR_KIND_MAX)
+		return -1;
+	tr.since_ns = t->null[col[5]] ? tr.seen_ns : t->cell[col[5]].u;
+	tr.request_ns = t->null[col[6]] ? 0 : t->cell[col[6]].u;
+	return lt_lathist_transition(h, &tr);
 }
 
 /* ---- episodes: the hog episodes, as the analysis counts them ---- */
@@ -1369,6 +1461,8 @@ static bool listed(const struct lt_run *run, const struct lt_task_stats *t)
 	uint64_t any = t->runtime_ns;
 	int k;
 
+	if (run->all_tasks)
+		return true;
 	if (t->pid == 0 && !run->idle)
 		return false;
 	/* every task the summary counts is a row: they add up */
@@ -1700,5 +1794,5 @@ static int lost_next(struct lt_table *t)
 const struct lt_table_def *const lt_table_defs[] = {
 	&meta, &summary, &events, &transitions, &requests, &switches, &tasks,
 	&hogs, &episodes, &sites, &stacks, &latency, &lost, &preempts,
-	&preempt_groups, NULL,
+	&preempt_groups, &pending, NULL,
 };

@@ -40,6 +40,8 @@ struct lt_run *lt_run_new(void)
 		return NULL;
 	}
 	run->to = UINT64_MAX;
+	run->save_mode = 0600;	/* saved intervals hold kernel addresses */
+	run->save_uid = run->save_gid = -1;
 	return run;
 }
 
@@ -248,6 +250,68 @@ static int set_number(struct lt_run *run, const char *option,
 	return 0;
 }
 
+static int set_stacks(struct lt_run *run, const char *value)
+{
+	static const char *const names[] = {
+		[LT_STACKS_LAZY] = "lazy",
+		[LT_STACKS_NONE] = "none",
+		[LT_STACKS_TICK] = "tick",
+		[LT_STACKS_PREEMPT] = "preempt",
+	};
+	size_t i;
+
+	if (!value || !*value) {
+		run->stacks = LT_STACKS_LAZY;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(value, names[i])) {
+			run->stacks = i;
+			return 0;
+		}
+	return lt_run_fail(run, LT_RUN_USAGE,
+			   "bad --stacks '%s' (lazy, tick, preempt or none)",
+			   value);
+}
+
+/* "save-mode": octal permission bits; "save-owner": UID[:GID]. */
+static int set_save_as(struct lt_run *run, const char *option,
+		       const char *value)
+{
+	unsigned long mode;
+	long uid, gid;
+	char *end;
+
+	if (!strcmp(option, "save-mode")) {
+		if (!value || !*value) {
+			run->save_mode = 0600;
+			return 0;
+		}
+		mode = strtoul(value, &end, 8);
+		if (*end || mode > 0777 || value[0] == '-')
+			return lt_run_fail(run, LT_RUN_USAGE,
+					   "bad --save-mode '%s': octal permission bits (0600)",
+					   value);
+		run->save_mode = mode;
+		return 0;
+	}
+	if (!value || !*value) {
+		run->save_uid = run->save_gid = -1;
+		return 0;
+	}
+	uid = strtol(value, &end, 10);
+	gid = -1;
+	if (*end == ':')
+		gid = strtol(end + 1, &end, 10);
+	if (*end || end == value || uid < 0 || (strchr(value, ':') && gid < 0))
+		return lt_run_fail(run, LT_RUN_USAGE,
+				   "bad --save-owner '%s': UID or UID:GID",
+				   value);
+	run->save_uid = uid;
+	run->save_gid = gid;
+	return 0;
+}
+
 int lt_run_set(struct lt_run *run, const char *option, const char *value)
 {
 	static const char *const numbers[] = {
@@ -308,6 +372,10 @@ int lt_run_set(struct lt_run *run, const char *option, const char *value)
 		run->idle = value && *value && strcmp(value, "0");
 		return 0;
 	}
+	if (!strcmp(option, "all-tasks")) {
+		run->all_tasks = value && *value && strcmp(value, "0");
+		return 0;
+	}
 	if (!strcmp(option, "graph-leaves")) {
 		run->graph_leaves = value && *value && strcmp(value, "0");
 		return 0;
@@ -318,6 +386,14 @@ int lt_run_set(struct lt_run *run, const char *option, const char *value)
 	}
 	if (!strcmp(option, "save"))
 		return set_str(run, &run->save, value);
+	if (!strcmp(option, "syscalls")) {
+		run->syscalls = value && *value && strcmp(value, "0");
+		return 0;
+	}
+	if (!strcmp(option, "stacks"))
+		return set_stacks(run, value);
+	if (!strcmp(option, "save-mode") || !strcmp(option, "save-owner"))
+		return set_save_as(run, option, value);
 	if (!strcmp(option, "by"))
 		return lt_rows_set_by(run, value);
 	for (i = 0; i < ARRAY_SIZE(numbers); i++)
@@ -487,6 +563,9 @@ int lt_run_step(struct lt_run *run)
 		if (!in_cut(run, ev))
 			continue;
 		run->stepped = true;
+		/* a long interval takes a while: keep the buffers from wrapping */
+		if (run->session && !(++run->polled % LT_RUN_POLL_EVENTS))
+			lt_live_poll(run->reader);
 		if (lt_analysis_feed(run->an, ev))
 			run->nomem = true;
 		if (run->switch_rows)
@@ -784,6 +863,9 @@ void lt_run_reset(struct lt_run *run)
 	free(run->order);
 	run->order = NULL;
 	run->nr_order = 0;
+	free(run->pend);
+	run->pend = NULL;
+	run->nr_pend = run->pend_cap = 0;
 	lt_analysis_free(run->an);
 	lt_analysis_free(run->judge);
 	lt_rows_pgroups_free(run);

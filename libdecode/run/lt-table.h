@@ -70,6 +70,18 @@ int lt_int_set_parse(struct lt_int_set *set, const char *list);
 bool lt_int_set_has(const struct lt_int_set *set, int v);
 void lt_int_set_free(struct lt_int_set *set);
 
+/* A live run drains the buffers every so many events it reads. */
+#define LT_RUN_POLL_EVENTS 16384
+
+/* A request still open when the input ended (one per CPU at most). */
+struct lt_pend {
+	int pid;
+	int cpu;
+	char comm[LT_COMM_LEN];
+	enum lt_transition_kind request;
+	uint64_t since_ns;
+};
+
 /* One row a stream table keeps until lt_table_next() hands it out. */
 struct lt_row {
 	struct lt_table *t;	/* the table it is a row of */
@@ -90,6 +102,7 @@ struct lt_run {
 	uint64_t from, to;	/* the cut; to == UINT64_MAX: no end */
 	struct lt_analysis_opts lo;
 	bool idle;
+	bool all_tasks;		/* the tasks table lists every task record */
 	int jobs;		/* 0: the reader's default */
 	int by;			/* preempt_groups: one grouping + 1, 0: all */
 	bool graph_leaves;	/* a function_graph leaf is one event */
@@ -129,9 +142,19 @@ struct lt_run {
 	const struct lt_task_stats **order;
 	size_t nr_order;
 
+	/* requests open at the end of the input: the pending table */
+	struct lt_pend *pend;
+	size_t nr_pend, pend_cap;
+
 	/* a live session (lt-run-live.c) */
 	bool live;
+	bool syscalls;		/* raw_syscalls too */
+	enum lt_stacks stacks;	/* when the kernel takes a stack */
+	void (*note)(const char *msg);	/* told what tracefs left out */
 	char *save;		/* where each interval is written too */
+	unsigned int save_mode;	/* the saved files' mode */
+	long save_uid, save_gid;	/* and owner; -1: the process's */
+	uint64_t polled;	/* events read since the buffers were drained */
 	struct lt_tracefs *session;
 	uint64_t interval_end;	/* CLOCK_MONOTONIC: when the last one ended */
 };

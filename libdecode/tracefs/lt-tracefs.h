@@ -55,5 +55,51 @@ struct lt_stack_trigger *lt_tracefs_stacks_on(struct tracefs_instance *inst,
 int lt_tracefs_stacks_off(struct tracefs_instance *inst,
 			  struct lt_stack_trigger *t);
 
+/* Internal since live runs through the run (lt_run_wait(), "save"). */
+/**
+ * lt_live_wait - wait, keeping the buffers drained
+ * @r: a reader from lt_live_open()
+ * @ms: how long, in milliseconds
+ *
+ * Moves what the buffers hold into the current interval every
+ * %LT_LIVE_POLL_MS ms, and sooner when a buffer is half full, so that no
+ * interval wraps them.
+ *
+ * Return: 0 after @ms, 1 when a signal ended the wait early, or -1 with
+ * lt_reader_error() set.
+ */
+int lt_live_wait(struct lt_reader *r, int ms);
+
+/**
+ * lt_live_save - keep every interval as a trace.dat
+ * @r: a reader from lt_live_open()
+ * @dir: an existing directory, or NULL to stop
+ *
+ * From the next lt_live_refill() on, interval N is also written to
+ * @dir/interval-N.dat (N from 1), so that what live showed can be read
+ * again with lt_reader_open(). The kernel's symbols are written once,
+ * before the first interval, as @dir/kallsyms: the reader takes them
+ * from there for an interval-N.dat that has none of its own.
+ *
+ * The files hold kernel addresses: each is made under a new name
+ * (O_EXCL), mode 0600 unless lt_live_save_as() says otherwise, and
+ * renamed into place, replacing rather than following a link there.
+ *
+ * Return: 0, or -1 if @r is not a live reader or @dir is too long.
+ */
+int lt_live_save(struct lt_reader *r, const char *dir);
+
+/**
+ * lt_live_save_as - the mode and owner of the intervals lt_live_save() writes
+ * @r: a reader from lt_live_open()
+ * @mode: permission bits (default 0600: they hold kernel addresses)
+ * @uid: owner, or -1 to keep the process's (root under sudo: pass the
+ *	 invoking user's)
+ * @gid: group, or -1 to keep the process's
+ *
+ * Return: 0, or -1 if @r is not a live reader.
+ */
+int lt_live_save_as(struct lt_reader *r, unsigned int mode, long uid,
+		    long gid);
 
 #endif /* _LT_TRACEFS_H */

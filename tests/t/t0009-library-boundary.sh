@@ -130,7 +130,6 @@ bad=$(grep -H '#include ".*libdecode/' "$TOP"/cli/*.[ch] "$TOP"/tui/*.[ch] \
 # a command that moves to the tables leaves it. (record drives tracefs
 # and flags decodes a flag byte: neither reads a trace.)
 below_run="
-cmd-live.c
 "
 for f in "$TOP"/cli/cmd-*.c; do
 	n=$(basename "$f")
