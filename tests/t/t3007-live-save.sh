@@ -32,7 +32,9 @@ for f in saved/interval-*.dat; do
 done
 "$LAZYTRACE" report -i saved/interval-1.dat | grep -m1 'hrtimer_expire_entry: .*function=' > sym.txt
 if [ -s sym.txt ]; then
-	grep -q 'function=tick_' sym.txt || fail "no symbol from saved/kallsyms: $(cat sym.txt)"
+	# the tick's, or another timer's when the machine is busy: a name
+	grep -qE 'function=[A-Za-z_][A-Za-z0-9_.]*( |$)' sym.txt ||
+		fail "no symbol from saved/kallsyms: $(cat sym.txt)"
 	cp saved/interval-1.dat alone-1.dat
 	"$LAZYTRACE" report -i alone-1.dat | grep -m1 'hrtimer_expire_entry: .*function=' |
 		grep -q 'function=0x' || fail "a copy without the kallsyms still names it"
