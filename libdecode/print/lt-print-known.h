@@ -8,6 +8,7 @@
 #ifndef _LT_PRINT_KNOWN_H
 #define _LT_PRINT_KNOWN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -32,6 +33,7 @@ struct lt_known_print {
 	const char *flag_str[LT_KNOWN_MAX_FLAGS];
 	int nr_flags;
 	unsigned long long preempt_marker;
+	bool swap;		/* the file's byte order is not the host's */
 };
 
 /* Set @kp up for @event: LT_FMT_NONE unless its format is a known one. */

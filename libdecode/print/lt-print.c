@@ -216,15 +216,34 @@ static void seq_pad(struct trace_seq *s, char ch, long long n)
 	}
 }
 
-/* The digits of @v in @base (10 or 16), written backwards from @end. */
-static inline char *digits(char *end, unsigned long long v, unsigned int base,
-			   bool upper)
+static const char two_digits[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
+/* The decimal digits of @v, written backwards from @end. */
+static char *dec_digits(char *end, unsigned long long v)
+{
+	char *last = end;
+
+	while (v >= 10) {
+		end -= 2;
+		memcpy(end, two_digits + v % 100 * 2, 2);
+		v /= 100;
+	}
+	if (v || end == last)
+		*--end = '0' + v;
+	return end;
+}
+
+/* The hex digits of @v, written backwards from @end. */
+static char *hex_digits(char *end, unsigned long long v, bool upper)
 {
 	const char *d = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 
 	do {
-		*--end = d[v % base];
-		v /= base;
+		*--end = d[v & 15];
+		v >>= 4;
 	} while (v);
 	return end;
 }
@@ -232,7 +251,7 @@ static inline char *digits(char *end, unsigned long long v, unsigned int base,
 /* "%0*llx": @v in lower-case hex, zero-padded to @width (at most 20). */
 static void put_hex(struct trace_seq *s, unsigned long long v, int width)
 {
-	char buf[24], *end = buf + sizeof(buf), *p = digits(end, v, 16, false);
+	char buf[24], *end = buf + sizeof(buf), *p = hex_digits(end, v, false);
 
 	while (end - p < width && p > buf)
 		*--p = '0';
@@ -242,7 +261,7 @@ static void put_hex(struct trace_seq *s, unsigned long long v, int width)
 /* "0x%llx" */
 static void put_0x(struct trace_seq *s, unsigned long long v)
 {
-	char buf[24], *end = buf + sizeof(buf), *p = digits(end, v, 16, false);
+	char buf[24], *end = buf + sizeof(buf), *p = hex_digits(end, v, false);
 
 	*--p = 'x';
 	*--p = '0';
@@ -1132,6 +1151,7 @@ struct spec {
 	int size;		/* bytes of the integer */
 	char conv;
 	bool plain;		/* flags of "#0-" only: put_int() needs no printf */
+	bool alt, zero, left;	/* '#', '0' (without '-'), '-' */
 };
 
 static void put_padded(struct trace_seq *s, const struct spec *sp,
@@ -1139,10 +1159,10 @@ static void put_padded(struct trace_seq *s, const struct spec *sp,
 {
 	long long pad = (long long)sp->width - (long long)strlen(txt);
 
-	if (!strchr(sp->flags, '-'))
+	if (!sp->left)
 		seq_pad(s, ' ', pad);
 	seq_puts(s, txt);
-	if (strchr(sp->flags, '-'))
+	if (sp->left)
 		seq_pad(s, ' ', pad);
 }
 
@@ -1169,19 +1189,19 @@ static bool put_int_plain(struct trace_seq *s, const struct spec *sp,
 		}
 		/* fall through */
 	case 'u':
-		p = digits(end, v, 10, false);
+		p = dec_digits(end, v);
 		break;
 	case 'x':
 	case 'X':
-		p = digits(end, v, 16, sp->conv == 'X');
-		if (v && strchr(sp->flags, '#'))
+		p = hex_digits(end, v, sp->conv == 'X');
+		if (v && sp->alt)
 			pre = sp->conv == 'x' ? "0x" : "0X";
 		break;
 	default:
 		return false;
 	}
-	left = strchr(sp->flags, '-');
-	zero = !left && strchr(sp->flags, '0');
+	left = sp->left;
+	zero = sp->zero;
 	pad = (long long)sp->width - (end - p) - neg - (pre ? 2 : 0);
 	if (!left && !zero)
 		seq_pad(s, ' ', pad);
@@ -1205,7 +1225,7 @@ static void put_int(struct ctx *c, struct trace_seq *s, const struct spec *sp,
 
 	v = cast(v, sp->size, sign);
 	/* The kernel's %#x of 0 prints 0x0, glibc's prints 0. */
-	if (!v && strchr(sp->flags, '#') && (sp->conv == 'x' || sp->conv == 'X')) {
+	if (!v && sp->alt && (sp->conv == 'x' || sp->conv == 'X')) {
 		put_padded(s, sp, sp->conv == 'x' ? "0x0" : "0X0");
 		return;
 	}
@@ -1540,6 +1560,9 @@ static struct fmt_prog *compile_fmt(struct lt_printer *p, const char *f)
 		while (strchr("-+ #0", *f) && *f && n < 7)
 			op->sp.flags[n++] = *f++;
 		op->sp.plain = !op->sp.flags[strspn(op->sp.flags, "#0-")];
+		op->sp.alt = strchr(op->sp.flags, '#');
+		op->sp.left = strchr(op->sp.flags, '-');
+		op->sp.zero = !op->sp.left && strchr(op->sp.flags, '0');
 		if (*f == '*') {
 			op->star_width = true;
 			f++;
