@@ -76,6 +76,35 @@ static struct {
 	bool each_line;
 } out;
 
+/*
+ * memcpy() of a line's few bytes, inline: a library call per piece of a
+ * line cost more than the copy. The copies overlap but stay inside both
+ * buffers.
+ */
+static inline void copy_short(char *d, const char *s, size_t n)
+{
+	uint64_t a, b;
+	uint32_t x, y;
+
+	if (n > 16) {
+		memcpy(d, s, n);
+	} else if (n >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		memcpy(d, &x, 4);
+		memcpy(d + n - 4, &y, 4);
+	} else if (n) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
+
 static void out_flush(void)
 {
 	if (out.len)
@@ -92,7 +121,7 @@ static void out_put(const char *s, size_t n)
 			return;
 		}
 	}
-	memcpy(out.buf + out.len, s, n);
+	copy_short(out.buf + out.len, s, n);
 	out.len += n;
 }
 
@@ -173,20 +202,22 @@ static const char two_digits[201] =
 /* Decimal digits of @v, right-aligned in @width, padded with @pad. */
 static char *put_uint(char *p, unsigned long long v, int width, char pad)
 {
-	char tmp[24];
-	int n = sizeof(tmp);
+	unsigned long long t;
+	int n = 1;
+	char *e;
 
-	while (v >= 10) {
-		n -= 2;
-		memcpy(tmp + n, two_digits + v % 100 * 2, 2);
-		v /= 100;
-	}
-	if (v || n == sizeof(tmp))
-		tmp[--n] = '0' + v;
-	for (width -= sizeof(tmp) - n; width > 0; width--)
+	for (t = v; t >= 10; t /= 10)
+		n++;
+	for (; width > n; width--)
 		*p++ = pad;
-	memcpy(p, tmp + n, sizeof(tmp) - n);
-	return p + sizeof(tmp) - n;
+	e = p + n;
+	for (p = e; v >= 10; v /= 100) {
+		p -= 2;
+		memcpy(p, two_digits + v % 100 * 2, 2);
+	}
+	if (p > e - n)
+		*--p = '0' + v;
+	return e;
 }
 
 /*
@@ -215,7 +246,7 @@ static void print_default(const struct line *l, bool color, bool full)
 	}
 	while (n++ < 16)
 		*p++ = ' ';
-	memcpy(p, l->comm, l->comm_len);
+	copy_short(p, l->comm, l->comm_len);
 	p += l->comm_len;
 	*p++ = '-';
 	n = p - buf;

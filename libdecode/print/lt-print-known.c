@@ -250,8 +250,8 @@ struct out {
 static void put(struct out *o, const char *s, size_t n)
 {
 	if (o->n < o->len)
-		memcpy(o->buf + o->n, s,
-		       o->len - o->n < n ? o->len - o->n : n);
+		lt_copy_short(o->buf + o->n, s,
+			      o->len - o->n < n ? o->len - o->n : n);
 	o->n += n;
 }
 

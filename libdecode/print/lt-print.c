@@ -17,6 +17,7 @@
 
 #include "../lt-util.h"
 #include "lt-print.h"
+#include "lt-print-known.h"
 
 enum print_mode {
 	PM_UNKNOWN = 0,
@@ -190,7 +191,7 @@ static void seq_put(struct trace_seq *s, const char *p, size_t n)
 {
 	if (s->state == TRACE_SEQ__GOOD && s->buffer &&
 	    n < s->buffer_size - s->len) {
-		memcpy(s->buffer + s->len, p, n);
+		lt_copy_short(s->buffer + s->len, p, n);
 		s->len += n;
 		return;
 	}
