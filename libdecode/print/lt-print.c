@@ -48,6 +48,7 @@ struct ev_print {
 #define SYM_MEMO 256	/* slots, by table entry */
 #define ADDR_MEMO 256	/* slots, by address: %ps, %pS, probe heads */
 #define TYPE_MEMO 64	/* slots, by type name: casts */
+#define SYMBOLIC_MEMO 64 /* slots, by table and value */
 
 struct lt_printer {
 	struct tep_handle *tep;
@@ -92,6 +93,12 @@ struct lt_printer {
 		int size;
 		bool sign;
 	} type_memo[TYPE_MEMO];
+	/* __print_symbolic()'s answer by table and value: NULL for hex */
+	struct symbolic_memo {
+		const struct tep_print_flag_sym *syms;
+		unsigned long long v;
+		const char *str;
+	} symbolic_memo[SYMBOLIC_MEMO];
 	bool swap;			/* the file's byte order is not ours */
 };
 
@@ -335,20 +342,27 @@ static void print_flags(struct trace_seq *s, unsigned long long v,
 	}
 }
 
-/* __print_symbolic: the first name with that value, else the hex value. */
-static void print_symbolic(struct trace_seq *s, unsigned long long v,
-			   struct tep_print_flag_sym *syms,
-			   struct sym_memo *memo)
+/* __print_symbolic's name of @v: the first with that value, or NULL. */
+static const char *symbolic_str(unsigned long long v,
+				struct tep_print_flag_sym *syms,
+				struct sym_memo *memo)
 {
 	unsigned long long sv;
 
-	for (; syms; syms = syms->next) {
-		if (sym_of(memo, syms, &sv) && sv == v) {
-			seq_puts(s, syms->str);
-			return;
-		}
-	}
-	put_0x(s, v);
+	for (; syms; syms = syms->next)
+		if (sym_of(memo, syms, &sv) && sv == v)
+			return syms->str;
+	return NULL;
+}
+
+/* __print_symbolic: the name, else the hex value. */
+static void put_symbolic(struct trace_seq *s, unsigned long long v,
+			 const char *str)
+{
+	if (str)
+		seq_puts(s, str);
+	else
+		put_0x(s, v);
 }
 
 /* __print_flags: names in table order, what is left in hex; 0 prints "". */
@@ -361,7 +375,23 @@ void lt_print_flags(struct trace_seq *s, unsigned long long v,
 void lt_print_symbolic(struct trace_seq *s, unsigned long long v,
 		       struct tep_print_flag_sym *syms)
 {
-	print_symbolic(s, v, syms, NULL);
+	put_symbolic(s, v, symbolic_str(v, syms, NULL));
+}
+
+/* __print_symbolic, its answer kept by table and value */
+static void print_symbolic(struct lt_printer *p, struct trace_seq *s,
+			   unsigned long long v,
+			   struct tep_print_flag_sym *syms)
+{
+	struct symbolic_memo *m;
+
+	m = &p->symbolic_memo[(((uintptr_t)syms >> 4) ^ v) % SYMBOLIC_MEMO];
+	if (!m->syms || m->syms != syms || m->v != v) {
+		m->syms = syms;
+		m->v = v;
+		m->str = symbolic_str(v, syms, p->sym_memo);
+	}
+	put_symbolic(s, v, m->str);
 }
 
 /*
@@ -427,10 +457,9 @@ void lt_print_array(struct trace_seq *s, const void *data, int count,
 }
 
 /*
- * %pS/%pB ("sym+0xoff/0xsize", the size being the distance to the next
- * symbol) and %ps ("sym"), both with " [module]" for a module's function
- * when @mod_of (may be NULL) names one; an address with no symbol prints
- * as 0x...
+ * Into @m (its addr and offset set): the symbol @addr lies in (or
+ * starts, without m->offset), its start and size, and the module
+ * @mod_of (may be NULL) names for it.
  */
 static void lookup_symbol(struct tep_handle *tep, unsigned long long addr,
 			  const struct lt_module_lookup *mod_of,
@@ -473,6 +502,12 @@ static void put_symbol(struct trace_seq *s, unsigned long long addr,
 	}
 }
 
+/*
+ * %pS/%pB ("sym+0xoff/0xsize", the size being the distance to the next
+ * symbol) and %ps ("sym"), both with " [module]" for a module's function
+ * when @mod_of (may be NULL) names one; an address with no symbol prints
+ * as 0x...
+ */
 void lt_print_symbol(struct tep_handle *tep, struct trace_seq *s,
 		     unsigned long long addr, bool offset,
 		     const struct lt_module_lookup *mod_of)
@@ -1090,8 +1125,8 @@ static void str_arg(struct ctx *c, struct trace_seq *s, struct tep_print_arg *a)
 			    a->flags.flags, c->p->sym_memo);
 		return;
 	case TEP_PRINT_SYMBOL:
-		print_symbolic(s, num(c, a->symbol.field), a->symbol.symbols,
-			       c->p->sym_memo);
+		print_symbolic(c->p, s, num(c, a->symbol.field),
+			       a->symbol.symbols);
 		return;
 	case TEP_PRINT_BITMASK:
 	case TEP_PRINT_CPUMASK:
