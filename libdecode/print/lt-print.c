@@ -2544,11 +2544,12 @@ bool lt_print_fgraph_leaf(struct lt_printer *p, struct tep_record *rec,
 	if (!ep || ep->mode != PM_FGRAPH_ENTRY || !next ||
 	    next->cpu != rec->cpu)
 		return false;
+	/* its event now: the table may move for the next one's */
+	c.event = ep->event;
 	nx = ev_print_of(p, tep_data_type(p->tep, next), false);
 	if (!nx || nx->mode != PM_FGRAPH_EXIT ||
 	    tep_data_pid(p->tep, rec) != tep_data_pid(p->tep, next))
 		return false;
-	c.event = ep->event;
 	n.event = nx->event;
 	if (!fgraph_field(&c, "func", &func) ||
 	    !fgraph_field(&c, "depth", &depth) ||
