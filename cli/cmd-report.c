@@ -63,6 +63,76 @@ static char delay_mark(uint64_t ns)
 }
 
 /*
+ * Lines are made in a buffer of our own and go to stdout a block at a
+ * time (a line at a time on a terminal): a stdio call per piece of a
+ * line, each taking stdout's lock, was a fifth of report's time. What
+ * printf writes (the unusual lines) goes after what is buffered.
+ */
+#define OUT_SIZE	(1 << 16)
+
+static struct {
+	char buf[OUT_SIZE];
+	size_t len;
+	bool each_line;
+} out;
+
+/*
+ * memcpy() of a line's few bytes, inline: a library call per piece of a
+ * line cost more than the copy. The copies overlap but stay inside both
+ * buffers.
+ */
+static inline void copy_short(char *d, const char *s, size_t n)
+{
+	uint64_t a, b;
+	uint32_t x, y;
+
+	if (n > 16) {
+		memcpy(d, s, n);
+	} else if (n >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		memcpy(d, &x, 4);
+		memcpy(d + n - 4, &y, 4);
+	} else if (n) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
+
+static void out_flush(void)
+{
+	if (out.len)
+		fwrite(out.buf, 1, out.len, stdout);
+	out.len = 0;
+}
+
+static void out_put(const char *s, size_t n)
+{
+	if (n > OUT_SIZE - out.len) {
+		out_flush();
+		if (n > OUT_SIZE) {
+			fwrite(s, 1, n, stdout);
+			return;
+		}
+	}
+	copy_short(out.buf + out.len, s, n);
+	out.len += n;
+}
+
+static void out_end_line(void)
+{
+	out_put("\n", 1);
+	if (out.each_line || out.len > OUT_SIZE / 2)
+		out_flush();
+}
+
+/*
  * Events the ring buffer lost on a CPU, on a line of their own before
  * that CPU's next event, as the kernel's print_trace_line() prints them.
  * Where the buffer says only that some were lost (a trace.dat page
@@ -70,6 +140,7 @@ static char delay_mark(uint64_t ns)
  */
 static void print_lost_marker(const struct lt_event *ev)
 {
+	out_flush();
 	if (ev->missed == LT_MISSED_UNKNOWN)
 		printf("CPU:%d [EVENTS DROPPED]\n", ev->cpu);
 	else
@@ -77,11 +148,19 @@ static void print_lost_marker(const struct lt_event *ev)
 		       (unsigned long long)ev->missed);
 }
 
-/* One event kept for printing; it owns copies of the reader's strings. */
+/*
+ * One event kept for printing: what its line shows, with copies of the
+ * reader's strings (not the event itself: its union is a kilobyte).
+ */
 struct line {
-	struct lt_event ev;
+	uint64_t ts;
+	int cpu;
+	int pid;
+	bool named;		/* "name: " before the payload */
 	char comm[LT_COMM_LEN];
+	size_t comm_len;
 	char name[64];
+	size_t name_len;
 	char lat[6];
 	char *payload;
 	size_t len;
@@ -89,17 +168,17 @@ struct line {
 };
 
 /*
- * Strings go out with fputs: printf's format parsing is a hot spot here.
+ * Strings go out without printf: its format parsing is a hot spot here.
  * The payload goes out whole: a %c of 0 prints a NUL, as in the kernel's.
  */
 static void print_payload(const struct line *l)
 {
-	if (lt_event_named(&l->ev)) {
-		fputs(l->ev.name, stdout);
-		fputs(": ", stdout);
+	if (l->named) {
+		out_put(l->name, l->name_len);
+		out_put(": ", 2);
 	}
-	fwrite(l->payload, 1, l->len, stdout);
-	putchar('\n');
+	out_put(l->payload, l->len);
+	out_end_line();
 }
 
 /* The latency field, its need-resched letter coloured if asked. */
@@ -115,21 +194,30 @@ static const char *lat_field(const struct line *l, bool color, char *buf,
 	return buf;
 }
 
+static const char two_digits[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
 /* Decimal digits of @v, right-aligned in @width, padded with @pad. */
 static char *put_uint(char *p, unsigned long long v, int width, char pad)
 {
-	char tmp[24];
-	int n = 0;
+	unsigned long long t;
+	int n = 1;
+	char *e;
 
-	do {
-		tmp[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	while (width-- > n)
+	for (t = v; t >= 10; t /= 10)
+		n++;
+	for (; width > n; width--)
 		*p++ = pad;
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	e = p + n;
+	for (p = e; v >= 10; v /= 100) {
+		p -= 2;
+		memcpy(p, two_digits + v % 100 * 2, 2);
+	}
+	if (p > e - n)
+		*--p = '0' + v;
+	return e;
 }
 
 /*
@@ -139,17 +227,18 @@ static char *put_uint(char *p, unsigned long long v, int width, char pad)
 static void print_default(const struct line *l, bool color, bool full)
 {
 	/* -t: nanoseconds, as trace-cmd report -t prints them */
-	uint64_t t = full ? l->ev.ts : ns2usecs(l->ev.ts);
+	uint64_t t = full ? l->ts : ns2usecs(l->ts);
 	uint64_t unit = full ? 1000000000 : 1000000;
 	int digits = full ? 9 : 6;
 	const char *lat_s;
 	char lat[32], buf[160], *p = buf;
-	size_t n = strlen(l->ev.comm);
+	size_t n = l->comm_len;
 
 	lat_s = lat_field(l, color, lat, sizeof(lat));
-	if (l->ev.pid < 0 || l->ev.cpu < 0 || n > 64) {
-		printf("%16s-%-7d [%03d] %s %5llu.%0*llu: ", l->ev.comm,
-		       l->ev.pid, l->ev.cpu, lat_s,
+	if (l->pid < 0 || l->cpu < 0 || n > 64) {
+		out_flush();
+		printf("%16s-%-7d [%03d] %s %5llu.%0*llu: ", l->comm,
+		       l->pid, l->cpu, lat_s,
 		       (unsigned long long)(t / unit), digits,
 		       (unsigned long long)(t % unit));
 		print_payload(l);
@@ -157,22 +246,26 @@ static void print_default(const struct line *l, bool color, bool full)
 	}
 	while (n++ < 16)
 		*p++ = ' ';
-	p = stpcpy(p, l->ev.comm);
+	copy_short(p, l->comm, l->comm_len);
+	p += l->comm_len;
 	*p++ = '-';
 	n = p - buf;
-	p = put_uint(p, l->ev.pid, 0, ' ');
+	p = put_uint(p, l->pid, 0, ' ');
 	while ((size_t)(p - buf) < n + 7)
 		*p++ = ' ';
-	p = stpcpy(p, " [");
-	p = put_uint(p, l->ev.cpu, 3, '0');
-	p = stpcpy(p, "] ");
+	*p++ = ' ';
+	*p++ = '[';
+	p = put_uint(p, l->cpu, 3, '0');
+	*p++ = ']';
+	*p++ = ' ';
 	p = stpcpy(p, lat_s);
 	*p++ = ' ';
 	p = put_uint(p, t / unit, 5, ' ');
 	*p++ = '.';
 	p = put_uint(p, t % unit, digits, '0');
-	p = stpcpy(p, ": ");
-	fwrite(buf, 1, p - buf, stdout);
+	*p++ = ':';
+	*p++ = ' ';
+	out_put(buf, p - buf);
 	print_payload(l);
 }
 
@@ -183,30 +276,31 @@ static void print_default(const struct line *l, bool color, bool full)
 static void print_latency(const struct line *l, uint64_t base, uint64_t next,
 			  bool color)
 {
-	uint64_t rel = ns2usecs(next - l->ev.ts);
-	uint64_t us = ns2usecs(l->ev.ts - base);
+	uint64_t rel = ns2usecs(next - l->ts);
+	uint64_t us = ns2usecs(l->ts - base);
 	char lat[32], buf[160], *p = buf, *pid;
 	const char *lat_s = lat_field(l, color, lat, sizeof(lat));
-	size_t len = strnlen(l->ev.comm, 8), n = len;
+	size_t len = l->comm_len < 8 ? l->comm_len : 8, n = len;
 
-	if (l->ev.pid < 0 || l->ev.cpu < 0 || strlen(lat_s) > 64) {
-		printf("%8.8s-%-7d %3d%s %4lluus%c: ", l->ev.comm, l->ev.pid,
-		       l->ev.cpu, lat_s, (unsigned long long)us,
+	if (l->pid < 0 || l->cpu < 0 || strlen(lat_s) > 64) {
+		out_flush();
+		printf("%8.8s-%-7d %3d%s %4lluus%c: ", l->comm, l->pid,
+		       l->cpu, lat_s, (unsigned long long)us,
 		       delay_mark(rel * 1000));
 		print_payload(l);
 		return;
 	}
 	while (n++ < 8)
 		*p++ = ' ';
-	memcpy(p, l->ev.comm, len);
+	memcpy(p, l->comm, len);
 	p += len;
 	*p++ = '-';
 	pid = p;
-	p = put_uint(p, l->ev.pid, 0, ' ');
+	p = put_uint(p, l->pid, 0, ' ');
 	while (p - pid < 7)
 		*p++ = ' ';
 	*p++ = ' ';
-	p = put_uint(p, l->ev.cpu, 3, ' ');
+	p = put_uint(p, l->cpu, 3, ' ');
 	p = stpcpy(p, lat_s);
 	*p++ = ' ';
 	p = put_uint(p, us, 4, ' ');
@@ -215,30 +309,52 @@ static void print_latency(const struct line *l, uint64_t base, uint64_t next,
 	*p++ = delay_mark(rel * 1000);
 	*p++ = ':';
 	*p++ = ' ';
-	fwrite(buf, 1, p - buf, stdout);
+	out_put(buf, p - buf);
 	print_payload(l);
 }
 
-/* snprintf(dst, size, "%s", src) without printf. */
-static void copy_str(char *dst, const char *src, size_t size)
+/* snprintf(dst, size, "%s", src) without printf; returns the length. */
+static size_t copy_str(char *dst, const char *src, size_t size)
 {
 	size_t n = strnlen(src, size - 1);
 
 	memcpy(dst, src, n);
 	dst[n] = '\0';
+	return n;
 }
 
+/* lt_flags_latency() of the run's ABI, remembered by flags and count */
+#define LAT_MEMO	256
+
+struct lat_memo {
+	unsigned int flags, preempt_count;
+	bool set;
+	char lat[6];
+};
+
 static int keep_line(struct lt_run *run, struct lt_reader *r,
-		     struct line *l, const struct lt_event *ev, enum lt_abi abi)
+		     struct line *l, const struct lt_event *ev, enum lt_abi abi,
+		     struct lat_memo *memo)
 {
+	struct lat_memo *m;
 	size_t need;
 
-	l->ev = *ev;
-	copy_str(l->comm, ev->comm ? ev->comm : "<...>", sizeof(l->comm));
-	copy_str(l->name, ev->name, sizeof(l->name));
-	l->ev.comm = l->comm;
-	l->ev.name = l->name;
-	lt_flags_latency(abi, ev->flags, ev->preempt_count, l->lat);
+	l->ts = ev->ts;
+	l->cpu = ev->cpu;
+	l->pid = ev->pid;
+	l->named = lt_event_named(ev);
+	l->comm_len = copy_str(l->comm, ev->comm ? ev->comm : "<...>",
+			       sizeof(l->comm));
+	l->name_len = copy_str(l->name, ev->name, sizeof(l->name));
+	m = &memo[(ev->flags ^ ev->preempt_count << 3) % LAT_MEMO];
+	if (!m->set || m->flags != ev->flags ||
+	    m->preempt_count != ev->preempt_count) {
+		lt_flags_latency(abi, ev->flags, ev->preempt_count, m->lat);
+		m->flags = ev->flags;
+		m->preempt_count = ev->preempt_count;
+		m->set = true;
+	}
+	memcpy(l->lat, m->lat, sizeof(l->lat));
 	/* asked per line: the kernel's text shows it with its first event */
 	if (lt_run_flag_columns(run) == 4)
 		l->lat[4] = '\0';
@@ -265,6 +381,7 @@ static int report(struct report_opts *o)
 	enum lt_abi abi = lt_run_abi(run, NULL);
 	const struct lt_event *ev;
 	struct line cur = { 0 };
+	struct lat_memo lat_memo[LAT_MEMO] = { { 0 } };
 	unsigned long long seen = 0, shown = 0;
 	struct progress pg;
 	uint64_t base = 0;
@@ -274,6 +391,8 @@ static int report(struct report_opts *o)
 	/* Lines go to a pipe or file in big blocks; a terminal sees each. */
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	else
+		out.each_line = true;
 	progress_start(&pg, r, name);
 
 	/*
@@ -295,7 +414,7 @@ static int report(struct report_opts *o)
 		if (!lt_run_event_selected(run, ev, true))
 			continue;
 		shown++;
-		if (keep_line(run, r, &cur, ev, abi)) {
+		if (keep_line(run, r, &cur, ev, abi, lat_memo)) {
 			warn("out of memory");
 			break;
 		}
@@ -306,7 +425,8 @@ static int report(struct report_opts *o)
 	}
 	progress_end(&pg);
 	if (have)
-		print_latency(&cur, base, cur.ev.ts, o->color);
+		print_latency(&cur, base, cur.ts, o->color);
+	out_flush();
 	fflush(stdout);
 	if (lt_run_error(run)) {
 		warn("%s", lt_run_error(run));

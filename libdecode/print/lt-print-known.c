@@ -10,6 +10,7 @@
  * printers do not cover, goes to libtraceevent as before.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,6 +235,8 @@ void lt_known_print_init(struct lt_known_print *kp, struct tep_event *event)
 		    !switch_flags(kp, event, args))
 			return;
 	}
+	kp->swap = tep_is_file_bigendian(event->tep) !=
+		   tep_is_local_bigendian(event->tep);
 	kp->fmt = known[k].fmt;
 }
 
@@ -247,8 +250,8 @@ struct out {
 static void put(struct out *o, const char *s, size_t n)
 {
 	if (o->n < o->len)
-		memcpy(o->buf + o->n, s,
-		       o->len - o->n < n ? o->len - o->n : n);
+		lt_copy_short(o->buf + o->n, s,
+			      o->len - o->n < n ? o->len - o->n : n);
 	o->n += n;
 }
 
@@ -257,6 +260,11 @@ static void puts_(struct out *o, const char *s)
 	put(o, s, strlen(s));
 }
 
+static const char two_digits[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
 /* "%d", or "%03d" with @width 3 (non-negative values only). */
 static void put_int(struct out *o, int v, int width)
 {
@@ -264,10 +272,13 @@ static void put_int(struct out *o, int v, int width)
 	unsigned int u = v < 0 ? -(unsigned int)v : (unsigned int)v;
 	int n = sizeof(tmp);
 
-	do {
-		tmp[--n] = '0' + u % 10;
-		u /= 10;
-	} while (u);
+	while (u >= 10) {
+		n -= 2;
+		memcpy(tmp + n, two_digits + u % 100 * 2, 2);
+		u /= 100;
+	}
+	if (u || n == (int)sizeof(tmp))
+		tmp[--n] = '0' + u;
 	while ((int)sizeof(tmp) - n < width)
 		tmp[--n] = '0';
 	if (v < 0)
@@ -275,11 +286,27 @@ static void put_int(struct out *o, int v, int width)
 	put(o, tmp + n, sizeof(tmp) - n);
 }
 
-static int num(struct tep_handle *tep, const struct tep_format_field *f,
-	       const struct tep_record *rec)
+/* tep_read_number() of a field checked to be 4 or 8 bytes, without the call */
+static unsigned long long rd(const struct lt_known_print *kp,
+			     const struct tep_format_field *f,
+			     const struct tep_record *rec)
 {
-	return (int)tep_read_number(tep, (char *)rec->data + f->offset,
-				    f->size);
+	const char *p = (const char *)rec->data + f->offset;
+	uint32_t v32;
+	uint64_t v64;
+
+	if (f->size == 8) {
+		memcpy(&v64, p, 8);
+		return kp->swap ? __builtin_bswap64(v64) : v64;
+	}
+	memcpy(&v32, p, 4);
+	return kp->swap ? __builtin_bswap32(v32) : v32;
+}
+
+static int num(const struct lt_known_print *kp,
+	       const struct tep_format_field *f, const struct tep_record *rec)
+{
+	return (int)rd(kp, f, rec);
 }
 
 /* A char array printed with %s: up to its first NUL. */
@@ -336,37 +363,35 @@ ssize_t lt_known_print(const struct lt_known_print *kp,
 		puts_(&o, "prev_comm=");
 		put_comm(&o, kp->f[0], rec);
 		puts_(&o, " prev_pid=");
-		put_int(&o, num(tep, kp->f[1], rec), 0);
+		put_int(&o, num(kp, kp->f[1], rec), 0);
 		puts_(&o, " prev_prio=");
-		put_int(&o, num(tep, kp->f[2], rec), 0);
+		put_int(&o, num(kp, kp->f[2], rec), 0);
 		puts_(&o, " prev_state=");
-		if (!put_state(&o, kp, tep_read_number(tep,
-				(char *)rec->data + kp->f[3]->offset,
-				kp->f[3]->size)))
+		if (!put_state(&o, kp, rd(kp, kp->f[3], rec)))
 			return -1;
 		puts_(&o, " ==> next_comm=");
 		put_comm(&o, kp->f[5], rec);
 		puts_(&o, " next_pid=");
-		put_int(&o, num(tep, kp->f[6], rec), 0);
+		put_int(&o, num(kp, kp->f[6], rec), 0);
 		puts_(&o, " next_prio=");
-		put_int(&o, num(tep, kp->f[7], rec), 0);
+		put_int(&o, num(kp, kp->f[7], rec), 0);
 		break;
 	case LT_FMT_WAKEUP:
-		v = num(tep, kp->f[3], rec);
+		v = num(kp, kp->f[3], rec);
 		if (v < 0)
 			return -1;	/* "%03d" of a negative number */
 		puts_(&o, "comm=");
 		put_comm(&o, kp->f[0], rec);
 		puts_(&o, " pid=");
-		put_int(&o, num(tep, kp->f[1], rec), 0);
+		put_int(&o, num(kp, kp->f[1], rec), 0);
 		puts_(&o, " prio=");
-		put_int(&o, num(tep, kp->f[2], rec), 0);
+		put_int(&o, num(kp, kp->f[2], rec), 0);
 		puts_(&o, " target_cpu=");
 		put_int(&o, v, 3);
 		break;
 	case LT_FMT_VECTOR:
 		puts_(&o, "vector=");
-		put_int(&o, num(tep, kp->f[0], rec), 0);
+		put_int(&o, num(kp, kp->f[0], rec), 0);
 		break;
 	default:
 		return -1;

@@ -17,6 +17,7 @@
 
 #include "../lt-util.h"
 #include "lt-print.h"
+#include "lt-print-known.h"
 
 enum print_mode {
 	PM_UNKNOWN = 0,
@@ -41,9 +42,13 @@ struct ev_print {
 	/* PM_TEP: text before each plain %p, to print it raw */
 	char ptr_key[MAX_PTR_KEYS][32];
 	int nr_ptr_keys;
+	struct fmt_prog *prog;		/* PM_OWN, PM_PROBE*: the format parsed */
 };
 
 #define SYM_MEMO 256	/* slots, by table entry */
+#define ADDR_MEMO 256	/* slots, by address: %ps, %pS, probe heads */
+#define TYPE_MEMO 64	/* slots, by type name: casts */
+#define SYMBOLIC_MEMO 64 /* slots, by table and value */
 
 struct lt_printer {
 	struct tep_handle *tep;
@@ -75,6 +80,26 @@ struct lt_printer {
 		unsigned long long v;
 		bool ok;
 	} sym_memo[SYM_MEMO];
+	/* the symbol of an address, as lt_print_symbol() looks it up */
+	struct addr_memo {
+		unsigned long long addr, start;
+		unsigned long size;
+		const char *name, *mod;
+		bool used, offset, found;
+	} addr_memo[ADDR_MEMO];
+	/* what a cast's type name stands for (type_of()) */
+	struct type_memo {
+		const char *type;
+		int size;
+		bool sign;
+	} type_memo[TYPE_MEMO];
+	/* __print_symbolic()'s answer by table and value: NULL for hex */
+	struct symbolic_memo {
+		const struct tep_print_flag_sym *syms;
+		unsigned long long v;
+		const char *str;
+	} symbolic_memo[SYMBOLIC_MEMO];
+	bool swap;			/* the file's byte order is not ours */
 };
 
 /* A value of the expression evaluator. */
@@ -161,6 +186,97 @@ static const struct {
 };
 
 /* ------------------------------------------------------------------ */
+/* Writing text                                                        */
+/* ------------------------------------------------------------------ */
+
+/*
+ * @n bytes into @s: one copy into its buffer when they fit (trace_seq's
+ * own calls are a character or a strlen() at a time), else through
+ * trace_seq_putc(), which grows it.
+ */
+static void seq_put(struct trace_seq *s, const char *p, size_t n)
+{
+	if (s->state == TRACE_SEQ__GOOD && s->buffer &&
+	    n < s->buffer_size - s->len) {
+		lt_copy_short(s->buffer + s->len, p, n);
+		s->len += n;
+		return;
+	}
+	while (n--)
+		trace_seq_putc(s, *p++);
+}
+
+static void seq_puts(struct trace_seq *s, const char *str)
+{
+	seq_put(s, str, strlen(str));
+}
+
+/* @n times @ch. */
+static void seq_pad(struct trace_seq *s, char ch, long long n)
+{
+	char buf[32];
+	size_t k;
+
+	memset(buf, ch, sizeof(buf));
+	for (; n > 0; n -= k) {
+		k = n < (long long)sizeof(buf) ? (size_t)n : sizeof(buf);
+		seq_put(s, buf, k);
+	}
+}
+
+static const char two_digits[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
+/* The decimal digits of @v, written backwards from @end. */
+static char *dec_digits(char *end, unsigned long long v)
+{
+	char *last = end;
+
+	while (v >= 10) {
+		end -= 2;
+		memcpy(end, two_digits + v % 100 * 2, 2);
+		v /= 100;
+	}
+	if (v || end == last)
+		*--end = '0' + v;
+	return end;
+}
+
+/* The hex digits of @v, written backwards from @end. */
+static char *hex_digits(char *end, unsigned long long v, bool upper)
+{
+	const char *d = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+
+	do {
+		*--end = d[v & 15];
+		v >>= 4;
+	} while (v);
+	return end;
+}
+
+/* "%0*llx": @v in lower-case hex, zero-padded to @width (at most 20). */
+static void put_hex(struct trace_seq *s, unsigned long long v, int width)
+{
+	char buf[24], *end = buf + sizeof(buf), *p = hex_digits(end, v, false);
+
+	while (end - p < width && p > buf)
+		*--p = '0';
+	seq_put(s, p, end - p);
+}
+
+/* "0x%llx" */
+static void put_0x(struct trace_seq *s, unsigned long long v)
+{
+	char buf[24], *end = buf + sizeof(buf), *p = hex_digits(end, v, false);
+
+	*--p = 'x';
+	*--p = '0';
+	seq_put(s, p, end - p);
+}
+
+/* ------------------------------------------------------------------ */
 /* Per-construct printers                                              */
 /* ------------------------------------------------------------------ */
 
@@ -215,31 +331,38 @@ static void print_flags(struct trace_seq *s, unsigned long long v,
 			continue;
 		v &= ~mask;
 		if (!first && delim)
-			trace_seq_puts(s, delim);
+			seq_puts(s, delim);
 		first = false;
-		trace_seq_puts(s, f->str);
+		seq_puts(s, f->str);
 	}
 	if (v) {
 		if (!first && delim)
-			trace_seq_puts(s, delim);
-		trace_seq_printf(s, "0x%llx", v);
+			seq_puts(s, delim);
+		put_0x(s, v);
 	}
 }
 
-/* __print_symbolic: the first name with that value, else the hex value. */
-static void print_symbolic(struct trace_seq *s, unsigned long long v,
-			   struct tep_print_flag_sym *syms,
-			   struct sym_memo *memo)
+/* __print_symbolic's name of @v: the first with that value, or NULL. */
+static const char *symbolic_str(unsigned long long v,
+				struct tep_print_flag_sym *syms,
+				struct sym_memo *memo)
 {
 	unsigned long long sv;
 
-	for (; syms; syms = syms->next) {
-		if (sym_of(memo, syms, &sv) && sv == v) {
-			trace_seq_puts(s, syms->str);
-			return;
-		}
-	}
-	trace_seq_printf(s, "0x%llx", v);
+	for (; syms; syms = syms->next)
+		if (sym_of(memo, syms, &sv) && sv == v)
+			return syms->str;
+	return NULL;
+}
+
+/* __print_symbolic: the name, else the hex value. */
+static void put_symbolic(struct trace_seq *s, unsigned long long v,
+			 const char *str)
+{
+	if (str)
+		seq_puts(s, str);
+	else
+		put_0x(s, v);
 }
 
 /* __print_flags: names in table order, what is left in hex; 0 prints "". */
@@ -252,7 +375,23 @@ void lt_print_flags(struct trace_seq *s, unsigned long long v,
 void lt_print_symbolic(struct trace_seq *s, unsigned long long v,
 		       struct tep_print_flag_sym *syms)
 {
-	print_symbolic(s, v, syms, NULL);
+	put_symbolic(s, v, symbolic_str(v, syms, NULL));
+}
+
+/* __print_symbolic, its answer kept by table and value */
+static void print_symbolic(struct lt_printer *p, struct trace_seq *s,
+			   unsigned long long v,
+			   struct tep_print_flag_sym *syms)
+{
+	struct symbolic_memo *m;
+
+	m = &p->symbolic_memo[(((uintptr_t)syms >> 4) ^ v) % SYMBOLIC_MEMO];
+	if (!m->syms || m->syms != syms || m->v != v) {
+		m->syms = syms;
+		m->v = v;
+		m->str = symbolic_str(v, syms, p->sym_memo);
+	}
+	put_symbolic(s, v, m->str);
 }
 
 /*
@@ -318,6 +457,52 @@ void lt_print_array(struct trace_seq *s, const void *data, int count,
 }
 
 /*
+ * Into @m (its addr and offset set): the symbol @addr lies in (or
+ * starts, without m->offset), its start and size, and the module
+ * @mod_of (may be NULL) names for it.
+ */
+static void lookup_symbol(struct tep_handle *tep, unsigned long long addr,
+			  const struct lt_module_lookup *mod_of,
+			  struct addr_memo *m)
+{
+	const char *name = NULL;
+
+	m->start = 0;
+	m->size = 0;
+	m->mod = NULL;
+	/* It returns 1 when it found a symbol. */
+	m->found = addr && (mod_of && mod_of->sym ?
+			    mod_of->sym(mod_of->ctx, addr, m->offset, &name,
+					&m->start, &m->size) :
+			    tep_find_function_info(tep, addr, &name, &m->start,
+						   &m->size)) && name;
+	m->name = name;
+	if (m->found && mod_of && mod_of->fn)
+		m->mod = mod_of->fn(mod_of->ctx, m->start);
+}
+
+static void put_symbol(struct trace_seq *s, unsigned long long addr,
+		       const struct addr_memo *m)
+{
+	if (!m->found) {
+		put_0x(s, addr);
+		return;
+	}
+	seq_puts(s, m->name);
+	if (m->offset) {
+		seq_put(s, "+", 1);
+		put_0x(s, addr - m->start);
+		seq_put(s, "/", 1);
+		put_0x(s, m->size);
+	}
+	if (m->mod) {
+		seq_put(s, " [", 2);
+		seq_puts(s, m->mod);
+		seq_put(s, "]", 1);
+	}
+}
+
+/*
  * %pS/%pB ("sym+0xoff/0xsize", the size being the distance to the next
  * symbol) and %ps ("sym"), both with " [module]" for a module's function
  * when @mod_of (may be NULL) names one; an address with no symbol prints
@@ -327,33 +512,37 @@ void lt_print_symbol(struct tep_handle *tep, struct trace_seq *s,
 		     unsigned long long addr, bool offset,
 		     const struct lt_module_lookup *mod_of)
 {
-	unsigned long long start;
-	unsigned long size;
-	const char *name, *mod;
+	struct addr_memo m = { .addr = addr, .offset = offset };
 
-	/* It returns 1 when it found a symbol. */
-	if (!addr || !(mod_of && mod_of->sym ?
-		       mod_of->sym(mod_of->ctx, addr, offset, &name, &start,
-				   &size) :
-		       tep_find_function_info(tep, addr, &name, &start,
-					      &size)) || !name) {
-		trace_seq_printf(s, "0x%llx", addr);
-		return;
+	lookup_symbol(tep, addr, mod_of, &m);
+	put_symbol(s, addr, &m);
+}
+
+/*
+ * lt_print_symbol() with the printer's lookup, its answer kept by
+ * address: the same timer functions and probe sites come back at every
+ * event, and a lookup inside a function is a search of the whole table.
+ */
+static void print_symbol(struct lt_printer *p, struct trace_seq *s,
+			 unsigned long long addr, bool offset)
+{
+	struct addr_memo *m;
+
+	m = &p->addr_memo[((addr >> 4) ^ (addr >> 12) ^ offset) % ADDR_MEMO];
+	if (!m->used || m->addr != addr || m->offset != offset) {
+		m->used = true;
+		m->addr = addr;
+		m->offset = offset;
+		lookup_symbol(p->tep, addr, &p->mod_of, m);
 	}
-	if (!offset)
-		trace_seq_puts(s, name);
-	else
-		trace_seq_printf(s, "%s+0x%llx/0x%lx", name, addr - start, size);
-	mod = mod_of && mod_of->fn ? mod_of->fn(mod_of->ctx, start) : NULL;
-	if (mod)
-		trace_seq_printf(s, " [%s]", mod);
+	put_symbol(s, addr, m);
 }
 
 /* %p with no_hash_pointers: the raw value in 2 * sizeof(long) digits. */
 void lt_print_pointer(struct trace_seq *s, unsigned long long v,
 		      int long_size)
 {
-	trace_seq_printf(s, "%0*llx", long_size * 2, v);
+	put_hex(s, v, long_size * 2);
 }
 
 /*
@@ -386,9 +575,28 @@ void lt_print_syscall_arg(struct trace_seq *s, const char *name,
 /* Reading the record                                                  */
 /* ------------------------------------------------------------------ */
 
+/* tep_read_number() without the call. */
 static unsigned long long rd(struct ctx *c, const void *ptr, int size)
 {
-	return tep_read_number(c->p->tep, ptr, size);
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (size) {
+	case 1:
+		return *(const uint8_t *)ptr;
+	case 2:
+		memcpy(&v16, ptr, 2);
+		return c->p->swap ? __builtin_bswap16(v16) : v16;
+	case 4:
+		memcpy(&v32, ptr, 4);
+		return c->p->swap ? __builtin_bswap32(v32) : v32;
+	case 8:
+		memcpy(&v64, ptr, 8);
+		return c->p->swap ? __builtin_bswap64(v64) : v64;
+	default:
+		return tep_read_number(c->p->tep, ptr, size);
+	}
 }
 
 static bool in_rec(struct ctx *c, int off, int len)
@@ -495,6 +703,20 @@ static void type_of(struct ctx *c, const char *t, int *size, bool *sign)
 		*size = 4;
 	else
 		*size = 0;	/* struct or unknown: leave the value alone */
+}
+
+/* type_of() of a cast in a format, whose name stays where it is. */
+static void type_of_memo(struct ctx *c, const char *t, int *size, bool *sign)
+{
+	struct type_memo *m;
+
+	m = &c->p->type_memo[((uintptr_t)t >> 3) % TYPE_MEMO];
+	if (m->type != t) {
+		type_of(c, t, &m->size, &m->sign);
+		m->type = t;
+	}
+	*size = m->size;
+	*sign = m->sign;
 }
 
 static unsigned long long cast(unsigned long long v, int size, bool sign)
@@ -755,7 +977,7 @@ static unsigned long long num(struct ctx *c, struct tep_print_arg *a)
 			return 1;
 		return v.n;
 	case TEP_PRINT_TYPE:
-		type_of(c, a->typecast.type, &size, &sign);
+		type_of_memo(c, a->typecast.type, &size, &sign);
 		return cast(num(c, a->typecast.item), size, sign);
 	case TEP_PRINT_OP:
 		return op_num(c, a);
@@ -903,8 +1125,8 @@ static void str_arg(struct ctx *c, struct trace_seq *s, struct tep_print_arg *a)
 			    a->flags.flags, c->p->sym_memo);
 		return;
 	case TEP_PRINT_SYMBOL:
-		print_symbolic(s, num(c, a->symbol.field), a->symbol.symbols,
-			       c->p->sym_memo);
+		print_symbolic(c->p, s, num(c, a->symbol.field),
+			       a->symbol.symbols);
 		return;
 	case TEP_PRINT_BITMASK:
 	case TEP_PRINT_CPUMASK:
@@ -947,8 +1169,7 @@ static void str_arg(struct ctx *c, struct trace_seq *s, struct tep_print_arg *a)
 	case TEP_PRINT_DYNAMIC_ARRAY:
 		d = data_of(c, a, &len);
 		if (d)
-			trace_seq_printf(s, "%.*s", (int)strnlen((const char *)d, len),
-					 d);
+			seq_put(s, (const char *)d, strnlen((const char *)d, len));
 		return;
 	default:
 		c->bad = true;
@@ -965,14 +1186,71 @@ struct spec {
 	int prec;		/* -1: none */
 	int size;		/* bytes of the integer */
 	char conv;
+	bool plain;		/* flags of "#0-" only: put_int() needs no printf */
+	bool alt, zero, left;	/* '#', '0' (without '-'), '-' */
 };
 
 static void put_padded(struct trace_seq *s, const struct spec *sp,
 		       const char *txt)
 {
-	int w = sp->width < 0 ? 0 : sp->width;
+	long long pad = (long long)sp->width - (long long)strlen(txt);
 
-	trace_seq_printf(s, strchr(sp->flags, '-') ? "%-*s" : "%*s", w, txt);
+	if (!sp->left)
+		seq_pad(s, ' ', pad);
+	seq_puts(s, txt);
+	if (sp->left)
+		seq_pad(s, ' ', pad);
+}
+
+/*
+ * An integer conversion as printf does it, for the flags '#', '0' and
+ * '-', a width and no precision; false for anything else.
+ */
+static bool put_int_plain(struct trace_seq *s, const struct spec *sp,
+			  unsigned long long v, bool sign)
+{
+	char buf[32], *end = buf + sizeof(buf), *p;
+	bool neg = false, left, zero;
+	const char *pre = NULL;
+	long long pad;
+
+	if (!sp->plain || sp->prec >= 0)
+		return false;
+	switch (sp->conv) {
+	case 'd':
+	case 'i':
+		if ((long long)v < 0) {
+			neg = true;
+			v = -v;
+		}
+		/* fall through */
+	case 'u':
+		p = dec_digits(end, v);
+		break;
+	case 'x':
+	case 'X':
+		p = hex_digits(end, v, sp->conv == 'X');
+		if (v && sp->alt)
+			pre = sp->conv == 'x' ? "0x" : "0X";
+		break;
+	default:
+		return false;
+	}
+	left = sp->left;
+	zero = sp->zero;
+	pad = (long long)sp->width - (end - p) - neg - (pre ? 2 : 0);
+	if (!left && !zero)
+		seq_pad(s, ' ', pad);
+	if (neg)
+		seq_put(s, "-", 1);
+	if (pre)
+		seq_put(s, pre, 2);
+	if (zero)
+		seq_pad(s, '0', pad);
+	seq_put(s, p, end - p);
+	if (left)
+		seq_pad(s, ' ', pad);
+	return true;
 }
 
 static void put_int(struct ctx *c, struct trace_seq *s, const struct spec *sp,
@@ -983,10 +1261,12 @@ static void put_int(struct ctx *c, struct trace_seq *s, const struct spec *sp,
 
 	v = cast(v, sp->size, sign);
 	/* The kernel's %#x of 0 prints 0x0, glibc's prints 0. */
-	if (!v && strchr(sp->flags, '#') && (sp->conv == 'x' || sp->conv == 'X')) {
+	if (!v && sp->alt && (sp->conv == 'x' || sp->conv == 'X')) {
 		put_padded(s, sp, sp->conv == 'x' ? "0x0" : "0X0");
 		return;
 	}
+	if (put_int_plain(s, sp, v, sign))
+		return;
 	*p++ = '%';
 	p = stpcpy(p, sp->flags);
 	if (sp->width >= 0)
@@ -1092,11 +1372,11 @@ static void put_ptr(struct ctx *c, struct trace_seq *s, const char *ext,
 	case 'S':
 	case 'B':
 	case 'F':
-		lt_print_symbol(c->p->tep, s, num(c, a), true, &c->p->mod_of);
+		print_symbol(c->p, s, num(c, a), true);
 		return;
 	case 's':
 	case 'f':
-		lt_print_symbol(c->p->tep, s, num(c, a), false, &c->p->mod_of);
+		print_symbol(c->p, s, num(c, a), false);
 		return;
 	case 'M':
 	case 'm':
@@ -1187,7 +1467,7 @@ static void put_ptr(struct ctx *c, struct trace_seq *s, const char *ext,
 	}
 }
 
-static int int_size(struct ctx *c, const char *len)
+static int int_size(struct lt_printer *p, const char *len)
 {
 	if (!strcmp(len, "hh"))
 		return 1;
@@ -1197,38 +1477,39 @@ static int int_size(struct ctx *c, const char *len)
 	    !strcmp(len, "j"))
 		return 8;
 	if (len[0] == 'l' || len[0] == 'z' || len[0] == 't' || len[0] == 'Z')
-		return c->p->long_size;
+		return p->long_size;
 	return 4;
 }
 
 /*
  * Text of the format between conversions, its C escapes undone as the
  * compiler did for the kernel's own printing (a probe's synthesized
- * format quotes strings as \"%s\").
+ * format quotes strings as \"%s\"), into @o: returns its length.
  */
-static void put_literal(struct trace_seq *s, const char *f, size_t n)
+static size_t unescape(char *o, const char *f, size_t n)
 {
-	size_t i;
+	size_t i, len = 0;
 
 	for (i = 0; i < n; i++) {
 		if (f[i] != '\\' || i + 1 == n) {
-			trace_seq_putc(s, f[i]);
+			o[len++] = f[i];
 			continue;
 		}
 		switch (f[++i]) {
 		case 'n':
-			trace_seq_putc(s, '\n');
+			o[len++] = '\n';
 			break;
 		case 't':
-			trace_seq_putc(s, '\t');
+			o[len++] = '\t';
 			break;
 		case 'r':
-			trace_seq_putc(s, '\r');
+			o[len++] = '\r';
 			break;
 		default:	/* \" \\ and anything else: the character */
-			trace_seq_putc(s, f[i]);
+			o[len++] = f[i];
 		}
 	}
+	return len;
 }
 
 /*
@@ -1238,77 +1519,147 @@ static void put_literal(struct trace_seq *s, const char *f, size_t n)
  * taken back from @s; returns the length of the closing quote in @f to
  * skip, 0 if @a is not one.
  */
-static int probe_fault(struct ctx *c, struct trace_seq *s, const char *f,
+static int probe_fault(struct ctx *c, struct trace_seq *s, bool quote_after,
 			struct tep_print_arg *a)
 {
 	int len;
 
-	if (!c->probe || a->type != TEP_PRINT_STRING ||
-	    (*f != '"' && strncmp(f, "\\\"", 2)) || !s->len ||
-	    s->buffer[s->len - 1] != '"')
+	if (!c->probe || a->type != TEP_PRINT_STRING || !quote_after ||
+	    !s->len || s->buffer[s->len - 1] != '"')
 		return 0;
 	data_of(c, a, &len);
 	if (c->bad || len)
 		return 0;
 	s->len--;
 	trace_seq_puts(s, "(fault)");
-	return *f == '"' ? 1 : 2;
+	return 1;
 }
 
-/* Evaluate format text @f with its arguments from @a on the record. */
-static bool print_fmt(struct ctx *c, struct trace_seq *s, const char *f,
-		      struct tep_print_arg *a)
-{
+/*
+ * A print format, parsed once: each conversion with the literal text
+ * before it (escapes undone, "%%" as '%'), then the text after the last.
+ */
+struct fmt_op {
+	unsigned int lit, lit_len;	/* the text before it, in text[] */
 	struct spec sp;
+	bool star_width, star_prec;	/* "*": taken from the arguments */
+	bool quote_after;	/* the format goes on with a quote (\" or ") */
+	const char *ext;	/* %p's extension, in the event's format */
+	int extlen;
+};
+
+struct fmt_prog {
+	const char *src;		/* the format text it was made from */
+	int nr;
+	unsigned int tail, tail_len;
+	char *text;
+	struct fmt_op op[];
+};
+
+/* Parse format text @f, as print_prog() then evaluates it. */
+static struct fmt_prog *compile_fmt(struct lt_printer *p, const char *f)
+{
+	const char *src = f, *pct;
+	struct fmt_prog *g;
+	struct fmt_op *op;
+	size_t len = strlen(f), nr = 0, t = 0, lit = 0;
 	char lenmod[4];
-	int n, star;
+	int n;
 
-	if (!f)
-		return false;
-	while (*f && !c->bad) {
-		const char *pct = strchr(f, '%');
-
+	for (pct = f; (pct = strchr(pct, '%')); pct++)
+		nr++;
+	g = malloc(sizeof(*g) + nr * sizeof(*g->op) + len + 1);
+	if (!g)
+		return NULL;
+	g->src = src;
+	g->nr = 0;
+	g->text = (char *)&g->op[nr];
+	while (*f) {
+		pct = strchr(f, '%');
 		if (!pct) {
-			put_literal(s, f, strlen(f));
+			t += unescape(g->text + t, f, strlen(f));
 			break;
 		}
-		put_literal(s, f, pct - f);
+		t += unescape(g->text + t, f, pct - f);
 		f = pct + 1;
 		if (*f == '%') {
-			trace_seq_putc(s, '%');
+			g->text[t++] = '%';
 			f++;
 			continue;
 		}
-		memset(&sp, 0, sizeof(sp));
-		sp.width = sp.prec = -1;
-		star = -1;
+		op = &g->op[g->nr++];
+		memset(op, 0, sizeof(*op));
+		op->lit = lit;
+		op->lit_len = t - lit;
+		op->sp.width = op->sp.prec = -1;
 		n = 0;
 		while (strchr("-+ #0", *f) && *f && n < 7)
-			sp.flags[n++] = *f++;
+			op->sp.flags[n++] = *f++;
+		op->sp.plain = !op->sp.flags[strspn(op->sp.flags, "#0-")];
+		op->sp.alt = strchr(op->sp.flags, '#');
+		op->sp.left = strchr(op->sp.flags, '-');
+		op->sp.zero = !op->sp.left && strchr(op->sp.flags, '0');
 		if (*f == '*') {
-			star = num(c, a);
-			a = a ? a->next : NULL;
-			sp.width = star;
+			op->star_width = true;
 			f++;
 		} else if (isdigit((unsigned char)*f)) {
-			sp.width = strtol(f, (char **)&f, 10);
+			op->sp.width = strtol(f, (char **)&f, 10);
 		}
 		if (*f == '.') {
 			f++;
 			if (*f == '*') {
-				sp.prec = num(c, a);
-				a = a ? a->next : NULL;
+				op->star_prec = true;
 				f++;
 			} else {
-				sp.prec = strtol(f, (char **)&f, 10);
+				op->sp.prec = strtol(f, (char **)&f, 10);
 			}
 		}
 		n = 0;
 		while (strchr("hlLqjzZt", *f) && *f && n < 3)
 			lenmod[n++] = *f++;
 		lenmod[n] = '\0';
-		sp.conv = *f ? *f++ : 0;
-		sp.size = int_size(c, lenmod);
+		op->sp.conv = *f ? *f++ : 0;
+		op->sp.size = int_size(p, lenmod);
+		if (op->sp.conv == 'p') {
+			op->ext = f;
+			while (isalnum((unsigned char)*f))
+				f++;
+			op->extlen = f - op->ext;
+		}
+		op->quote_after = *f == '"' || !strncmp(f, "\\\"", 2);
+		lit = t;
+	}
+	g->tail = lit;
+	g->tail_len = t - lit;
+	return g;
+}
+
+/* Evaluate a parsed format with its arguments from @a on the record. */
+static bool print_prog(struct ctx *c, struct trace_seq *s,
+		       const struct fmt_prog *g, struct tep_print_arg *a)
+{
+	const struct fmt_op *op;
+	unsigned int skip = 0;
+	struct spec sp;
+	int i, star;
+
+	for (i = 0; i < g->nr && !c->bad; i++) {
+		op = &g->op[i];
+		/* the quote "(fault)" took the place of */
+		skip = skip < op->lit_len ? skip : op->lit_len;
+		seq_put(s, g->text + op->lit + skip, op->lit_len - skip);
+		skip = 0;
+		sp = op->sp;
+		star = -1;
+		if (op->star_width) {
+			star = num(c, a);
+			a = a ? a->next : NULL;
+			sp.width = star;
+		}
+		if (op->star_prec) {
+			sp.prec = num(c, a);
+			a = a ? a->next : NULL;
+		}
 		if (!a) {
 			c->bad = true;
 			break;
@@ -1333,36 +1684,51 @@ static bool print_fmt(struct ctx *c, struct trace_seq *s, const char *f,
 			trace_seq_putc(s, (char)num(c, a));
 			break;
 		case 's':
-			n = probe_fault(c, s, f, a);
-			if (n)
-				f += n;
-			else
+			skip = probe_fault(c, s, op->quote_after, a);
+			if (!skip)
 				put_str(c, s, &sp, a);
 			break;
-		case 'p': {
-			const char *ext = f;
-
-			while (isalnum((unsigned char)*f))
-				f++;
-			if (sp.width >= 0 && star < 0 && f == ext) {
+		case 'p':
+			if (sp.width >= 0 && star < 0 && !op->extlen) {
 				c->bad = true;	/* a width on a plain %p */
 				break;
 			}
-			put_ptr(c, s, ext, f - ext, a, star);
+			put_ptr(c, s, op->ext, op->extlen, a, star);
 			break;
-		}
 		default:
 			c->bad = true;
 		}
 		a = a->next;
 	}
+	if (!c->bad) {
+		skip = skip < g->tail_len ? skip : g->tail_len;
+		seq_put(s, g->text + g->tail + skip, g->tail_len - skip);
+	}
 	return !c->bad;
 }
 
-/* Evaluate @event's print format on @rec; false if a construct is unknown. */
-static bool print_own(struct ctx *c, struct trace_seq *s)
+/*
+ * Format text @f of @ep's event with its arguments from @a on the record,
+ * parsed the first time.
+ */
+static bool print_fmt(struct ctx *c, struct ev_print *ep, struct trace_seq *s,
+		      const char *f, struct tep_print_arg *a)
 {
-	return print_fmt(c, s, c->event->print_fmt.format,
+	if (!f)
+		return false;
+	if (!ep->prog || ep->prog->src != f) {
+		free(ep->prog);
+		ep->prog = compile_fmt(c->p, f);
+		if (!ep->prog)
+			return false;
+	}
+	return print_prog(c, s, ep->prog, a);
+}
+
+/* Evaluate @event's print format on @rec; false if a construct is unknown. */
+static bool print_own(struct ctx *c, struct ev_print *ep, struct trace_seq *s)
+{
+	return print_fmt(c, ep, s, c->event->print_fmt.format,
 			 c->event->print_fmt.args);
 }
 
@@ -1409,7 +1775,7 @@ static void probe_addr(struct ctx *c, struct trace_seq *s,
 	if (!addr)
 		trace_seq_putc(s, '0');
 	else if (offset)
-		lt_print_symbol(c->p->tep, s, addr, true, &c->p->mod_of);
+		print_symbol(c->p, s, addr, true);
 	else if (tep_find_function(c->p->tep, addr))
 		lt_print_symbol(c->p->tep, s, addr, false, NULL);
 	else
@@ -1605,7 +1971,7 @@ static bool print_probe(struct ctx *c, struct ev_print *ep,
 		f += 12;
 	}
 	trace_seq_putc(s, ')');
-	return print_fmt(c, s, f, a);
+	return print_fmt(c, ep, s, f, a);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2178,11 +2544,12 @@ bool lt_print_fgraph_leaf(struct lt_printer *p, struct tep_record *rec,
 	if (!ep || ep->mode != PM_FGRAPH_ENTRY || !next ||
 	    next->cpu != rec->cpu)
 		return false;
+	/* its event now: the table may move for the next one's */
+	c.event = ep->event;
 	nx = ev_print_of(p, tep_data_type(p->tep, next), false);
 	if (!nx || nx->mode != PM_FGRAPH_EXIT ||
 	    tep_data_pid(p->tep, rec) != tep_data_pid(p->tep, next))
 		return false;
-	c.event = ep->event;
 	n.event = nx->event;
 	if (!fgraph_field(&c, "func", &func) ||
 	    !fgraph_field(&c, "depth", &depth) ||
@@ -2239,7 +2606,7 @@ void lt_print_info(struct lt_printer *p, struct tep_record *rec, bool fast,
 		print_tep(p, ep, rec, s);
 		return;
 	case PM_OWN:
-		if (print_own(&c, s))
+		if (print_own(&c, ep, s))
 			return;
 		/*
 		 * Something we cannot evaluate: libtraceevent from now on,
@@ -2266,6 +2633,7 @@ struct lt_printer *lt_printer_new(struct tep_handle *tep)
 	p->tep = tep;
 	p->long_size = tep_get_long_size(tep) == 4 ? 4 : 8;
 	p->big_endian = tep_is_file_bigendian(tep);
+	p->swap = p->big_endian != tep_is_local_bigendian(tep);
 	p->next_fake_id = 0xffff;
 	trace_seq_init(&p->tmp);
 	if (p->long_size == 8) {
@@ -2319,6 +2687,8 @@ void lt_printer_free(struct lt_printer *p)
 		free(p->src[i].fmt);
 	free(p->src);
 	free(p->copy);
+	for (i = 0; i < p->nr_ev; i++)
+		free(p->ev[i].prog);
 	free(p->ev);
 	free(p->fgraph);
 	free(p);
