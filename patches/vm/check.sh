@@ -788,6 +788,35 @@ else
 	echo "      kvm: no KVM guest under this kernel ($(grep -m1 '^kvm: ' "$g")): guest entry not tested"
 fi
 
+# The series' kselftest (tools/testing/selftests/sched/preempt_lazy,
+# patch 9; guest.sh step i): its TAP must have a plan, as many results
+# and no "not ok". The VM gives it all it needs (root, lazy mode,
+# PREEMPT_DYNAMIC, tracefs, 2 CPUs, high-resolution timers), so a skip
+# fails too, but for the tests that need PREEMPT_DYNAMIC where the
+# kernel has none (nodyn).
+echo
+tap=$dir/kselftest.tap
+if [ -s "$tap" ]; then
+	plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$tap" | head -1)
+	grep -E '^(not )?ok |^# ' "$tap" | sed 's/^/      kselftest: /'
+	read -r nres nnot nskip nbadskip < <(awk -v nodyn=$nodyn '
+		/^(not )?ok [0-9]+ / { n++ }
+		/^not ok [0-9]+ / { bad++ }
+		/^ok [0-9]+ .*# SKIP/ { skip++; if (!(nodyn && /PREEMPT_DYNAMIC/)) badskip++ }
+		END { printf "%d %d %d %d\n", n, bad, skip, badskip }' "$tap")
+	if [ -z "$plan" ] || [ "$plan" = 0 ] || [ "$nres" != "$plan" ]; then
+		bad "kselftest: plan '${plan:-none}', $nres results ($(grep -m1 '^1\.\.' "$tap"))"
+	elif [ "$nnot" != 0 ] || [ "$nbadskip" != 0 ]; then
+		bad "kselftest sched/preempt_lazy: $nnot of $plan not ok, $nbadskip skipped ($(sed -n 's/^kselftest: //p' "$g"))"
+	else
+		ok "kselftest sched/preempt_lazy: $((nres - nskip)) of $plan ok, $nskip skipped (no PREEMPT_DYNAMIC) ($(sed -n 's/^kselftest: //p' "$g"))"
+	fi
+elif grep -q '^kselftest: no /bin/preempt_lazy' "$g"; then
+	echo "      kselftest: not in this tree (a series without patch 9): not run"
+else
+	bad "kselftest: no kselftest.tap ($(grep -m1 '^kselftest' "$g"))"
+fi
+
 # lazytrace: the same flags as the kernel, on every event
 echo
 if [ "$lt" = skip ]; then
