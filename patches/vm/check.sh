@@ -287,6 +287,10 @@ elif [ -n "$spinner" ] && [ -s "$dir/hogs.events" ]; then
 					# out (a user-space spinner makes no other
 					# kernel entry), its function event not traced
 					untraced++
+				} else if (how == "switch Z" || how == "switch X") {
+					# the spinner ran out of time and
+					# exited with the request pending
+					exited++
 				} else if (how != "schedule") {
 					bad_end++
 					printf "      spinner episode at %.6f ended by %s\n", since[c], how > "/dev/stderr"
@@ -343,10 +347,10 @@ elif [ -n "$spinner" ] && [ -s "$dir/hogs.events" ]; then
 			done(c, $2, "cleared", l, "")
 		}
 	}
-	END { printf "%d %d %d %d %d %d %.0f %.0f %d %d\n", n, bad_end, notuser, upgraded, slow, joined, n ? sum / n : 0, max, sameirq, untraced }' \
+	END { printf "%d %d %d %d %d %d %.0f %.0f %d %d %d\n", n, bad_end, notuser, upgraded, slow, joined, n ? sum / n : 0, max, sameirq, untraced, exited }' \
 		"$dir/hogs.events" > "$dir/hogs.spinner"
-	read -r n bend notuser upg slow joined avg max same untraced < "$dir/hogs.spinner"
-	echo "      spinner $spinner: $n lazy requests -> schedule() at exit to user mode, time outside interrupts: mean $avg us, max $max us; ended otherwise (R+, no schedule()): $bend; schedule() from elsewhere: $notuser; upgraded by a later tick first: $upg; by the tick of the interrupt that made it: $same; switched out (R) with the schedule() call not traced: $untraced; over tick/4: $slow; joined by an eager IPI (not counted): $joined"
+	read -r n bend notuser upg slow joined avg max same untraced exited < "$dir/hogs.spinner"
+	echo "      spinner $spinner: $n lazy requests -> schedule() at exit to user mode, time outside interrupts: mean $avg us, max $max us; ended otherwise (R+, no schedule()): $bend; schedule() from elsewhere: $notuser; upgraded by a later tick first: $upg; by the tick of the interrupt that made it: $same; switched out (R) with the schedule() call not traced: $untraced; over tick/4: $slow; joined by an eager IPI (not counted): $joined; ended by its exit: $exited"
 	# debug build: a request may meet a tick in its longer kernel
 	# paths and end R+; one in 20 at most
 	rplus=0
