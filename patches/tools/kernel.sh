@@ -2,7 +2,7 @@
 # kernel.sh - helpers behind patches/Makefile.
 #
 #   kernel.sh checkpatch        fresh tree, apply the series, checkpatch every patch
-#   kernel.sh bisect            fresh tree, apply patch by patch, build after each
+#   kernel.sh bisect            fresh tree of its own, apply patch by patch, build after each
 #   kernel.sh build             tree with the whole series (reused if current), build
 #   kernel.sh tree              only the tree with the whole series (reused if current);
 #                               for builds of other architectures (vm/vm-test-s390.sh)
@@ -158,6 +158,10 @@ build() {
 
 cmd_bisect() {
 	local t0 t out=$BUILD/out-bisect i=0 rc=0
+	# a tree of its own: the series' tree and the kernel built from it
+	# stay as they are
+	SRC=$BUILD/linux-6.12-bisect
+	STAMP=$SRC/.lazytrace-series
 	t0=$(now)
 	fresh_tree
 	rm -rf "$out"
@@ -175,7 +179,7 @@ cmd_bisect() {
 			break
 		fi
 	done
-	[ $rc = 0 ] && series_sum > "$STAMP" && series_files > "$SRC/$FILES"
+	[ $rc = 0 ] && series_sum > "$STAMP"
 	log "bisect builds $([ $rc = 0 ] && echo PASS || echo FAIL) in $(elapsed "$t0")"
 	return $rc
 }
