@@ -3,7 +3,8 @@
 # Checks the recordings that guest.sh left in DIR (NAME.txt, NAME.lat.txt,
 # NAME.dat for NAME in hogs, hogs-eager, msg-lazy, msg-eager,
 # resched-lazy, resched-eager, hrtick, allevents;
-# hogs-stacks.dat, tc-stacks.dat; guest.log; boot-full/guest.log) with
+# hogs-stacks.dat, tc-stacks.dat; kselftest.tap, the TAP of the series'
+# kselftest; guest.log; boot-full/guest.log) with
 # plain text tools, and against the lazytrace binary LAZYTRACE (its
 # absence is a failure; LAZYTRACE=skip skips those checks and says so).
 # Every time threshold derives from the kernel's HZ. With "nolazy" (a
