@@ -814,7 +814,7 @@ if [ -s "$tap" ]; then
 	elif [ "$nnot" != 0 ] || [ "$nbadskip" != 0 ]; then
 		bad "kselftest sched/preempt_lazy: $nnot of $plan not ok, $nbadskip skipped ($(sed -n 's/^kselftest: //p' "$g"))"
 	else
-		ok "kselftest sched/preempt_lazy: $((nres - nskip)) of $plan ok, $nskip skipped (no PREEMPT_DYNAMIC) ($(sed -n 's/^kselftest: //p' "$g"))"
+		ok "kselftest sched/preempt_lazy: $((nres - nskip)) of $plan ok$([ "$nskip" = 0 ] || echo ", $nskip skipped for want of PREEMPT_DYNAMIC") ($(sed -n 's/^kselftest: //p' "$g"))"
 	fi
 elif grep -q '^kselftest: no /bin/preempt_lazy' "$g"; then
 	echo "      kselftest: not in this tree (a series without patch 9): not run"
