@@ -2,7 +2,7 @@
 # kernel.sh - helpers behind patches/Makefile.
 #
 #   kernel.sh checkpatch        fresh tree, apply the series, checkpatch every patch
-#   kernel.sh bisect            fresh tree, apply patch by patch, build after each
+#   kernel.sh bisect            fresh tree of its own, apply patch by patch, build after each
 #   kernel.sh build             tree with the whole series (reused if current), build
 #   kernel.sh tree              only the tree with the whole series (reused if current);
 #                               for builds of other architectures (vm/vm-test-s390.sh)
@@ -18,6 +18,7 @@ CONFIG_DIR=${CONFIG_DIR:-$here/vm}
 JOBS=${JOBS:-$(($(nproc) + 1))}
 SRC=$BUILD/linux-6.12
 STAMP=$SRC/.lazytrace-series
+FILES=.lazytrace-files
 
 now() { date +%s; }
 elapsed() { local s=$(($(now) - $1)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
@@ -37,28 +38,68 @@ ensure_tarball() {
 	[ -f "$TARBALL" ] || { echo "no $TARBALL after installing linux-source-6.12" >&2; exit 1; }
 }
 
-fresh_tree() {
-	local t
+fresh_tree() { # [DIR]: a pristine tree in DIR (default $SRC)
+	local t dir=${1:-$SRC}
 	t=$(now)
 	ensure_tarball
 	mkdir -p "$BUILD"
-	rm -rf "$SRC" "$BUILD/linux-source-6.12"
+	rm -rf "$dir" "$BUILD/linux-source-6.12"
 	tar -C "$BUILD" -xf "$TARBALL"
-	mv "$BUILD/linux-source-6.12" "$SRC"
-	log "extracted pristine $(basename "$TARBALL") ($(make -s -C "$SRC" kernelversion)) in $(elapsed "$t")"
+	mv "$BUILD/linux-source-6.12" "$dir"
+	log "extracted pristine $(basename "$TARBALL") ($(make -s -C "$dir" kernelversion)) in $(elapsed "$t")"
 }
 
-apply_one() {
-	local log
-	# The ceiling keeps git from treating $SRC as part of an enclosing
+apply_one() { # PATCH [DIR]
+	local log dir=${2:-$SRC}
+	# The ceiling keeps git from treating the tree as part of an enclosing
 	# repository (it would then skip every path outside the cwd).
-	if ! log=$(cd "$SRC" && GIT_CEILING_DIRECTORIES=$(dirname "$SRC") \
+	if ! log=$(cd "$dir" && GIT_CEILING_DIRECTORIES=$(dirname "$dir") \
 		git apply -v --whitespace=error-all "$SERIES_DIR/$1" 2>&1) ||
 	   echo "$log" | grep -q '^Skipped'; then
 		echo "$log" >&2
 		echo "FAIL: $1 does not apply" >&2
 		exit 1
 	fi
+}
+
+# The files the series touches (old and new names), one a line.
+series_files() {
+	(cd "$SERIES_DIR" && sed -n 's|^--- a/||p; s|^+++ b/||p' $(patches)) | sort -u
+}
+
+# patched_tree: the series applied, patch by patch, to a pristine tree,
+# then made $SRC. A $SRC of an earlier series is updated in place, file
+# by file, where the content differs, so that the files the two series
+# leave alike keep their times and a kernel built from $SRC is rebuilt
+# only where the change reaches (a patch to tools/ rebuilds nothing).
+patched_tree() {
+	local new=$BUILD/linux-6.12.new f n=0
+	fresh_tree "$new"
+	for p in $(patches); do
+		apply_one "$p" "$new"
+	done
+	series_files > "$new/$FILES"
+	if [ -f "$SRC/$FILES" ] && [ -f "$STAMP" ]; then
+		sort -u "$SRC/$FILES" "$new/$FILES" | while read -r f; do
+			if [ -f "$new/$f" ]; then
+				cmp -s "$new/$f" "$SRC/$f" && continue
+				mkdir -p "$(dirname "$SRC/$f")"
+				cp "$new/$f" "$SRC/$f"
+				echo "$f"
+			elif [ -e "$SRC/$f" ]; then
+				rm -f "$SRC/$f"
+				echo "$f"
+			fi
+		done > "$BUILD/tree-update.log"
+		n=$(wc -l < "$BUILD/tree-update.log")
+		cp "$new/$FILES" "$SRC/$FILES"
+		rm -rf "$new"
+		log "updated $SRC in place: $n file(s) differ from the last series ($BUILD/tree-update.log)"
+	else
+		rm -rf "$SRC"
+		mv "$new" "$SRC"
+	fi
+	series_sum > "$STAMP"
 }
 
 checkpatch_one() {
@@ -76,11 +117,7 @@ checkpatch_one() {
 cmd_checkpatch() {
 	local t rc=0
 	t=$(now)
-	fresh_tree
-	for p in $(patches); do
-		apply_one "$p"
-	done
-	series_sum > "$STAMP"
+	patched_tree
 	log "series applied ($(patches | wc -l) patches); checkpatch:"
 	for p in $(patches); do
 		checkpatch_one "$p" || rc=1
@@ -121,6 +158,10 @@ build() {
 
 cmd_bisect() {
 	local t0 t out=$BUILD/out-bisect i=0 rc=0
+	# a tree of its own: the series' tree and the kernel built from it
+	# stay as they are
+	SRC=$BUILD/linux-6.12-bisect
+	STAMP=$SRC/.lazytrace-series
 	t0=$(now)
 	fresh_tree
 	rm -rf "$out"
@@ -147,11 +188,7 @@ cmd_tree() {
 	if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$(series_sum)" ]; then
 		log "reusing $SRC (series unchanged)"
 	else
-		fresh_tree
-		for p in $(patches); do
-			apply_one "$p"
-		done
-		series_sum > "$STAMP"
+		patched_tree
 		log "series applied"
 	fi
 }

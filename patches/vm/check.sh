@@ -3,7 +3,8 @@
 # Checks the recordings that guest.sh left in DIR (NAME.txt, NAME.lat.txt,
 # NAME.dat for NAME in hogs, hogs-eager, msg-lazy, msg-eager,
 # resched-lazy, resched-eager, hrtick, allevents;
-# hogs-stacks.dat, tc-stacks.dat; guest.log; boot-full/guest.log) with
+# hogs-stacks.dat, tc-stacks.dat; kselftest.tap, the TAP of the series'
+# kselftest; guest.log; boot-full/guest.log) with
 # plain text tools, and against the lazytrace binary LAZYTRACE (its
 # absence is a failure; LAZYTRACE=skip skips those checks and says so).
 # Every time threshold derives from the kernel's HZ. With "nolazy" (a
@@ -287,6 +288,10 @@ elif [ -n "$spinner" ] && [ -s "$dir/hogs.events" ]; then
 					# out (a user-space spinner makes no other
 					# kernel entry), its function event not traced
 					untraced++
+				} else if (how == "switch Z" || how == "switch X") {
+					# the spinner ran out of time and
+					# exited with the request pending
+					exited++
 				} else if (how != "schedule") {
 					bad_end++
 					printf "      spinner episode at %.6f ended by %s\n", since[c], how > "/dev/stderr"
@@ -343,10 +348,10 @@ elif [ -n "$spinner" ] && [ -s "$dir/hogs.events" ]; then
 			done(c, $2, "cleared", l, "")
 		}
 	}
-	END { printf "%d %d %d %d %d %d %.0f %.0f %d %d\n", n, bad_end, notuser, upgraded, slow, joined, n ? sum / n : 0, max, sameirq, untraced }' \
+	END { printf "%d %d %d %d %d %d %.0f %.0f %d %d %d\n", n, bad_end, notuser, upgraded, slow, joined, n ? sum / n : 0, max, sameirq, untraced, exited }' \
 		"$dir/hogs.events" > "$dir/hogs.spinner"
-	read -r n bend notuser upg slow joined avg max same untraced < "$dir/hogs.spinner"
-	echo "      spinner $spinner: $n lazy requests -> schedule() at exit to user mode, time outside interrupts: mean $avg us, max $max us; ended otherwise (R+, no schedule()): $bend; schedule() from elsewhere: $notuser; upgraded by a later tick first: $upg; by the tick of the interrupt that made it: $same; switched out (R) with the schedule() call not traced: $untraced; over tick/4: $slow; joined by an eager IPI (not counted): $joined"
+	read -r n bend notuser upg slow joined avg max same untraced exited < "$dir/hogs.spinner"
+	echo "      spinner $spinner: $n lazy requests -> schedule() at exit to user mode, time outside interrupts: mean $avg us, max $max us; ended otherwise (R+, no schedule()): $bend; schedule() from elsewhere: $notuser; upgraded by a later tick first: $upg; by the tick of the interrupt that made it: $same; switched out (R) with the schedule() call not traced: $untraced; over tick/4: $slow; joined by an eager IPI (not counted): $joined; ended by its exit: $exited"
 	# debug build: a request may meet a tick in its longer kernel
 	# paths and end R+; one in 20 at most
 	rplus=0
@@ -786,6 +791,35 @@ if grep -q '^kvm: svm [1-9]' "$g" && grep -q '^kvm: .*/dev/kvm$' "$g"; then
 	fi
 else
 	echo "      kvm: no KVM guest under this kernel ($(grep -m1 '^kvm: ' "$g")): guest entry not tested"
+fi
+
+# The series' kselftest (tools/testing/selftests/sched/preempt_lazy,
+# patch 9; guest.sh step i): its TAP must have a plan, as many results
+# and no "not ok". The VM gives it all it needs (root, lazy mode,
+# PREEMPT_DYNAMIC, tracefs, 2 CPUs, high-resolution timers), so a skip
+# fails too, but for the tests that need PREEMPT_DYNAMIC where the
+# kernel has none (nodyn).
+echo
+tap=$dir/kselftest.tap
+if [ -s "$tap" ]; then
+	plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$tap" | head -1)
+	grep -E '^(not )?ok |^# ' "$tap" | sed 's/^/      kselftest: /'
+	read -r nres nnot nskip nbadskip < <(awk -v nodyn=$nodyn '
+		/^(not )?ok [0-9]+ / { n++ }
+		/^not ok [0-9]+ / { bad++ }
+		/^ok [0-9]+ .*# SKIP/ { skip++; if (!(nodyn && /PREEMPT_DYNAMIC/)) badskip++ }
+		END { printf "%d %d %d %d\n", n, bad, skip, badskip }' "$tap")
+	if [ -z "$plan" ] || [ "$plan" = 0 ] || [ "$nres" != "$plan" ]; then
+		bad "kselftest: plan '${plan:-none}', $nres results ($(grep -m1 '^1\.\.' "$tap"))"
+	elif [ "$nnot" != 0 ] || [ "$nbadskip" != 0 ]; then
+		bad "kselftest sched/preempt_lazy: $nnot of $plan not ok, $nbadskip skipped ($(sed -n 's/^kselftest: //p' "$g"))"
+	else
+		ok "kselftest sched/preempt_lazy: $((nres - nskip)) of $plan ok$([ "$nskip" = 0 ] || echo ", $nskip skipped for want of PREEMPT_DYNAMIC") ($(sed -n 's/^kselftest: //p' "$g"))"
+	fi
+elif grep -q '^kselftest: no /bin/preempt_lazy' "$g"; then
+	echo "      kselftest: not in this tree (a series without patch 9): not run"
+else
+	bad "kselftest: no kselftest.tap ($(grep -m1 '^kselftest' "$g"))"
 fi
 
 # lazytrace: the same flags as the kernel, on every event

@@ -314,6 +314,20 @@ for m in $RUN_MODES; do
 done
 [ -n "$LAZY" ] && mode lazy
 
+# i. the series' kselftest (tools/testing/selftests/sched/preempt_lazy,
+#    patch 9), built on the host, with the guest quiet: it selects the
+#    modes it needs itself and puts the one it found back. Its TAP
+#    output goes to kselftest.tap for check.sh.
+if [ -x /bin/preempt_lazy ]; then
+	stamp "kselftest start"
+	preempt_lazy > $OUT/kselftest.tap 2>&1
+	echo "kselftest: preempt_lazy exit $?"
+	stamp "kselftest end"
+	[ -n "$LAZY" ] && [ -e $P ] && ! grep -q '(lazy)' $P && echo "FAIL: kselftest left $P at '$(cat $P)'"
+else
+	echo "kselftest: no /bin/preempt_lazy in the initramfs"
+fi
+
 # e. hog call sites: lazytrace record with its kernel-stack capture (by
 #    default a stacktrace trigger on the tick, filtered on the lazy bit)
 #    while three lazyhog writers hog CPU 1 in lazy mode (full mode on a

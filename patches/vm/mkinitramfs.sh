@@ -2,7 +2,8 @@
 # mkinitramfs.sh OUT.cpio.gz LAZYLOAD_BINARY [LAZYHOG_MODULE [LAZYTRACE KCONFIG]]
 # Initramfs for the test VM: busybox-static; trace-cmd, and hackbench and
 # cyclictest from rt-tests, with the shared libraries they need (copied
-# from the host); our lazyload, the lazyhog module, init, guest.sh; the
+# from the host); our lazyload, the lazyhog module, the series' kselftest
+# preempt_lazy, init, guest.sh; the
 # lazytrace binary under test (and the kernel's .config where Debian
 # keeps it, /boot/config-RELEASE, for its HZ).
 set -euo pipefail
@@ -36,6 +37,8 @@ cp "$ct" "$root/bin/cyclictest"
 cp "$lazyload" "$root/bin/lazyload"
 # kvmlazy, built next to lazyload, where the VM test built it
 [ -x "$(dirname "$lazyload")/kvmlazy" ] && cp "$(dirname "$lazyload")/kvmlazy" "$root/bin/kvmlazy"
+# the series' kselftest (sched/preempt_lazy, static), where the VM test built it
+[ -x "$(dirname "$lazyload")/preempt_lazy" ] && cp "$(dirname "$lazyload")/preempt_lazy" "$root/bin/preempt_lazy"
 bins="$tc $hb $ct"
 if [ -n "$lazytrace" ]; then
 	cp "$lazytrace" "$root/bin/lazytrace"

@@ -114,13 +114,24 @@ ksrc=${KERNEL_SRC:-$BUILD/linux-6.12}
 kout=$(cd "$(dirname "$kconfig")" && pwd)
 make -s -C "$ksrc" O="$kout" M="$BUILD/lazyhog" KCFLAGS=-Werror modules > "$BUILD/lazyhog/build.log" 2>&1 ||
 	{ cat "$BUILD/lazyhog/build.log" >&2; echo "vm-test: lazyhog module build failed" >&2; exit 1; }
+# the series' kselftest (patch 9), built static with its own Makefile
+# from the tree the kernel was built from; a tree without it (an older
+# series) leaves it out and check.sh says so
+rm -rf "$BUILD/kselftest" "$BUILD/preempt_lazy"
+if [ -f "$ksrc/tools/testing/selftests/sched/preempt_lazy.c" ]; then
+	mkdir -p "$BUILD/kselftest"
+	make -s -C "$ksrc/tools/testing/selftests/sched" OUTPUT="$BUILD/kselftest" LDFLAGS=-static \
+		"$BUILD/kselftest/preempt_lazy" > "$BUILD/kselftest.log" 2>&1 &&
+		cp "$BUILD/kselftest/preempt_lazy" "$BUILD/preempt_lazy" ||
+		{ cat "$BUILD/kselftest.log" >&2; echo "vm-test: kselftest build failed" >&2; exit 1; }
+fi
 # the lazytrace under test runs in the guest too (record's kernel-stack
 # capture), unless LAZYTRACE=skip
 ltguest=
 [ "$LAZYTRACE" != skip ] && [ -x "$LAZYTRACE" ] && ltguest=$LAZYTRACE
 "$here/mkinitramfs.sh" "$BUILD/initramfs.cpio.gz" "$BUILD/lazyload" "$BUILD/lazyhog/lazyhog.ko" \
 	$ltguest ${ltguest:+"$kconfig"} || exit 1
-stage "initramfs + lazyhog.ko" "$t"
+stage "initramfs + lazyhog.ko + kselftest" "$t"
 
 t=$(now)
 rm -rf "$vmout"
