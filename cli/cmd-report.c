@@ -76,35 +76,6 @@ static struct {
 	bool each_line;
 } out;
 
-/*
- * memcpy() of a line's few bytes, inline: a library call per piece of a
- * line cost more than the copy. The copies overlap but stay inside both
- * buffers.
- */
-static inline void copy_short(char *d, const char *s, size_t n)
-{
-	uint64_t a, b;
-	uint32_t x, y;
-
-	if (n > 16) {
-		memcpy(d, s, n);
-	} else if (n >= 8) {
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(d, &a, 8);
-		memcpy(d + n - 8, &b, 8);
-	} else if (n >= 4) {
-		memcpy(&x, s, 4);
-		memcpy(&y, s + n - 4, 4);
-		memcpy(d, &x, 4);
-		memcpy(d + n - 4, &y, 4);
-	} else if (n) {
-		d[0] = s[0];
-		d[n / 2] = s[n / 2];
-		d[n - 1] = s[n - 1];
-	}
-}
-
 static void out_flush(void)
 {
 	if (out.len)
@@ -121,7 +92,7 @@ static void out_put(const char *s, size_t n)
 			return;
 		}
 	}
-	copy_short(out.buf + out.len, s, n);
+	memcpy(out.buf + out.len, s, n);
 	out.len += n;
 }
 
@@ -246,7 +217,7 @@ static void print_default(const struct line *l, bool color, bool full)
 	}
 	while (n++ < 16)
 		*p++ = ' ';
-	copy_short(p, l->comm, l->comm_len);
+	memcpy(p, l->comm, l->comm_len);
 	p += l->comm_len;
 	*p++ = '-';
 	n = p - buf;
