@@ -1467,7 +1467,9 @@ struct lt_run *lt_run_new(void);
  * "graph-leaves" ("1": a trace.dat's function_graph call with nothing
  * inside, an entry whose next event on its CPU is its own return, is one
  * event, its entry, whose lt_event_payload() is the kernel's "func();"
- * with its duration; for a printer of the kernel's layout).
+ * with its duration; for a printer of the kernel's layout) and "feed"
+ * ("1": the events the caller takes with lt_run_next_event() are the
+ * analysis' input too; see there).
  *
  * Return: 0, or -1 with lt_run_error() saying which option and why
  * (%LT_RUN_USAGE).
@@ -1609,6 +1611,18 @@ bool lt_run_event_selected(const struct lt_run *run,
  * and are gone for the run's tables, which see only what is left of the
  * input. Print an event with lt_event_payload() on lt_run_reader().
  *
+ * With "feed" set, each event within the cut is also fed to the run's
+ * analysis, for a caller that both presents the events and shows the
+ * analysis of them (a viewer that draws as it reads): the
+ * "transitions", "requests" and "switches" tables, asked for before the
+ * first event, then hold the rows each event made, which lt_run_next()
+ * (or lt_table_next(), for one table) hands out right after it until
+ * they are all taken (it returns NULL then, and reads nothing itself).
+ * The NULL at the end finishes the analysis: its last rows (the
+ * requests it truncates) follow it, and the other tables describe the
+ * events taken (asking for one before the end takes the rest of the
+ * input).
+ *
  * Return: the event, valid until the next call, or NULL at the end or on
  * an error (lt_run_error() then names the file and the offset or line).
  */
@@ -1714,6 +1728,9 @@ struct lt_table *lt_run_table(struct lt_run *run, const char *name);
  * call. Memory stays bounded by the tasks: nothing is kept for a table
  * its caller reads later. lt_table_next() refuses a table that shares
  * its pass.
+ *
+ * With "feed" set, the input is read by lt_run_next_event(), and this
+ * gives the rows of the events it took, NULL once they are all taken.
  *
  * Return: the table whose row is current, or NULL at the end or on an
  * error (lt_run_error() tells).

@@ -968,6 +968,8 @@ static int queue_next(struct lt_table *t)
 	int ret;
 
 	while (!run->q_len) {
+		if (run->feed)	/* lt_run_next_event() reads, not the table */
+			return 0;
 		ret = lt_run_step(run);
 		if (ret < 0)
 			return ret;
