@@ -170,10 +170,13 @@ int cmd_tui(int argc, char **argv)
 	if (live && filters)
 		die_usage("--live: no --cpu, --pid, --comm, --from or --to (they filter a trace file)");
 	/*
-	 * The run's analysis is fed the events the TUI takes from it; the
-	 * panels list every task record, as the find prompt searches them.
+	 * The run's analysis is fed the events the TUI takes from it, and
+	 * the upgrades they make are its transitions rows (the only ones the
+	 * TUI reads, and so the only ones made); the panels list every task
+	 * record, as the find prompt searches them.
 	 */
 	run_set(&rc, "feed", "1");
+	run_set(&rc, "kind", "upgrade,tick-upgrade");
 	run_set(&rc, "all-tasks", "1");
 	if (!live) {
 		run_cli_open(&rc, 0, NULL);
