@@ -535,12 +535,8 @@ uint64_t lt_run_first_ts(const struct lt_run *run)
 	return run->reader ? lt_reader_first_ts(run->reader) : 0;
 }
 
-/*
- * Documented in lazytrace.h. Once per event of a printer as fast as
- * trace-cmd: the reader's event as it is, nothing copied, nothing fed.
- */
 /* The analysis takes @ev, within the cut; a shared pass queues its switch. */
-static void run_feed(struct lt_run *run, const struct lt_event *ev)
+static inline void run_feed(struct lt_run *run, const struct lt_event *ev)
 {
 	run->stepped = true;
 	/* a long interval takes a while: keep the buffers from wrapping */
@@ -567,6 +563,11 @@ static int run_end(struct lt_run *run)
 	return 0;
 }
 
+/*
+ * Documented in lazytrace.h. Once per event of a printer as fast as
+ * trace-cmd: the reader's event as it is, nothing copied, nothing fed
+ * (but with "feed").
+ */
 const struct lt_event *lt_run_next_event(struct lt_run *run)
 {
 	const struct lt_event *ev;
@@ -626,6 +627,9 @@ struct lt_table *lt_run_next(struct lt_run *run)
 	struct lt_row *r;
 	int ret;
 
+	/* once per event fed: the usual answer first */
+	if (run->feed && !run->q_len && run->nr_stream)
+		return NULL;
 	if (!run->nr_stream) {
 		lt_run_fail(run, LT_RUN_USAGE, "no stream table was asked for");
 		return NULL;
