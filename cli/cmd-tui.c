@@ -48,13 +48,22 @@ JOBS_USAGE
 "--cpu, --from or --to the trace is cut before it is read, as in the other\n"
 "commands. --live takes none of them.\n";
 
-static int tui_live_cmd(enum lt_abi abi, const struct lt_analysis_opts *lo,
-			enum lt_stacks stacks)
+/* The live run: its session records what the TUI shows, from @stacks on. */
+static int tui_live_cmd(struct run_cli *rc, enum lt_stacks stacks)
 {
-	struct lt_tracefs_opts to = { .functions = true, .stacks = stacks };
-	struct lt_open_opts oo = { .abi = abi };
+	static const char *const names[] = {
+		[LT_STACKS_LAZY] = "lazy",
+		[LT_STACKS_NONE] = "none",
+		[LT_STACKS_TICK] = "tick",
+		[LT_STACKS_PREEMPT] = "preempt",
+	};
+	int ret;
 
-	return tui_live(&to, &oo, lo) ? EXIT_BAD : EXIT_OK;
+	run_set(rc, "live", "1");
+	run_set(rc, "stacks", names[stacks]);
+	ret = tui_live(rc->run);
+	lt_run_free(rc->run);
+	return ret ? EXIT_BAD : EXIT_OK;
 }
 
 /*
@@ -117,10 +126,8 @@ int cmd_tui(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct lt_analysis_opts lo = { 0 };
 	enum lt_stacks stacks = LT_STACKS_LAZY;
-	enum lt_abi abi = LT_ABI_AUTO;
-	bool live = false, abi_given = false;
+	bool live = false;
 	const char *file, *buffer = NULL;
 	unsigned int filters;
 	struct run_cli rc;
@@ -136,13 +143,7 @@ int cmd_tui(int argc, char **argv)
 			live = true;
 			break;
 		case OPT_HZ:
-			/* the TUI's own analysis takes it */
-			lo.hz = parse_hz(optarg);
-			break;
-		case OPT_ABI:
-			/* --live has no run: it takes the ABI itself */
-			abi_opt(optarg, &abi, &abi_given);
-			run_set(&rc, "abi", optarg);
+			run_set(&rc, "hz", optarg);
 			break;
 		case 'B':
 			buffer = optarg;
@@ -168,6 +169,15 @@ int cmd_tui(int argc, char **argv)
 		die_usage("--live traces this machine: no -i or -B");
 	if (live && filters)
 		die_usage("--live: no --cpu, --pid, --comm, --from or --to (they filter a trace file)");
+	/*
+	 * The run's analysis is fed the events the TUI takes from it, and
+	 * the upgrades they make are its transitions rows (the only ones the
+	 * TUI reads, and so the only ones made); the panels list every task
+	 * record, as the find prompt searches them.
+	 */
+	run_set(&rc, "feed", "1");
+	run_set(&rc, "kind", "upgrade,tick-upgrade");
+	run_set(&rc, "all-tasks", "1");
 	if (!live) {
 		run_cli_open(&rc, 0, NULL);
 		probe_input(&rc);
@@ -175,11 +185,9 @@ int cmd_tui(int argc, char **argv)
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		die_usage("needs a terminal (use report, timeline or hogs in scripts)");
 	setlocale(LC_ALL, "");
-	if (live) {
-		lt_run_free(rc.run);
-		return tui_live_cmd(abi, &lo, stacks);
-	}
-	ret = tui_file(rc.run, rc.input, buffer, &lo, filters);
+	if (live)
+		return tui_live_cmd(&rc, stacks);
+	ret = tui_file(rc.run, rc.input, buffer, filters);
 	lt_run_free(rc.run);
 	return ret ? EXIT_BAD : EXIT_OK;
 }

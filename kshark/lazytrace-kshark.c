@@ -5,11 +5,11 @@
  * pending, a marker at each upgrade with its source, the hog episodes,
  * and the request's latency and call site in the information line.
  *
- * Nothing here measures anything: the plugin runs liblazytrace's
- * analysis over the file the stream opened and keeps its transitions as
- * spans and markers, at the times of the events that showed them (the
- * same timestamps as KernelShark's entries), and frames the hog episodes
- * its episodes table gives.
+ * Nothing here measures anything: the plugin reads the file the stream
+ * opened through a liblazytrace run, keeps the rows of its transitions
+ * table as spans and markers, at the times of the events that showed
+ * them (the same timestamps as KernelShark's entries), and frames the
+ * hog episodes its episodes table gives.
  *
  * LAZYTRACE_KSHARK_LOG=FILE appends what the analysis gave and what was
  * drawn, for tests.
@@ -127,7 +127,19 @@ static void add_span(struct ltk_build *b, enum ltk_span_kind kind,
 	c->nr_by_kind[kind]++;
 }
 
-static void add_marker(struct ltk_build *b, const struct lt_transition *t,
+/* A transitions table row, what the spans and markers need of it. */
+struct ltk_tr {
+	int64_t ts;
+	int64_t since;		/* the request's seen_ns */
+	int64_t since_after;	/* the event before it */
+	int cpu;
+	int pid;
+	int kind;		/* enum lt_transition_kind */
+	int request;		/* enum lt_transition_kind */
+	int source;		/* enum lt_upgrade_source */
+};
+
+static void add_marker(struct ltk_build *b, const struct ltk_tr *t,
 		       struct ltk_cpu *cs)
 {
 	struct ltk_ctx *c = b->c;
@@ -145,8 +157,8 @@ static void add_marker(struct ltk_build *b, const struct lt_transition *t,
 		c->cap_markers = n;
 	}
 	m = &c->markers[c->nr_markers++];
-	m->ts = t->seen_ns;
-	m->since = t->since_ns;
+	m->ts = t->ts;
+	m->since = t->since;
 	m->cpu = t->cpu;
 	m->pid = t->pid;
 	m->tick = t->kind == LT_TR_TICK_UPGRADE;
@@ -154,7 +166,7 @@ static void add_marker(struct ltk_build *b, const struct lt_transition *t,
 	m->request = t->request;
 	m->site = NULL;
 	/* A stack the kernel took while this request was pending. */
-	if (cs->stack_ts >= 0 && cs->stack_ts >= (int64_t)t->since_after_ns)
+	if (cs->stack_ts >= 0 && cs->stack_ts >= t->since_after)
 		m->site = strdup(cs->site);
 	cs->stack_ts = -1;
 	if ((unsigned int)t->source < 8)
@@ -185,11 +197,10 @@ static void close_eager(struct ltk_build *b, struct ltk_cpu *cs, int cpu,
  * eager request opens an eager span, and serving (or truncation) ends
  * what is open.
  */
-static void on_transition(const struct lt_transition *t, void *data)
+static void on_transition(struct ltk_build *b, const struct ltk_tr *t)
 {
-	struct ltk_build *b = data;
 	struct ltk_cpu *cs = cpu_state(b, t->cpu);
-	int64_t ts = t->seen_ns;
+	int64_t ts = t->ts;
 
 	if (!cs)
 		return;
@@ -218,6 +229,69 @@ static void on_transition(const struct lt_transition *t, void *data)
 		close_lazy(b, cs, t->cpu, ts);
 		close_eager(b, cs, t->cpu, ts);
 		break;
+	}
+}
+
+/* The transitions table's columns the plugin reads. */
+enum {
+	TR_TS, TR_CPU, TR_PID, TR_KIND, TR_REQUEST, TR_SINCE, TR_LAT_MAX,
+	TR_SOURCE, TR_NR_COLS
+};
+
+static const char *const tr_names[TR_NR_COLS] = {
+	"ts_ns", "cpu", "pid", "kind", "request", "since_ns",
+	"latency_max_ns", "source",
+};
+
+/* A name's number in what @name_of names, -1 if none. */
+static int name_number(const char *s, const char *(*name_of)(int), int max)
+{
+	int k;
+
+	for (k = 0; s && k < max; k++)
+		if (!strcmp(s, name_of(k)))
+			return k;
+	return -1;
+}
+
+static const char *transition_name(int k)
+{
+	return lt_transition_name(k);
+}
+
+static const char *source_name(int k)
+{
+	return lt_upgrade_source_name(k);
+}
+
+/* Every row the run queued: the transitions of the events taken. */
+static void take_rows(struct ltk_build *b, struct lt_run *run,
+		      const int *col)
+{
+	struct lt_table *t;
+	struct ltk_tr tr;
+
+	while ((t = lt_run_next(run))) {
+		tr.ts = lt_table_uint(t, col[TR_TS]);
+		tr.cpu = lt_table_int(t, col[TR_CPU]);
+		tr.pid = lt_table_int(t, col[TR_PID]);
+		tr.kind = name_number(lt_table_string(t, col[TR_KIND]),
+				      transition_name, LT_TR_KIND_MAX);
+		tr.request = name_number(lt_table_string(t, col[TR_REQUEST]),
+					 transition_name, LT_TR_KIND_MAX);
+		tr.source = name_number(lt_table_string(t, col[TR_SOURCE]),
+					source_name, LT_UPG_SOURCE_MAX);
+		if (tr.source < 0)
+			tr.source = 0;
+		/* null for a new request: it is its own */
+		tr.since = tr.ts;
+		tr.since_after = tr.ts;
+		if (!lt_table_null(t, col[TR_SINCE])) {
+			tr.since = lt_table_uint(t, col[TR_SINCE]);
+			tr.since_after = tr.ts -
+				(int64_t)lt_table_uint(t, col[TR_LAT_MAX]);
+		}
+		on_transition(b, &tr);
 	}
 }
 
@@ -309,21 +383,38 @@ fail:
 	return -1;
 }
 
+/* The hogs table's rows and their episodes; -1 on error. */
+static int count_hogs(struct lt_run *run, uint64_t *nr, uint64_t *episodes)
+{
+	struct lt_table *t = lt_run_table(run, "hogs");
+	int col, ret;
+
+	*nr = *episodes = 0;
+	if (!t)
+		return -1;
+	col = lt_table_column(t, "episodes");
+	if (col < 0)
+		return -1;
+	while ((ret = lt_table_next(t)) > 0) {
+		(*nr)++;
+		*episodes += lt_table_uint(t, col);
+	}
+	return ret;
+}
+
 static void log_counts(struct ltk_ctx *c, const char *file,
-		       const char *buffer, const struct lt_analysis *a,
+		       const char *buffer, struct lt_run *run,
 		       long long episode_rows)
 {
-	const struct lt_analysis_summary *s = lt_analysis_summary(a);
-	const struct lt_task_stats *const *hogs;
-	uint64_t episodes = 0, sites = 0;
-	size_t nr, i;
+	uint64_t episodes = 0, sites = 0, nr = 0;
+	size_t i;
 	int src;
 
 	if (!c->log)
 		return;
-	hogs = lt_analysis_hogs(a, &nr);
-	for (i = 0; i < nr; i++)
-		episodes += hogs[i]->episodes;
+	if (count_hogs(run, &nr, &episodes))
+		fprintf(stderr, "plugin-lazytrace: %s: hogs: %s\n", file,
+			lt_run_error(run) ? lt_run_error(run) : "no such column");
 	fprintf(c->log, "loaded %s buffer %s\n", file, buffer);
 	fprintf(c->log, "lazy_spans %llu\n",
 		(unsigned long long)c->nr_by_kind[LTK_SPAN_LAZY]);
@@ -336,63 +427,80 @@ static void log_counts(struct ltk_ctx *c, const char *file,
 	for (i = 0; i < c->nr_markers; i++)
 		sites += c->markers[i].site != NULL;
 	fprintf(c->log, "markers_with_site %llu\n", (unsigned long long)sites);
-	fprintf(c->log, "hogs %zu\n", nr);
+	fprintf(c->log, "hogs %llu\n", (unsigned long long)nr);
 	fprintf(c->log, "hog_episodes %llu\n", (unsigned long long)episodes);
 	fprintf(c->log, "episode_rows %lld\n", episode_rows);
 	fprintf(c->log, "episode_spans %llu\n",
 		(unsigned long long)c->nr_by_kind[LTK_SPAN_EPISODE]);
-	fprintf(c->log, "tick_ns %llu\n", (unsigned long long)s->tick_ns);
+	fprintf(c->log, "tick_ns %llu\n", (unsigned long long)c->tick_ns);
 	fflush(c->log);
 }
 
 /*
+ * The run takes the events one by one (to see the stacks that give the
+ * call sites) and feeds them to its analysis: the transitions each one
+ * made are the rows the run queued right after it.
+ */
+static int read_input(struct ltk_build *b, struct lt_run *run)
+{
+	struct lt_table *t = lt_run_table(run, "transitions");
+	const struct lt_event *ev;
+	int col[TR_NR_COLS], i;
+
+	if (!t)
+		return -1;
+	for (i = 0; i < TR_NR_COLS; i++) {
+		col[i] = lt_table_column(t, tr_names[i]);
+		if (col[i] < 0)
+			return -1;
+	}
+	while ((ev = lt_run_next_event(run))) {
+		if (ev->kind == LT_EV_KERNEL_STACK)
+			note_stack(b, ev);
+		take_rows(b, run, col);
+	}
+	/* the end: the analysis truncated what was open */
+	take_rows(b, run, col);
+	return lt_run_error(run) ? -1 : 0;
+}
+
+/*
  * KernelShark opens each buffer of a trace.dat as a stream of its own,
- * named after the buffer; the analysis reads the same buffer.
+ * named after the buffer; the run reads the same buffer.
  */
 static int analyse(struct ltk_ctx *c, const char *file, const char *buffer)
 {
-	struct lt_open_opts ropts = { .buffer = buffer };
-	struct lt_analysis_opts opts = { .on_transition = on_transition };
 	struct ltk_build b = { .c = c };
-	const struct lt_event *ev;
-	struct lt_analysis *a;
-	struct lt_reader *r;
-	char err[512];
+	struct lt_run *run = lt_run_new();
+	struct lt_table *meta;
 	long long episodes = -1;
+	uint64_t events = 0, last_ns = 0;
 	int cpu, ret = -1;
 
-	r = lt_reader_open(file, &ropts, err, sizeof(err));
-	if (!r) {
-		fprintf(stderr, "plugin-lazytrace: %s\n", err);
+	if (!run) {
+		fprintf(stderr, "plugin-lazytrace: %s: out of memory\n", file);
 		return -1;
 	}
-	opts.abi = lt_reader_abi(r, NULL);
-	opts.data = &b;
-	a = lt_analysis_new(&opts);
-	if (!a)
-		goto out;
-	/* Fed one by one, to see the stacks that give the call sites. */
-	while ((ev = lt_reader_next(r))) {
-		if (ev->kind == LT_EV_KERNEL_STACK)
-			note_stack(&b, ev);
-		if (lt_analysis_feed(a, ev))
-			b.oom = true;
-	}
-	lt_analysis_finish(a);
-	if (lt_reader_error(r)) {
-		fprintf(stderr, "plugin-lazytrace: %s\n", lt_reader_error(r));
-		goto out;
-	}
-	/* finish() truncated what was open; nothing should be left. */
+	if (lt_run_set(run, "input", file) ||
+	    lt_run_set(run, "buffer", buffer) ||
+	    lt_run_set(run, "feed", "1") || lt_run_open(run) ||
+	    read_input(&b, run))
+		goto fail;
+	meta = lt_run_table(run, "meta");
+	if (!meta || lt_table_next(meta) <= 0)
+		goto fail;
+	events = lt_table_uint(meta, lt_table_column(meta, "events"));
+	last_ns = lt_table_uint(meta, lt_table_column(meta, "last_ns"));
+	c->tick_ns = lt_table_uint(meta, lt_table_column(meta, "tick_ns"));
+	/* the finish truncated what was open; nothing should be left */
 	for (cpu = 0; cpu < b.nr_cpus; cpu++) {
-		close_lazy(&b, &b.cpus[cpu], cpu, lt_analysis_summary(a)->last_ns);
-		close_eager(&b, &b.cpus[cpu], cpu, lt_analysis_summary(a)->last_ns);
+		close_lazy(&b, &b.cpus[cpu], cpu, last_ns);
+		close_eager(&b, &b.cpus[cpu], cpu, last_ns);
 	}
-	c->tick_ns = lt_analysis_summary(a)->tick_ns;
 	if (c->nr_markers)	/* an empty buffer has no array at all */
 		qsort(c->markers, c->nr_markers, sizeof(*c->markers),
 		      cmp_marker);
-	if (lt_analysis_summary(a)->events) {
+	if (events) {
 		episodes = mark_episodes(&b, file, buffer);
 		if (episodes < 0)
 			goto out;
@@ -402,16 +510,19 @@ static int analyse(struct ltk_ctx *c, const char *file, const char *buffer)
 		goto out;
 	}
 	/* A buffer without events (often the top one) has nothing to show. */
-	if (!lt_analysis_summary(a)->events) {
+	if (!events) {
 		ret = 1;
 		goto out;
 	}
-	log_counts(c, file, buffer, a, episodes);
+	log_counts(c, file, buffer, run, episodes);
 	ret = 0;
+	goto out;
+fail:
+	fprintf(stderr, "plugin-lazytrace: %s\n",
+		lt_run_error(run) ? lt_run_error(run) : "no such column");
 out:
 	free(b.cpus);
-	lt_analysis_free(a);
-	lt_reader_close(r);
+	lt_run_free(run);
 	return ret;
 }
 

@@ -197,16 +197,22 @@ static void draw_header(struct view *v)
 			 has_feature(st->sched_features, "NO_HRTICK") ?
 			 " NO_HRTICK" : "");
 	}
-	/* lost events make requests truncated: said where it is seen */
-	if (v->s->a) {
-		const struct lt_analysis_summary *sum =
-			lt_analysis_summary(v->s->a);
+	/*
+	 * lost events make requests truncated: said where it is seen, as
+	 * the run's meta table counts them (live: the last interval's),
+	 * and while a file is read, as seen so far
+	 */
+	{
+		const struct tui_results *res = v->s->res;
+		uint64_t lost = res ? res->lost_events :
+				v->s->live ? 0 : v->s->lost_events;
+		uint64_t unknown = res ? res->lost_unknown :
+				   v->s->live ? 0 : v->s->lost_unknown;
 
-		if (sum->lost_events || sum->lost_unknown)
+		if (lost || unknown)
 			snprintf(task + strlen(task),
 				 sizeof(task) - strlen(task), "  LOST %llu%s",
-				 (unsigned long long)sum->lost_events,
-				 sum->lost_unknown ? "+" : "");
+				 (unsigned long long)lost, unknown ? "+" : "");
 	}
 	attron(A_REVERSE | pair(PAIR_BAR));
 	putf(lay.header, 0, COLS, " lazytrace tui  %s  span %s  cursor %s cpu %d%s",
@@ -369,7 +375,7 @@ static void draw_timeline(struct view *v)
 				  sel >= 0);
 	}
 	for (k = 0; k < v->nlanes; k++) {
-		const struct lt_task_stats *t = v->lane_task[k];
+		const struct tui_task *t = v->lane_task[k];
 
 		if (t == v->sel)
 			attron(A_BOLD);
@@ -421,12 +427,13 @@ static void title(int y, int x, int w, const char *s)
 /* The selected hog's top call sites, in the rows the hog list left. */
 static void draw_sites(struct view *v, int x, int w, int y)
 {
-	const struct lt_site *s;
+	const struct tui_site *s;
 	size_t nr, i;
 
 	if (!v->sel || !v->sel->hog)
 		return;
-	s = lt_analysis_sites(v->s->a, v->sel, &nr);
+	s = v->sel->sites;
+	nr = v->sel->nr_sites;
 	if (!nr || y >= lay.mid + lay.mid_h)
 		return;
 	putf(y++, x, w, "Sites of %d (episodes, innermost frame):",
@@ -438,27 +445,27 @@ static void draw_sites(struct view *v, int x, int w, int y)
 
 static void draw_hogs(struct view *v, int x, int w)
 {
-	const struct lt_task_stats *const *h;
+	const struct tui_results *res = v->s->res;
+	struct tui_task *const *h = res->hogs;
 	char pend[24], line[128];
-	size_t nr, i, shown = 0;
+	size_t nr = res->nr_hogs, i, shown = 0;
 	int y = lay.mid;
 
-	h = lt_analysis_hogs(v->s->a, &nr);
 	for (i = 0; i < nr; i++)
 		shown += summary_task_shown(v->s, h[i]->pid);
 	snprintf(line, sizeof(line), "Hogs: %zu%s (Tab selects; h: next episode)",
 		 shown, v->s->live ? " in the last interval" : "");
 	title(y++, x, w, line);
-	if (!shown && nr) {
+	if (!shown && res->nr_hogs_all) {
 		put(y++, x, w, "no hogs among the tasks --pid or --comm select");
 		return;
 	}
-	if (!nr) {
-		if (lt_analysis_summary(v->s->a)->tick_source == LT_TICK_UNKNOWN)
+	if (!shown) {
+		if (res->tick_unknown)
 			put(y++, x, w, "no hogs: the tick is unknown (no tick events, no HZ in the trace: --hz N)");
 		else
 			put(y++, x, w, "no hogs: no lazy request waited for the tick");
-		if (!lt_analysis_summary(v->s->a)->lazy_seen) {
+		if (!res->lazy_seen) {
 			put(y++, x, w, "no event carries the lazy bit: the");
 			put(y++, x, w, "kernel ran without lazy preemption");
 		}
@@ -472,8 +479,8 @@ static void draw_hogs(struct view *v, int x, int w)
 			continue;
 		if (me)
 			attron(A_REVERSE);
-		putf(y++, x, w, "%c%2zu %6d %-8.8s %4llu %9s %6.1f",
-		     me ? '>' : ' ', i + 1, h[i]->pid, h[i]->comm,
+		putf(y++, x, w, "%c%2u %6d %-8.8s %4llu %9s %6.1f",
+		     me ? '>' : ' ', h[i]->rank, h[i]->pid, h[i]->comm,
 		     (unsigned long long)h[i]->episodes,
 		     fmt_ns(pend, sizeof(pend), h[i]->pending_ns),
 		     100 * h[i]->trace_share);
@@ -485,8 +492,7 @@ static void draw_hogs(struct view *v, int x, int w)
 
 static void draw_task(struct view *v, int x, int w)
 {
-	const struct lt_task_stats *t = v->sel;
-	const struct lt_latency *lz, *ez;
+	const struct tui_task *t = v->sel;
 	char b[6][24];
 	int y = lay.mid, end = lay.mid + lay.mid_h;
 
@@ -496,8 +502,6 @@ static void draw_task(struct view *v, int x, int w)
 		put(y++, x, w, "Tab the next hog");
 		return;
 	}
-	lz = &t->latency[LT_LAT_LAZY_SERVED];
-	ez = &t->latency[LT_LAT_EAGER_SERVED];
 	attron(A_BOLD | pair(PAIR_TITLE));
 	putf(y++, x, w, "Task %d %s%s", t->pid, t->comm, t->hog ? " (hog)" : "");
 	attroff(A_BOLD | pair(PAIR_TITLE));
@@ -508,29 +512,29 @@ static void draw_task(struct view *v, int x, int w)
 		     100 * t->trace_share, 100 * t->lifetime_share);
 	if (y < end)
 		putf(y++, x, w, "lazy %llu eager %llu tick-upg %llu fold %llu",
-		     (unsigned long long)t->count[LT_TR_LAZY],
-		     (unsigned long long)t->count[LT_TR_EAGER],
-		     (unsigned long long)t->count[LT_TR_TICK_UPGRADE],
-		     (unsigned long long)t->count[LT_TR_FOLD]);
+		     (unsigned long long)t->lazy,
+		     (unsigned long long)t->eager,
+		     (unsigned long long)t->tick_upgrades,
+		     (unsigned long long)t->folds);
 	if (y < end)
 		putf(y++, x, w, "episodes %llu  pending %s",
 		     (unsigned long long)t->episodes,
 		     fmt_ns(b[1], 24, t->pending_ns));
 	if (y < end)
 		putf(y++, x, w, "lazy->served p50 %s max %s",
-		     fmt_ns(b[2], 24, lz->p50), fmt_ns(b[3], 24, lz->max));
+		     fmt_ns(b[2], 24, t->lazy_p50), fmt_ns(b[3], 24, t->lazy_max));
 	if (y < end)
 		putf(y++, x, w, "eager->served p50 %s max %s",
-		     fmt_ns(b[4], 24, ez->p50), fmt_ns(b[5], 24, ez->max));
+		     fmt_ns(b[4], 24, t->eager_p50), fmt_ns(b[5], 24, t->eager_max));
 	if (y < end)
 		putf(y++, x, w, "out: preempted %llu yielded %llu blocked %llu",
-		     (unsigned long long)t->switches[LT_PREV_PREEMPTED],
-		     (unsigned long long)t->switches[LT_PREV_YIELDED],
-		     (unsigned long long)t->switches[LT_PREV_BLOCKED]);
+		     (unsigned long long)t->preempted,
+		     (unsigned long long)t->yielded,
+		     (unsigned long long)t->blocked);
 	if (y < end)
 		putf(y++, x, w, "longest lazy %s  p99 %s",
 		     fmt_ns(b[0], 24, t->max_pending_ns),
-		     fmt_ns(b[1], 24, lz->p99));
+		     fmt_ns(b[1], 24, t->lazy_p99));
 }
 
 /* The kernel's default line, or a narrower one when the panel is. */
@@ -769,8 +773,7 @@ static void draw_reading(struct view *v, int x, int w)
 void draw_all(struct view *v)
 {
 	/* Until the analysis knows the tick (if ever): HZ=250's, for marks. */
-	upgrade_mark_ns = v->s->a && v->s->done ?
-			  lt_analysis_summary(v->s->a)->tick_ns : 0;
+	upgrade_mark_ns = v->s->res && v->s->done ? v->s->res->tick_ns : 0;
 	if (!upgrade_mark_ns)
 		upgrade_mark_ns = 4000000;
 	view_remap(v);

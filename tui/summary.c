@@ -163,30 +163,82 @@ static void note_pos(struct summary *s, int64_t t, uint64_t prev_pos)
 		s->nbins = idx + 1;
 }
 
-static void on_transition(const struct lt_transition *t, void *data)
+/* The transitions table's columns summary_rows() reads. */
+enum { TR_TS, TR_CPU, TR_PID, TR_KIND, TR_REQUEST, TR_SINCE, TR_SOURCE };
+
+/* @name's number among @max that @name_of names, @max if none. */
+static int name_number(const char *name, const char *(*name_of)(int),
+		       int max)
 {
-	struct summary *s = data;
-	struct upgrade *u;
+	int k;
 
-	if (t->kind != LT_TR_TICK_UPGRADE && t->kind != LT_TR_UPGRADE)
-		return;
-	if (s->nr_up == s->cap_up) {
-		size_t n = s->cap_up ? 2 * s->cap_up : 1024;
+	for (k = 0; name && k < max; k++)
+		if (!strcmp(name, name_of(k)))
+			return k;
+	return max;
+}
 
-		u = realloc(s->up, n * sizeof(*u));
-		if (!u)
-			return;
-		s->up = u;
-		s->cap_up = n;
+static const char *kind_name(int k)
+{
+	return lt_transition_name(k);
+}
+
+static const char *source_name(int k)
+{
+	return lt_upgrade_source_name(k);
+}
+
+/* Ask the run for the rows of the transitions its events make. */
+static int ask_rows(struct summary *s)
+{
+	static const char *const names[] = {
+		"ts_ns", "cpu", "pid", "kind", "request", "since_ns", "source",
+	};
+	size_t i;
+
+	s->tr = lt_run_table(s->run, "transitions");
+	if (!s->tr)
+		return -1;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		s->tr_col[i] = lt_table_column(s->tr, names[i]);
+		if (s->tr_col[i] < 0)
+			return -1;
 	}
-	u = &s->up[s->nr_up++];
-	u->ts = t->seen_ns;
-	u->since = t->since_ns;
-	u->cpu = t->cpu;
-	u->pid = t->pid;
-	u->request = t->request;
-	u->source = t->source;
-	u->episode = false;
+	return 0;
+}
+
+/* The upgrades among the transitions the events taken so far made. */
+static void summary_rows(struct summary *s)
+{
+	const struct lt_table *t;
+	const int *col = s->tr_col;
+	struct upgrade *u;
+	const char *kind;
+
+	while ((t = lt_run_next(s->run))) {
+		kind = lt_table_string(t, col[TR_KIND]);
+		if (strcmp(kind, "tick-upgrade") && strcmp(kind, "upgrade"))
+			continue;
+		if (s->nr_up == s->cap_up) {
+			size_t n = s->cap_up ? 2 * s->cap_up : 1024;
+
+			u = realloc(s->up, n * sizeof(*u));
+			if (!u)
+				continue;
+			s->up = u;
+			s->cap_up = n;
+		}
+		u = &s->up[s->nr_up++];
+		u->ts = lt_table_uint(t, col[TR_TS]);
+		u->since = lt_table_uint(t, col[TR_SINCE]);
+		u->cpu = lt_table_int(t, col[TR_CPU]);
+		u->pid = lt_table_int(t, col[TR_PID]);
+		u->request = name_number(lt_table_string(t, col[TR_REQUEST]),
+					 kind_name, LT_TR_KIND_MAX);
+		u->source = name_number(lt_table_string(t, col[TR_SOURCE]),
+					source_name, LT_UPG_SOURCE_MAX);
+		u->episode = false;
+	}
 }
 
 /* Text input names its CPUs as it goes: give a new one its bins. */
@@ -274,23 +326,21 @@ static int build_levels(struct summary *s)
 	return 0;
 }
 
-/* The upgrades since the last call that are hog episodes of @s->a's hogs. */
+/* The upgrades since the last call that are hog episodes of @s->res' hogs. */
 static void mark_episodes(struct summary *s)
 {
-	const struct lt_analysis_summary *as = lt_analysis_summary(s->a);
-	const struct lt_task_stats *const *hogs;
-	size_t nr, i, h;
+	const struct tui_results *res = s->res;
+	size_t i, h;
 
-	s->episode_ns = as->tick_ns / 2;
-	hogs = lt_analysis_hogs(s->a, &nr);
+	s->episode_ns = res->tick_ns / 2;
 	for (i = s->up_marked; i < s->nr_up; i++) {
 		struct upgrade *u = &s->up[i];
 
 		if (u->request != LT_TR_LAZY || !upgrade_forced(u) ||
 		    u->ts - u->since < s->episode_ns)
 			continue;
-		for (h = 0; h < nr; h++)
-			if (hogs[h]->pid == u->pid)
+		for (h = 0; h < res->nr_hogs; h++)
+			if (res->hogs[h]->pid == u->pid)
 				u->episode = true;
 	}
 	s->up_marked = s->nr_up;
@@ -436,14 +486,14 @@ struct lt_reader *summary_seeker(struct summary *s)
 	return s->sr;
 }
 
-static int summary_init(struct summary *s, struct lt_reader *r,
-			const char *file, const char *buffer,
-			const struct lt_analysis_opts *lo)
+static int summary_init(struct summary *s, struct lt_run *run,
+			const char *file, const char *buffer)
 {
-	struct lt_analysis_opts o = *lo;
+	struct lt_reader *r = lt_run_reader(run);
 	int cpu;
 
 	memset(s, 0, sizeof(*s));
+	s->run = run;
 	s->r = r;
 	s->file = file;
 	s->buffer = buffer;
@@ -451,55 +501,58 @@ static int summary_init(struct summary *s, struct lt_reader *r,
 	s->abi = lt_reader_abi(r, NULL);
 	s->size = lt_reader_size(r);
 	cpu = lt_reader_nr_cpus(r);
-	o.abi = s->abi;
-	o.on_transition = on_transition;
-	o.data = s;
-	s->ao = o;
-	s->a = s->feed = lt_analysis_new(&o);
-	if (!s->a || alloc_bins(s, cpu < 1 ? 1 : cpu))
-		return -1;
-	return 0;
+	return alloc_bins(s, cpu < 1 ? 1 : cpu);
 }
 
 int summary_begin(struct summary *s, struct lt_run *run, const char *file,
-		  const char *buffer, const struct lt_analysis_opts *lo,
-		  unsigned int filters)
+		  const char *buffer, unsigned int filters)
 {
-	int ret = summary_init(s, lt_run_reader(run), file, buffer, lo);
-
-	s->run = run;
+	if (summary_init(s, run, file, buffer))
+		return -1;
 	s->filters = filters;
-	return ret;
+	return ask_rows(s);
 }
 
-int summary_begin_live(struct summary *s, struct lt_reader *r,
-		       const struct lt_analysis_opts *lo)
+int summary_begin_live(struct summary *s, struct lt_run *run)
 {
-	if (summary_init(s, r, "live", NULL, lo))
+	if (summary_init(s, run, "live", NULL))
 		return -1;
-	/* Each interval gets its own analysis, made once its ABI is known. */
-	lt_analysis_free(s->a);
-	s->a = s->feed = NULL;
 	s->live = true;
 	s->can_seek = false;
 	return 0;
 }
 
-/*
- * Live: an interval is read. Its analysis, finished, becomes the one the
- * panels show; the next interval starts a new one.
- */
-static int interval_end(struct summary *s)
+int summary_interval(struct summary *s)
 {
+	if (lt_run_interval(s->run, 0) < 0 || ask_rows(s)) {
+		s->error = lt_run_error(s->run);
+		return -1;
+	}
+	/* each interval is read with its own ABI, as the run's analysis */
+	s->abi = lt_reader_abi(s->r, NULL);
+	s->reading = true;
+	return 0;
+}
+
+/* The input (an interval) is read: the run's results, for the panels. */
+static int take_results(struct summary *s)
+{
+	struct tui_results *res;
+
 	s->error = lt_reader_error(s->r);
-	if (!s->feed)
-		return s->error ? -1 : 0;
-	lt_analysis_finish(s->feed);
-	lt_analysis_free(s->a);
-	s->a = s->feed;
-	s->feed = NULL;
+	if (!s->error && lt_run_status(s->run) == LT_RUN_NOMEM)
+		s->error = lt_run_error(s->run);
+	res = results_read(s->run);
+	if (!res) {
+		if (!s->error)
+			s->error = lt_run_error(s->run);
+		return -1;
+	}
+	results_free(s->res);
+	s->res = res;
 	s->generation++;
 	mark_episodes(s);
+	s->reading = false;
 	s->done = true;
 	s->progress = 1;
 	return s->error ? -1 : 0;
@@ -509,20 +562,18 @@ static int interval_end(struct summary *s)
 static int summary_end(struct summary *s)
 {
 	int64_t end = summary_rel(s, s->t_end);
-	int cpu;
+	int cpu, ret;
 
-	s->error = lt_reader_error(s->r);
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
 		struct cpu_build *c = &s->cb[cpu];
 
 		if (c->since >= 0 && end > c->since)
 			account(s, cpu, c->since, end, c->pid, c->state);
 	}
-	lt_analysis_finish(s->a);
-	mark_episodes(s);
-	s->done = true;
-	s->progress = 1;
-	return build_levels(s);
+	ret = take_results(s);
+	if (!s->res)
+		return -1;
+	return build_levels(s) ? -1 : ret;
 }
 
 static double mono_now(void)
@@ -533,22 +584,27 @@ static double mono_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* What the events in the cut tell the header while they are read. */
+static void summary_note(struct summary *s, const struct lt_event *ev)
+{
+	if (ev->missed == LT_MISSED_UNKNOWN)
+		s->lost_unknown++;
+	else
+		s->lost_events += ev->missed;
+	/* live: only the first interval has the setup line */
+	if (ev->kind == LT_EV_PRINT && !s->setup.found)
+		lt_setup_parse(ev->u.print.buf, &s->setup);
+}
+
 int summary_step(struct summary *s, double budget)
 {
 	double until = mono_now() + budget;
 	const struct lt_event *ev;
 
-	if (s->done && !s->live)
+	if (s->live ? !s->reading : s->done)
 		return 1;
-	if (s->live && !s->feed) {
-		struct lt_analysis_opts o = s->ao;
-
-		o.abi = s->abi = lt_reader_abi(s->r, NULL);
-		s->feed = lt_analysis_new(&o);
-		if (!s->feed)
-			return -1;
-	}
-	while ((ev = lt_reader_next(s->r))) {
+	/* the run feeds each event to its analysis, then it is ours */
+	while ((ev = lt_run_next_event(s->run))) {
 		int sel = summary_select(s, ev);
 
 		if (sel < 0)
@@ -558,12 +614,10 @@ int summary_step(struct summary *s, double budget)
 				s->t0 = ev->ts;
 			if (ev->ts > s->t_end)
 				s->t_end = ev->ts;
-			lt_analysis_feed(s->feed, ev);
-			/* live: only the first interval has the setup line */
-			if (ev->kind == LT_EV_PRINT && !s->setup.found)
-				s->setup = lt_analysis_summary(s->feed)->setup;
+			summary_note(s, ev);
 			summary_event(s, ev, s->prev_pos);
 		}
+		summary_rows(s);
 		/* a bin's position is before its first event, cut or not */
 		s->prev_pos = lt_reader_position(s->r);
 		if ((++s->read & 0x3ff) == 0 && mono_now() >= until) {
@@ -573,8 +627,10 @@ int summary_step(struct summary *s, double budget)
 			return 0;
 		}
 	}
+	/* the end's rows: the requests the analysis truncated */
+	summary_rows(s);
 	if (s->live)
-		return interval_end(s) ? -1 : 1;
+		return take_results(s) ? -1 : 1;
 	return summary_end(s) ? -1 : 1;
 }
 
@@ -595,8 +651,6 @@ void summary_free(struct summary *s)
 	free(s->cb);
 	free(s->up);
 	free(s->sel_pids);
-	if (s->feed != s->a)
-		lt_analysis_free(s->feed);
-	lt_analysis_free(s->a);
+	results_free(s->res);
 	memset(s, 0, sizeof(*s));
 }

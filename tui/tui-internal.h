@@ -8,7 +8,10 @@
  * events near the cursor, and the tick-upgrades. Nothing is kept per event.
  * It reads in slices between keys, so the first screen of a large trace
  * comes at once and fills in; --live feeds it from tracefs every second.
- * summary-query.c answers the views' questions of it. draw.c paints the
+ * It takes the events from the run, whose analysis they feed ("feed"):
+ * the upgrades are rows of its transitions table, and results.c reads
+ * what the panels show from its tables once the input (an interval) is
+ * read. summary-query.c answers the views' questions of it. draw.c paints the
  * screen from the view, which view.c owns and changes on keys,
  * tui.c holds the entry points (tui.h; the command line is cli/cmd-tui.c),
  * the terminal and the main loop.
@@ -65,6 +68,48 @@ static inline bool upgrade_forced(const struct upgrade *u)
 	return u->source == LT_UPG_TICK || u->source == LT_UPG_HRTICK;
 }
 
+/* A hog's call site: a row of the sites table. */
+struct tui_site {
+	char function[128];
+	uint64_t episodes;
+	bool truncated;
+};
+
+/* What the panels show of a task: a row of the tasks table. */
+struct tui_task {
+	int pid;
+	char comm[LT_COMM_LEN];
+	uint64_t id;		/* task_id: two tasks that reused a pid differ */
+	char cpus[64];
+	uint64_t runtime_ns;
+	double trace_share, lifetime_share;
+	uint64_t lazy, eager, tick_upgrades, folds;
+	uint64_t episodes, pending_ns, max_pending_ns;
+	uint64_t lazy_p50, lazy_p99, lazy_max, eager_p50, eager_max;
+	uint64_t preempted, yielded, blocked;	/* switches out */
+	bool hog;
+	unsigned int rank;	/* a hog's, 1 for the worst */
+	struct tui_site *sites;	/* a hog's, most episodes first */
+	size_t nr_sites;
+};
+
+/* The run's results, from its tables, once the input (an interval) is read. */
+struct tui_results {
+	struct tui_task *tasks;	/* every task record, by id */
+	size_t nr_tasks;
+	struct tui_task **hogs;	/* the hogs table's order */
+	size_t nr_hogs;
+	uint64_t nr_hogs_all;	/* the task filters' hidden ones too */
+	uint64_t tick_ns;	/* 0: unknown */
+	bool tick_unknown;
+	bool lazy_seen;		/* an event carried the lazy bit */
+	uint64_t lost_events, lost_unknown;
+};
+
+/* results.c: NULL if out of memory or a table failed */
+struct tui_results *results_read(struct lt_run *run);
+void results_free(struct tui_results *res);
+
 /* Per-CPU state while reading. */
 struct cpu_build {
 	int64_t since;		/* relative ns; -1 before the first event */
@@ -77,7 +122,7 @@ struct cpu_build {
 
 struct summary {
 	/* the input */
-	struct lt_reader *r;	/* reads the input once, in order */
+	struct lt_reader *r;	/* the run's: reads the input once, in order */
 	struct lt_reader *sr;	/* seeks near the cursor while r reads */
 	const char *file;
 	const char *buffer;	/* trace.dat instance, for sr */
@@ -86,8 +131,14 @@ struct summary {
 	bool want_seek;		/* the user moved: open sr */
 	bool live;		/* r reads tracefs, an interval at a time */
 	const char *error;	/* the reader's error, if it stopped on one */
-	/* a file's run: its cut and task filters select (NULL: live) */
+	/*
+	 * The run, in "feed" mode: the events summary_step() takes from it
+	 * are its analysis' input, and their transitions rows of tr.
+	 * A file's cut and task filters select; live, the run is live.
+	 */
 	struct lt_run *run;
+	struct lt_table *tr;
+	int tr_col[7];
 	unsigned int filters;	/* TUI_CUT, TUI_TASKS (tui.h) */
 	/* the pids the task filters selected, as seen: an open-addressed set */
 	int *sel_pids;
@@ -95,17 +146,17 @@ struct summary {
 
 	/* reading */
 	bool done;		/* r is read (live: an interval was) */
+	bool reading;		/* live: an interval is being read */
 	double progress;	/* 0..1 of the input read */
 	uint64_t size, prev_pos;
 	uint64_t events;	/* those the cut selected */
 	uint64_t read;		/* all the reader gave */
 
-	/* the analysis: a for the panels, finished; feed is fed */
-	struct lt_analysis *a;
-	struct lt_analysis *feed;	/* == a, except live */
+	/* the run's results, for the panels: NULL until done */
+	struct tui_results *res;
 	struct lt_setup setup;	/* the trace's setup line, once seen */
-	struct lt_analysis_opts ao;
-	uint64_t generation;	/* bumped when a changes (live) */
+	uint64_t lost_events, lost_unknown;	/* seen so far, in the cut */
+	uint64_t generation;	/* bumped when res changes (live) */
 
 	/* the bins */
 	uint64_t t0;		/* first event's time: bins count from here */
@@ -134,14 +185,17 @@ struct summary {
  * or -1 if out of memory.
  */
 int summary_begin(struct summary *s, struct lt_run *run, const char *file,
-		  const char *buffer, const struct lt_analysis_opts *lo,
-		  unsigned int filters);
+		  const char *buffer, unsigned int filters);
 /*
- * Start a summary of a live reader (lt_live_open()): the analysis the
- * panels show (@a) is that of the last interval read.
+ * Start a summary of a live run (opened with "live" and "feed"): the
+ * results the panels show (@res) are those of the last interval read.
  */
-int summary_begin_live(struct summary *s, struct lt_reader *r,
-		       const struct lt_analysis_opts *lo);
+int summary_begin_live(struct summary *s, struct lt_run *run);
+/*
+ * Live: end the run's interval (lt_run_interval()), to be read by
+ * summary_step(). 0, or -1 with s->error set.
+ */
+int summary_interval(struct summary *s);
 /*
  * Read events for about @budget seconds, so that the screen stays live
  * while a large trace is read. Returns 0 if there is more, 1 when the
@@ -243,7 +297,7 @@ struct view {
 	uint64_t cell_ns;	/* time per column */
 	int cpu;		/* the cursor's CPU row */
 	int cpu_top;		/* first CPU row on screen */
-	const struct lt_task_stats *sel;
+	const struct tui_task *sel;
 	bool filter;		/* show only the selected task */
 	bool help;
 	bool popup;		/* Enter: the cursor event in full */
@@ -267,12 +321,12 @@ struct view {
 	int cpu_rows;		/* CPU rows that fit */
 
 	/* lanes: the selected task, then the pinned ones */
-	const struct lt_task_stats *pinned[MAX_LANES - 1];
+	const struct tui_task *pinned[MAX_LANES - 1];
 	int pinned_pid[MAX_LANES - 1];
 	int npinned;
 	int sel_pid;		/* of sel, kept across live intervals */
 	uint64_t gen;		/* the summary's generation sel is from */
-	const struct lt_task_stats *lane_task[MAX_LANES];
+	const struct tui_task *lane_task[MAX_LANES];
 	int lane_pid[MAX_LANES];
 	int nlanes;
 

@@ -60,22 +60,21 @@ static double now(void)
 }
 
 /*
- * Live: every LT_LIVE_POLL_MS (the library's cadence) move the ring
- * buffers' pages into the interval, so that they cannot wrap; every second
- * read the interval into the summary.
+ * Live: the run keeps the ring buffers drained while the loop waits for
+ * keys (lt_run_wait()); every second the interval ends and is read into
+ * the summary.
  */
-#define LIVE_POLL	(LT_LIVE_POLL_MS / 1e3)
+#define LIVE_WAIT_MS	50
 #define LIVE_INTERVAL	1.0
 
 struct live_clock {
-	double next_poll, next_interval;
+	double next_interval;
 	bool reading;		/* an interval is being read */
 };
 
 /* Returns true when the screen should be redrawn, -1 on error. */
 static int live_tick(struct summary *s, struct live_clock *lc)
 {
-	double t = now();
 	int ret;
 
 	if (lc->reading) {
@@ -85,18 +84,17 @@ static int live_tick(struct summary *s, struct live_clock *lc)
 		lc->reading = ret == 0;
 		return !lc->reading;
 	}
-	if (t >= lc->next_interval) {
-		lc->next_interval = t + LIVE_INTERVAL;
-		lc->next_poll = t + LIVE_POLL;
-		if (lt_live_refill(s->r))
+	if (now() >= lc->next_interval) {
+		lc->next_interval = now() + LIVE_INTERVAL;
+		if (summary_interval(s))
 			return -1;
 		lc->reading = true;
 		return 0;
 	}
-	if (t >= lc->next_poll) {
-		lc->next_poll = t + LIVE_POLL;
-		if (lt_live_poll(s->r) < 0)
-			return -1;
+	/* a signal ends the wait early: the loop then sees it */
+	if (lt_run_wait(s->run, LIVE_WAIT_MS) < 0) {
+		s->error = lt_run_error(s->run);
+		return -1;
 	}
 	return 0;
 }
@@ -104,7 +102,7 @@ static int live_tick(struct summary *s, struct live_clock *lc)
 static int loop(struct view *v)
 {
 	struct summary *s = v->s;
-	struct live_clock lc = { now() + LIVE_POLL, now() + LIVE_INTERVAL, false };
+	struct live_clock lc = { now() + LIVE_INTERVAL, false };
 	double last_draw = 0;
 	bool dirty = true;
 	int ch, ret;
@@ -127,7 +125,8 @@ static int loop(struct view *v)
 			last_draw = now();
 		}
 		dirty = false;
-		timeout(s->live ? (lc.reading ? 0 : 50) : s->done ? 200 : 0);
+		/* live, the run waits (live_tick()) */
+		timeout(s->live ? 0 : s->done ? 200 : 0);
 		ch = getch();
 		if (ch == ERR)
 			continue;
@@ -184,14 +183,15 @@ static int show(struct summary *s)
 
 /* Documented in tui.h. */
 int tui_file(struct lt_run *run, const char *file, const char *buffer,
-	     const struct lt_analysis_opts *lo, unsigned int filters)
+	     unsigned int filters)
 {
 	struct summary s;
 	int ret;
 
 	catch_signals();
-	if (summary_begin(&s, run, file, buffer, lo, filters)) {
-		fprintf(stderr, "lazytrace tui: %s: out of memory\n", file);
+	if (summary_begin(&s, run, file, buffer, filters)) {
+		fprintf(stderr, "lazytrace tui: %s: %s\n", file,
+			lt_run_error(run) ? lt_run_error(run) : "out of memory");
 		ret = -1;
 	} else {
 		ret = show(&s);
@@ -205,32 +205,27 @@ int tui_file(struct lt_run *run, const char *file, const char *buffer,
 }
 
 /* Documented in tui.h. */
-int tui_live(const struct lt_tracefs_opts *to, const struct lt_open_opts *oo,
-	     const struct lt_analysis_opts *lo)
+int tui_live(struct lt_run *run)
 {
-	struct lt_tracefs *ts;
-	struct lt_reader *r;
 	struct summary s;
-	char msg[512];
 	int ret = -1;
 
 	catch_signals();
-	r = lt_live_begin(to, oo, &ts, msg, sizeof(msg));
-	if (!r) {
-		fprintf(stderr, "lazytrace tui: --live: %s\n", msg);
+	if (lt_run_open(run)) {
+		fprintf(stderr, "lazytrace tui: --live: %s\n", lt_run_error(run));
 		return -1;
 	}
-	if (summary_begin_live(&s, r, lo)) {
+	if (summary_begin_live(&s, run)) {
 		fprintf(stderr, "lazytrace tui: --live: out of memory\n");
 		goto out;
 	}
 	ret = show(&s);
-	lt_tracefs_stop(ts);
-	summary_free(&s);
+	lt_run_stop(run);
 out:
-	lt_reader_close(r);
-	lt_tracefs_destroy(ts);
-	if (got_signal)
+	summary_free(&s);
+	if (got_signal) {
+		lt_run_free(run);
 		reraise();
+	}
 	return ret;
 }

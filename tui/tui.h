@@ -14,20 +14,20 @@
 #define TUI_TASKS	2u	/* --pid, --comm: only those tasks shown */
 
 /*
- * The full-screen timeline of @run (opened, of @file, instance @buffer or
- * NULL), until q; the caller frees @run. It reads the events the run's
+ * The full-screen timeline of @run (opened with "feed" and "all-tasks"
+ * set, of @file, instance @buffer or NULL), until q; the caller frees @run. It reads the events the run's
  * cut selects (@filters: those given) and shows the tasks its task
  * filters select. 0, or -1 after saying why. A SIGINT, SIGTERM or SIGHUP
  * restores the terminal and then ends the process with that signal.
  */
 int tui_file(struct lt_run *run, const char *file, const char *buffer,
-	     const struct lt_analysis_opts *lo, unsigned int filters);
+	     unsigned int filters);
 
 /*
- * The same, tracing this machine (lt_live_begin() with @to and @oo) into
- * a private instance, removed on every way out.
+ * The same, tracing this machine: @run has "live" and "feed" set, not
+ * opened yet; its session's instance goes with lt_run_free(), which the
+ * caller calls.
  */
-int tui_live(const struct lt_tracefs_opts *to, const struct lt_open_opts *oo,
-	     const struct lt_analysis_opts *lo);
+int tui_live(struct lt_run *run);
 
 #endif /* _LT_TUI_ENTRY_H */

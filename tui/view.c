@@ -42,14 +42,14 @@ int view_sel_pid(const struct view *v)
 	return v->sel ? v->sel->pid : -1;
 }
 
-/* The busiest task of @pid in the current analysis, or NULL. */
-static const struct lt_task_stats *task_of(struct summary *s, int pid)
+/* The busiest task of @pid in the current results, or NULL. */
+static const struct tui_task *task_of(struct summary *s, int pid)
 {
-	const struct lt_task_stats *best = NULL;
-	size_t i, nr = lt_analysis_summary(s->a)->nr_tasks;
+	const struct tui_task *best = NULL;
+	size_t i, nr = s->res ? s->res->nr_tasks : 0;
 
 	for (i = 0; i < nr; i++) {
-		const struct lt_task_stats *t = lt_analysis_task(s->a, i);
+		const struct tui_task *t = &s->res->tasks[i];
 
 		if (t->pid == pid && (!best || t->runtime_ns > best->runtime_ns))
 			best = t;
@@ -75,7 +75,7 @@ void view_remap(struct view *v)
 			v->filter = false;
 	}
 	for (i = 0; i < v->npinned; i++) {
-		const struct lt_task_stats *t = task_of(v->s, v->pinned_pid[i]);
+		const struct tui_task *t = task_of(v->s, v->pinned_pid[i]);
 
 		if (t) {
 			v->pinned_pid[n] = v->pinned_pid[i];
@@ -193,12 +193,11 @@ static void pan(struct view *v, int64_t cols)
 static void announce(struct view *v, const struct upgrade *u, const char *what)
 {
 	char ts[32], lat[24];
-	const struct lt_task_stats *t = NULL;
-	size_t i, nr = v->s->a && v->s->done ?
-		       lt_analysis_summary(v->s->a)->nr_tasks : 0;
+	const struct tui_task *t = NULL;
+	size_t i, nr = v->s->res && v->s->done ? v->s->res->nr_tasks : 0;
 
 	for (i = 0; i < nr; i++) {
-		const struct lt_task_stats *c = lt_analysis_task(v->s->a, i);
+		const struct tui_task *c = &v->s->res->tasks[i];
 
 		if (c->pid == u->pid)
 			t = c;
@@ -254,8 +253,8 @@ static void jump_upgrade(struct view *v, bool forward, bool episodes)
 
 static int by_runtime(const void *a, const void *b)
 {
-	const struct lt_task_stats *x = *(const struct lt_task_stats *const *)a;
-	const struct lt_task_stats *y = *(const struct lt_task_stats *const *)b;
+	const struct tui_task *x = *(const struct tui_task *const *)a;
+	const struct tui_task *y = *(const struct tui_task *const *)b;
 
 	if (x->runtime_ns != y->runtime_ns)
 		return x->runtime_ns < y->runtime_ns ? 1 : -1;
@@ -267,11 +266,11 @@ static int by_runtime(const void *a, const void *b)
  * or, when the selected task matches too, the next busiest after it, so
  * that repeating a search walks through the matches.
  */
-static const struct lt_task_stats *find_task(struct view *v, const char *q,
-					     size_t *nth, size_t *nr)
+static const struct tui_task *find_task(struct view *v, const char *q,
+					size_t *nth, size_t *nr)
 {
-	const struct lt_analysis_summary *as = lt_analysis_summary(v->s->a);
-	const struct lt_task_stats **m, *found = NULL;
+	const struct tui_results *res = v->s->res;
+	const struct tui_task **m, *found = NULL;
 	bool num = *q != '\0';
 	const char *p;
 	size_t i, n = 0;
@@ -279,11 +278,14 @@ static const struct lt_task_stats *find_task(struct view *v, const char *q,
 	for (p = q; *p; p++)
 		if (!isdigit((unsigned char)*p))
 			num = false;
-	m = malloc((as->nr_tasks + 1) * sizeof(*m));
+	*nr = 0;
+	if (!res)
+		return NULL;
+	m = malloc((res->nr_tasks + 1) * sizeof(*m));
 	if (!m)
 		return NULL;
-	for (i = 0; i < as->nr_tasks; i++) {
-		const struct lt_task_stats *t = lt_analysis_task(v->s->a, i);
+	for (i = 0; i < res->nr_tasks; i++) {
+		const struct tui_task *t = &res->tasks[i];
 
 		if (!summary_task_shown(v->s, t->pid))
 			continue;
@@ -306,10 +308,14 @@ static const struct lt_task_stats *find_task(struct view *v, const char *q,
 /* Select the task the find prompt names. */
 static void search(struct view *v, const char *q)
 {
-	const struct lt_task_stats *t;
+	const struct tui_task *t;
 	size_t nth, nr;
 
 	t = find_task(v, q, &nth, &nr);
+	if (!t && !v->s->res) {
+		set_msg(v, "the tasks come once the trace is read: / again then");
+		return;
+	}
 	if (!t) {
 		set_msg(v, "no task matches '%s'", q);
 		return;
@@ -350,14 +356,20 @@ const char *view_prompt(const struct view *v, char *buf, size_t len)
 
 static void next_hog(struct view *v)
 {
-	const struct lt_task_stats *const *h;
+	struct tui_task *const *h;
 	size_t nr, i;
 
-	h = lt_analysis_hogs(v->s->a, &nr);
+	if (!v->s->res) {
+		set_msg(v, "the hogs come once the trace is read");
+		return;
+	}
+	h = v->s->res->hogs;
+	nr = v->s->res->nr_hogs;
 	for (i = 0; i < nr && !summary_task_shown(v->s, h[i]->pid); i++)
 		;
 	if (i == nr) {
-		set_msg(v, nr ? "no hogs among the tasks --pid or --comm select" :
+		set_msg(v, v->s->res->nr_hogs_all ?
+			"no hogs among the tasks --pid or --comm select" :
 			"no hogs in this trace");
 		return;
 	}

@@ -368,6 +368,51 @@ bool lt_stack_truncated(const struct lt_stk *stk);
 const struct lt_stk *lt_stack_of_request(const struct lt_analysis *a, int cpu);
 void lt_stack_free(struct lt_analysis *a);
 /*
+ * Internal: the run's sites and stacks tables give these; a caller
+ * reads them there (the TUI did, until issue 24).
+ *
+ * struct lt_site - where a task ran with a lazy request pending at a tick
+ * @function: the call site: the innermost frame of the stack that is
+ *	not interrupt entry or tracing (lt_stack_frame_is_entry()), or
+ *	"[no stack]" for episodes the trace has no stack for, "[unknown]"
+ *	for a stack of entry frames only
+ * @episodes: hog episodes (see &struct lt_task_stats) whose stack it is
+ * @pending_ns: total time their lazy requests were pending (served ones,
+ *	as &lt_task_stats.pending_ns)
+ * @stack: the full stack, innermost frame first: function names, or
+ *	addresses in hex where there is no symbol. For a site: its stack
+ *	with the most episodes
+ * @nr_frames: frames in @stack
+ * @truncated: the stack was cut short (its outermost frames are missing)
+ */
+struct lt_site {
+	const char *function;
+	uint64_t episodes;
+	uint64_t pending_ns;
+	const char *const *stack;
+	unsigned int nr_frames;
+	bool truncated;
+};
+
+/*
+ * lt_analysis_sites - a task's call sites, after lt_analysis_finish()
+ * @a: the analysis
+ * @t: a task of @a
+ * @nr: receives the number of sites
+ *
+ * The stacks of the kernel_stack events that follow a tick (or the timer
+ * interrupt entry) finding the task's lazy request pending, one per
+ * request (the last tick's), grouped by call site and ranked by
+ * episodes, then pending time. Only requests that made an episode count;
+ * sites with no episode are left out. "[no stack]" counts the episodes
+ * without a stack once the trace has stacks. Returns an array owned by
+ * @a (NULL when @nr is 0).
+ */
+const struct lt_site *lt_analysis_sites(const struct lt_analysis *a,
+					const struct lt_task_stats *t,
+					size_t *nr);
+
+/*
  * Internal: the run's stacks table and meta's kernel_stacks and
  * kernel_stacks_at_ticks give these; a caller reads them there.
  *

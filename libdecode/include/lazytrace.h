@@ -1041,48 +1041,6 @@ const struct lt_task_stats *const *lt_analysis_hogs(const struct lt_analysis *a,
 						    size_t *nr);
 
 /**
- * struct lt_site - where a task ran with a lazy request pending at a tick
- * @function: the call site: the innermost frame of the stack that is
- *	not interrupt entry or tracing (lt_stack_frame_is_entry()), or
- *	"[no stack]" for episodes the trace has no stack for, "[unknown]"
- *	for a stack of entry frames only
- * @episodes: hog episodes (see &struct lt_task_stats) whose stack it is
- * @pending_ns: total time their lazy requests were pending (served ones,
- *	as &lt_task_stats.pending_ns)
- * @stack: the full stack, innermost frame first: function names, or
- *	addresses in hex where there is no symbol. For a site: its stack
- *	with the most episodes
- * @nr_frames: frames in @stack
- * @truncated: the stack was cut short (its outermost frames are missing)
- */
-struct lt_site {
-	const char *function;
-	uint64_t episodes;
-	uint64_t pending_ns;
-	const char *const *stack;
-	unsigned int nr_frames;
-	bool truncated;
-};
-
-/**
- * lt_analysis_sites - a task's call sites, after lt_analysis_finish()
- * @a: the analysis
- * @t: a task of @a
- * @nr: receives the number of sites
- *
- * The stacks of the kernel_stack events that follow a tick (or the timer
- * interrupt entry) finding the task's lazy request pending, one per
- * request (the last tick's), grouped by call site and ranked by
- * episodes, then pending time. Only requests that made an episode count;
- * sites with no episode are left out. "[no stack]" counts the episodes
- * without a stack once the trace has stacks. Returns an array owned by
- * @a (NULL when @nr is 0).
- */
-const struct lt_site *lt_analysis_sites(const struct lt_analysis *a,
-					const struct lt_task_stats *t,
-					size_t *nr);
-
-/**
  * lt_analysis_free - free an analysis and all its results
  * @a: the analysis, may be NULL
  */
@@ -1467,7 +1425,9 @@ struct lt_run *lt_run_new(void);
  * "graph-leaves" ("1": a trace.dat's function_graph call with nothing
  * inside, an entry whose next event on its CPU is its own return, is one
  * event, its entry, whose lt_event_payload() is the kernel's "func();"
- * with its duration; for a printer of the kernel's layout).
+ * with its duration; for a printer of the kernel's layout) and "feed"
+ * ("1": the events the caller takes with lt_run_next_event() are the
+ * analysis' input too; see there).
  *
  * Return: 0, or -1 with lt_run_error() saying which option and why
  * (%LT_RUN_USAGE).
@@ -1609,6 +1569,18 @@ bool lt_run_event_selected(const struct lt_run *run,
  * and are gone for the run's tables, which see only what is left of the
  * input. Print an event with lt_event_payload() on lt_run_reader().
  *
+ * With "feed" set, each event within the cut is also fed to the run's
+ * analysis, for a caller that both presents the events and shows the
+ * analysis of them (a viewer that draws as it reads): the
+ * "transitions", "requests" and "switches" tables, asked for before the
+ * first event, then hold the rows each event made, which lt_run_next()
+ * (or lt_table_next(), for one table) hands out right after it until
+ * they are all taken (it returns NULL then, and reads nothing itself).
+ * The NULL at the end finishes the analysis: its last rows (the
+ * requests it truncates) follow it, and the other tables describe the
+ * events taken (asking for one before the end takes the rest of the
+ * input).
+ *
  * Return: the event, valid until the next call, or NULL at the end or on
  * an error (lt_run_error() then names the file and the offset or line).
  */
@@ -1714,6 +1686,9 @@ struct lt_table *lt_run_table(struct lt_run *run, const char *name);
  * call. Memory stays bounded by the tasks: nothing is kept for a table
  * its caller reads later. lt_table_next() refuses a table that shares
  * its pass.
+ *
+ * With "feed" set, the input is read by lt_run_next_event(), and this
+ * gives the rows of the events it took, NULL once they are all taken.
  *
  * Return: the table whose row is current, or NULL at the end or on an
  * error (lt_run_error() tells).

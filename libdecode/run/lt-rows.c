@@ -790,7 +790,8 @@ void lt_rows_on_transition(const struct lt_transition *tr, void *data)
 
 	if (run->fed_all && tr->kind == LT_TR_TRUNCATED)
 		pend_add(run, tr);
-	if (t)
+	/* a row the "kind" filter drops is not made at all */
+	if (t && (!run->kinds || (run->kinds & (1U << tr->kind))))
 		transition_row(run, t, tr);
 	t = streaming(run, &requests);
 	if (!t)
@@ -968,6 +969,8 @@ static int queue_next(struct lt_table *t)
 	int ret;
 
 	while (!run->q_len) {
+		if (run->feed)	/* lt_run_next_event() reads, not the table */
+			return 0;
 		ret = lt_run_step(run);
 		if (ret < 0)
 			return ret;

@@ -380,6 +380,10 @@ int lt_run_set(struct lt_run *run, const char *option, const char *value)
 		run->graph_leaves = value && *value && strcmp(value, "0");
 		return 0;
 	}
+	if (!strcmp(option, "feed")) {
+		run->feed = value && *value && strcmp(value, "0");
+		return 0;
+	}
 	if (!strcmp(option, "live")) {
 		run->live = value && *value && strcmp(value, "0");
 		return 0;
@@ -531,9 +535,38 @@ uint64_t lt_run_first_ts(const struct lt_run *run)
 	return run->reader ? lt_reader_first_ts(run->reader) : 0;
 }
 
+/* The analysis takes @ev, within the cut; a shared pass queues its switch. */
+static inline void run_feed(struct lt_run *run, const struct lt_event *ev)
+{
+	run->stepped = true;
+	/* a long interval takes a while: keep the buffers from wrapping */
+	if (run->session && !(++run->polled % LT_RUN_POLL_EVENTS))
+		lt_live_poll(run->reader);
+	if (lt_analysis_feed(run->an, ev))
+		run->nomem = true;
+	if (run->switch_rows)
+		lt_rows_on_event(run, ev);
+}
+
+/* The input is read: finish the analysis (its truncations are rows too). */
+static int run_end(struct lt_run *run)
+{
+	run->ev = NULL;
+	run->fed_all = true;
+	lt_analysis_finish(run->an);
+	if (reader_failed(run))
+		return -1;
+	if (run->nomem)
+		return lt_run_fail(run, LT_RUN_NOMEM,
+				   "%s: out of memory during the analysis",
+				   lt_input_name(run->input));
+	return 0;
+}
+
 /*
  * Documented in lazytrace.h. Once per event of a printer as fast as
- * trace-cmd: the reader's event as it is, nothing copied, nothing fed.
+ * trace-cmd: the reader's event as it is, nothing copied, nothing fed
+ * (but with "feed").
  */
 const struct lt_event *lt_run_next_event(struct lt_run *run)
 {
@@ -544,9 +577,20 @@ const struct lt_event *lt_run_next_event(struct lt_run *run)
 			    "lt_run_next_event: the run is not open");
 		return NULL;
 	}
+	if (run->feed && run->fed_all)
+		return NULL;
 	ev = lt_reader_next(run->reader);
-	if (!ev)
-		reader_failed(run);
+	if (!run->feed) {
+		if (!ev)
+			reader_failed(run);
+		return ev;
+	}
+	if (!ev) {
+		run_end(run);
+		return NULL;
+	}
+	if (in_cut(run, ev))
+		run_feed(run, ev);
 	return ev;
 }
 
@@ -562,27 +606,11 @@ int lt_run_step(struct lt_run *run)
 			break;	/* events come in time order: the cut is over */
 		if (!in_cut(run, ev))
 			continue;
-		run->stepped = true;
-		/* a long interval takes a while: keep the buffers from wrapping */
-		if (run->session && !(++run->polled % LT_RUN_POLL_EVENTS))
-			lt_live_poll(run->reader);
-		if (lt_analysis_feed(run->an, ev))
-			run->nomem = true;
-		if (run->switch_rows)
-			lt_rows_on_event(run, ev);
+		run_feed(run, ev);
 		run->ev = ev;
 		return 1;
 	}
-	run->ev = NULL;
-	run->fed_all = true;
-	lt_analysis_finish(run->an);
-	if (reader_failed(run))
-		return -1;
-	if (run->nomem)
-		return lt_run_fail(run, LT_RUN_NOMEM,
-				   "%s: out of memory during the analysis",
-				   lt_input_name(run->input));
-	return 0;
+	return run_end(run);
 }
 
 int lt_run_finish(struct lt_run *run)
@@ -599,13 +627,19 @@ struct lt_table *lt_run_next(struct lt_run *run)
 	struct lt_row *r;
 	int ret;
 
+	/* once per event fed: the usual answer first */
+	if (run->feed && !run->q_len && run->nr_stream)
+		return NULL;
 	if (!run->nr_stream) {
 		lt_run_fail(run, LT_RUN_USAGE, "no stream table was asked for");
 		return NULL;
 	}
-	if (run->nr_stream == 1)
+	if (run->nr_stream == 1 && !run->feed)
 		return lt_table_next(run->stream[0]) > 0 ? run->stream[0] : NULL;
 	for (;;) {
+		/* fed by lt_run_next_event(): the rows of the events taken */
+		if (run->feed && !run->q_len)
+			return NULL;
 		while (!run->q_len) {
 			ret = lt_run_step(run);
 			if (ret < 0 || (!ret && !run->q_len))
@@ -779,6 +813,13 @@ struct lt_table *lt_run_table(struct lt_run *run, const char *name)
 		else
 			t->done = true;
 		return t;
+	}
+	if (def->stream && run->feed &&
+	    (!lt_rows_shares_pass(def) || run->stepped || run->fed_all)) {
+		lt_run_fail(run, LT_RUN_USAGE,
+			    "%s: with \"feed\", the transitions, requests and switches tables, asked for before the first event",
+			    name);
+		return NULL;
 	}
 	if (def->stream && run->stream_taken && !run->fed_all &&
 	    !run->stepped && shares_pass(run, def)) {

@@ -105,6 +105,11 @@ int lt_table_next(struct lt_table *t)
 				   "%s: the run reads several stream tables in one pass: take their rows with lt_run_next()",
 				   t->def->name);
 	}
+	/* fed by lt_run_next_event(): the rows of the events taken so far */
+	if (t->def->stream && t->run->feed && !t->run->q_len) {
+		t->done = t->run->fed_all;
+		return 0;
+	}
 	for (;;) {
 		memset(t->null, 0, t->def->nr_cols * sizeof(*t->null));
 		ret = t->def->next(t);

@@ -106,6 +106,7 @@ struct lt_run {
 	int jobs;		/* 0: the reader's default */
 	int by;			/* preempt_groups: one grouping + 1, 0: all */
 	bool graph_leaves;	/* a function_graph leaf is one event */
+	bool feed;		/* lt_run_next_event() feeds the analysis */
 
 	/* state */
 	struct lt_reader *reader;

@@ -6,7 +6,8 @@
 # no code outside libdecode/ includes the library's private headers; the
 # library's layers (docs/design.md) reach only down, by #include and by
 # symbol; the commands that still work below the run and its tables are
-# a known list that must not grow; the CLI and the TUI share only
+# a known list that must not grow, and the TUI and the KernelShark
+# plugin are not among them; the CLI and the TUI share only
 # common/ and the TUI's entry points; the samples use only the run and
 # table API, linked against the .so, and print what the CLI prints.
 . "$(dirname "$0")/lib.sh"
@@ -140,6 +141,18 @@ for f in "$TOP"/cli/cmd-*.c; do
 		printf '%s\n' "$below_run" | grep -qx "$n" &&
 			fail "$n uses the run's tables only now: drop it from below_run"
 	fi
+done
+
+# The TUI and the KernelShark plugin take the analysis from a run too
+# (its "feed" option: the events they take are its input) and its
+# tables: no analysis call or struct, no live session of their own. The
+# TUI still reads the events near its cursor again with a reader.
+for f in "$TOP"/tui/*.[ch] "$TOP"/kshark/*.[ch]*; do
+	{ grep -nE '\blt_(analysis|live|tracefs)_[a-z_]+ *\(' "$f"
+	  grep -nE 'struct lt_(analysis|analysis_opts|analysis_summary|transition|task_stats|site|latency)\b' "$f"
+	} > "$TMPDIR/below"
+	[ -s "$TMPDIR/below" ] &&
+		fail "$(basename "$f") analyses itself: take the run's tables: $(cat "$TMPDIR/below")"
 done
 
 # The CLI and the TUI share only common/: tui/ includes nothing of cli/,
