@@ -1288,67 +1288,12 @@ int lt_tracefs_write_dat_range(struct lt_tracefs *s, int out,
 			       const uint64_t *cpu_size, bool symbols,
 			       char *err, size_t len);
 
-/**
- * lt_live_open - a reader of what a session records from now on
- * @s: the session; it must outlive the reader
- * @opts: reader options (the ABI), or NULL
- * @err: receives a one-line message on failure
- * @errlen: size of @err
- *
- * The reader has no events until lt_live_refill().
- *
- * Return: the reader, or NULL with @err set.
- */
-struct lt_reader *lt_live_open(struct lt_tracefs *s,
-			       const struct lt_open_opts *opts,
-			       char *err, size_t errlen);
-
-/**
- * lt_live_begin - start a live session: instance, reader, tracing on
- * @o: what to record
- * @opts: reader options (the ABI), or NULL
- * @session: receives the session, to stop and destroy after the reader
- * @err: receives a one-line message on failure
- * @len: size of @err
- *
- * lt_tracefs_begin(), lt_live_open() and lt_tracefs_start() in one, and
- * the setup line written into the trace (if that fails, @o->note is told).
- *
- * Return: the reader, or NULL with @err set and nothing left behind.
- */
-struct lt_reader *lt_live_begin(const struct lt_tracefs_opts *o,
-				const struct lt_open_opts *opts,
-				struct lt_tracefs **session,
-				char *err, size_t len);
-
 /*
- * How often a live session's pages must move out of the ring buffers
- * (lt_live_poll()) for an interval not to wrap them: lt_run_wait() keeps
- * it, and a caller with a loop of its own (a viewer reading keys) too.
+ * How often a live session's pages must move out of the ring buffers for
+ * an interval not to wrap them: lt_run_wait() keeps it, and a caller with
+ * a loop of its own (a viewer reading keys) waits at most that long.
  */
 #define LT_LIVE_POLL_MS 100
-
-/**
- * lt_live_poll - move what the buffers hold into the current interval
- * @r: a reader from lt_live_open()
- *
- * Call it every %LT_LIVE_POLL_MS ms between refills, so that a long
- * interval does not wrap the ring buffer.
- *
- * Return: the number of pages moved, or -1 with lt_reader_error() set.
- */
-int lt_live_poll(struct lt_reader *r);
-
-/**
- * lt_live_refill - end the interval and read it
- * @r: a reader from lt_live_open()
- *
- * Takes what the session's buffers hold now; lt_reader_next() then
- * returns the interval's events.
- *
- * Return: 0, or -1 with lt_reader_error() set.
- */
-int lt_live_refill(struct lt_reader *r);
 
 /* ------------------------------------------------------------------ */
 /* Runs and tables (lt-run.c, lt-table.c, lt-write.c)                  */

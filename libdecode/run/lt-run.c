@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "lt-table.h"
+#include "../tracefs/lt-tracefs.h"
 
 int lt_run_fail(struct lt_run *run, enum lt_run_status st,
 		const char *fmt, ...)

@@ -14,10 +14,6 @@ so=$BUILD/liblazytrace.so.0
 
 # name: why it stays exported without a caller yet
 keep="
-lt_live_begin: the live reader; its last caller, tui --live, is a live run now (issue 24): internal (tracefs/lt-tracefs.h) with the next change there, as lt_live_wait() went
-lt_live_open: the same
-lt_live_poll: the same
-lt_live_refill: the same
 "
 
 nm -D --defined-only "$so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' |
