@@ -247,9 +247,6 @@ struct progress {
 	bool shown;
 };
 
-/* lt_analysis_run() with a progress indicator: feeds every event, finishes. */
-int analysis_feed_all(struct lt_analysis *a, struct lt_reader *r,
-		      const char *file);
 
 void progress_start(struct progress *p, struct lt_reader *r, const char *file);
 void progress_update(struct progress *p);

@@ -96,7 +96,7 @@ struct lt_run *analysis_run(struct analysis_cli *o, const char *file,
 	o->stream_table = o->stream ? lt_run_table(run, o->stream) : NULL;
 	if (o->stream && !o->stream_table)
 		die("%s", lt_run_error(run));
-	lt_run_analysis(run);
+	lt_run_finish(run);
 	if (lt_run_error(run)) {
 		if (lt_run_status(run) == LT_RUN_NOMEM)
 			warn("%s: out of memory: results are incomplete",
@@ -282,34 +282,7 @@ size_t fmt_upgrade_sources(char *buf, size_t len, const uint64_t *by_source)
 	return n;
 }
 
-void print_setup(FILE *fp, const struct lt_analysis_summary *s)
-{
-	const struct lt_setup *st = &s->setup;
-	char b[24];
-
-	if (st->found)
-		fprintf(fp, "kernel: release=%s preempt=%s hz=%u sched_features=%s\n",
-			st->release[0] ? st->release : "?",
-			st->preempt[0] ? st->preempt : "?", st->hz,
-			st->sched_features[0] ? st->sched_features : "?");
-	if (s->tick_source == LT_TICK_UNKNOWN)
-		fprintf(fp, "tick: unknown, requests: %s\n",
-			s->requests_probe ? "probe (exact)" : "flags");
-	else
-		fprintf(fp, "tick: %s (%s), requests: %s\n",
-			fmt_ns(b, sizeof(b), s->tick_ns),
-			lt_tick_source_name(s->tick_source),
-			s->requests_probe ? "probe (exact)" : "flags");
-	print_tick_note(fp, s);
-}
-
 static const char tick_note[] = "note: no tick events and no HZ in the trace: hog detection needs the tick, no task is called a hog (give --hz N or --tick T); tick-upgrades are still counted\n";
-
-void print_tick_note(FILE *fp, const struct lt_analysis_summary *s)
-{
-	if (s->tick_source == LT_TICK_UNKNOWN)
-		fputs(tick_note, fp);
-}
 
 /* A string of the meta row, "?" when null or empty. */
 static const char *meta_or_what(struct lt_table *meta, const char *col)

@@ -120,15 +120,11 @@ void run_latency(struct lt_run *run,
 void meta_lazy_note(FILE *fp, struct lt_table *meta);
 /* Lost events, then per CPU (@run's lost table), in text. */
 void meta_lost(FILE *fp, struct lt_run *run, struct lt_table *meta);
-/* print_setup() from the meta row. */
+/* The kernel's setup line (if the trace has one) and the tick, from the meta row. */
 void meta_setup(FILE *fp, struct lt_table *meta);
 
-/* One note line when the tick is unknown, saying what that means for hogs. */
-void print_tick_note(FILE *fp, const struct lt_analysis_summary *s);
 /* "tick=72,hrtick=3" (sources with a count), "-" for none */
 size_t fmt_upgrade_sources(char *buf, size_t len, const uint64_t *by_source);
-/* The kernel's setup line (if the trace has one) and the tick, in text. */
-void print_setup(FILE *fp, const struct lt_analysis_summary *s);
 
 /* 1234567 ns -> "1.235ms"; for tables. */
 /* csv_field() for numbers. */

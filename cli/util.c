@@ -507,26 +507,6 @@ void progress_end(struct progress *p)
 	p->on = false;
 }
 
-int analysis_feed_all(struct lt_analysis *a, struct lt_reader *r,
-		      const char *file)
-{
-	const struct lt_event *ev;
-	struct progress pg;
-	int ret = 0;
-
-	progress_start(&pg, r, file);
-	while ((ev = lt_reader_next(r))) {
-		progress_tick(&pg);
-		if (lt_analysis_feed(a, ev))
-			ret = -1;
-	}
-	progress_end(&pg);
-	if (lt_reader_error(r))
-		ret = -1;
-	lt_analysis_finish(a);
-	return ret;
-}
-
 int stacks_opt(enum lt_stacks *st, int c, const char *arg)
 {
 	if (c == OPT_NO_STACKS) {

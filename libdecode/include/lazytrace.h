@@ -623,14 +623,6 @@ enum lt_transition_kind {
 const char *lt_transition_name(enum lt_transition_kind kind);
 
 /**
- * lt_transition_is_served - whether a kind ends a request
- * @kind: the kind
- *
- * Return: true for preempted, yielded, blocked and cleared.
- */
-bool lt_transition_is_served(enum lt_transition_kind kind);
-
-/**
  * enum lt_upgrade_source - what made an upgrade (an eager request on top
  *	of a pending lazy one)
  * @LT_UPG_TICK: the scheduler tick (hrtimer tick_nohz_handler,
@@ -665,67 +657,6 @@ const char *lt_upgrade_source_name(enum lt_upgrade_source src);
 #define LT_SYSCALL_UNKNOWN	(-2L)	/* no raw_syscalls events */
 
 /**
- * struct lt_transition - one transition of one task
- * @kind: what happened
- * @seen_ns: time of the event that first showed it
- * @after_ns: time of the previous event on @cpu: it happened after this
- *	(equal to @seen_ns when nothing came before)
- * @cpu: the CPU
- * @pid: the task's pid
- * @task_id: the task record (differs for two tasks that reused one pid),
- *	the index + 1 of lt_analysis_task()
- * @comm: the task's name, valid during the callback
- * @request: for an upgrade, served or truncated transition: the oldest
- *	open request it ends (%LT_TR_LAZY, %LT_TR_EAGER or %LT_TR_FOLD);
- *	else @kind
- * @since_ns: seen_ns of that request (its latency is @seen_ns - @since_ns,
- *	a lower bound; @seen_ns - @since_after_ns is the upper bound)
- * @since_after_ns: after_ns of that request
- * @syscall: for a tick-upgrade: the system call the task was in, or
- *	%LT_SYSCALL_USER, or %LT_SYSCALL_UNKNOWN
- * @letter_before: need-resched letter before: as the kernel printed it on
- *	the task's last event before @seen_ns
- * @letter_after: need-resched letter at @seen_ns
- * @source: for an upgrade or tick-upgrade: what made it
- * @request_ns: for lazy, eager and upgrade transitions: the exact time the
- *	request was made, from a sched_set_need_resched probe event; 0 when
- *	the trace has none (the request is then only known to lie between
- *	@after_ns and @seen_ns)
- * @requester_pid: the task that made it (current on the requesting CPU),
- *	-1 if unknown
- * @requester_comm: its name ("" if unknown), valid during the callback
- */
-struct lt_transition {
-	enum lt_transition_kind kind;
-	uint64_t seen_ns;
-	uint64_t after_ns;
-	int cpu;
-	int pid;
-	uint64_t task_id;
-	const char *comm;
-	enum lt_transition_kind request;
-	uint64_t since_ns;
-	uint64_t since_after_ns;
-	long syscall;
-	char letter_before;
-	char letter_after;
-	enum lt_upgrade_source source;
-	uint64_t request_ns;
-	int requester_pid;
-	const char *requester_comm;
-};
-
-/**
- * typedef lt_transition_fn - receives each transition as it is found
- * @t: the transition, valid during the call
- * @data: the caller's pointer from &struct lt_analysis_opts
- *
- * Transitions of one CPU come in time order; those of different CPUs are
- * interleaved in the order of the events that showed them.
- */
-typedef void (*lt_transition_fn)(const struct lt_transition *t, void *data);
-
-/**
  * enum lt_latency_kind - the latencies kept per task and globally
  * @LT_LAT_LAZY_SERVED: from a lazy request to its end (served)
  * @LT_LAT_EAGER_SERVED: from a direct eager request to its end
@@ -740,113 +671,6 @@ enum lt_latency_kind {
 	LT_LAT_FOLD_SERVED,
 	LT_LAT_KIND_MAX,
 };
-
-/**
- * struct lt_latency - a latency distribution, in ns
- * @count: number of samples
- * @p50: median (0 when @count is 0)
- * @p90: 90th percentile
- * @p99: 99th percentile
- * @max: largest sample, exact
- */
-struct lt_latency {
-	uint64_t count;
-	uint64_t p50;
-	uint64_t p90;
-	uint64_t p99;
-	uint64_t max;
-};
-
-/**
- * struct lt_task_stats - what the analysis knows about one task
- * @id: the task record's number, from 1 (see &struct lt_transition)
- * @pid: its pid (0 for a CPU's idle task, one record per CPU)
- * @comm: its last name
- * @first_ns: its first appearance (event, switch or wakeup naming it)
- * @last_ns: its last appearance
- * @runtime_ns: time it was current on some CPU
- * @lifetime_share: the share of its lifetime: @runtime_ns / (@last_ns -
- *	@first_ns), a fraction of one CPU while it existed (0 when the span
- *	is 0); high for a short-lived task that ran most of its life
- * @trace_share: the share of the trace: @runtime_ns / the trace's span
- *	(&struct lt_analysis_summary first_ns to last_ns), a fraction of one
- *	CPU over the whole trace
- * @cpus: the CPUs it ran on, as a list ("1", "0-1,3")
- * @count: transitions by kind; %LT_TR_UPGRADE does not include
- *	%LT_TR_TICK_UPGRADE
- * @switches: times it was switched out, by &enum lt_prev_state
- * @latency: latency distributions by &enum lt_latency_kind
- * @hog: whether it is a hog (docs/model.md §7, thresholds of &struct
- *	lt_analysis_opts)
- * @episodes: hog episodes: lazy requests still pending at a tick after
- *	being pending for at least the episode threshold
- * @pending_ns: total time its served lazy requests were pending
- * @max_pending_ns: its longest lazy request: the longest served one, or
- *	an unserved one up to the last tick that saw it pending
- * @upgrades_user: tick-upgrades that found it in user space
- * @upgrades_syscall: tick-upgrades that found it in a system call
- * @top_syscall: the system call most of those found it in, or -1
- * @upgrades_by_source: its upgrades (tick-upgrades included) by
- *	&enum lt_upgrade_source; they add up to its upgrade total
- * @requested: lazy or eager requests of it whose requester a probe named
- */
-struct lt_task_stats {
-	uint64_t id;
-	int pid;
-	char comm[LT_COMM_LEN];
-	uint64_t first_ns;
-	uint64_t last_ns;
-	uint64_t runtime_ns;
-	double lifetime_share;
-	double trace_share;
-	char cpus[64];
-	uint64_t count[LT_TR_KIND_MAX];
-	uint64_t switches[3];
-	struct lt_latency latency[LT_LAT_KIND_MAX];
-	bool hog;
-	uint64_t episodes;
-	uint64_t pending_ns;
-	uint64_t max_pending_ns;
-	uint64_t upgrades_user;
-	uint64_t upgrades_syscall;
-	long top_syscall;
-	uint64_t upgrades_by_source[LT_UPG_SOURCE_MAX];
-	uint64_t requested;
-};
-
-/**
- * enum lt_tick_source - how the analysis knows the tick
- * @LT_TICK_ESTIMATE: the median spacing of the local timer interrupts
- *	(the trace has no hrtimer events to tell the tick's own)
- * @LT_TICK_TIMER_FUNCTION: from the hrtimer_expire_entry events of the
- *	tick's own timer function
- * @LT_TICK_OPTION: the caller gave the length (&lt_analysis_opts.tick_ns)
- * @LT_TICK_SETUP: no tick events: from the HZ the trace's setup line
- *	records (&lt_analysis_summary.setup)
- * @LT_TICK_HZ_OPTION: no tick events: from the caller's HZ
- *	(&lt_analysis_opts.hz)
- * @LT_TICK_UNKNOWN: no tick events and no HZ: the tick is unknown,
- *	&lt_analysis_summary.tick_ns is 0 and no task is called a hog
- * @LT_TICK_GRID: the tick's expiry grid (timer:hrtimer_start of its
- *	handler): the shortest step between expiries, exact also where
- *	CPUs idle and the tick stops (NO_HZ), when the median overstates
- */
-enum lt_tick_source {
-	LT_TICK_ESTIMATE = 0,
-	LT_TICK_TIMER_FUNCTION,
-	LT_TICK_OPTION,
-	LT_TICK_SETUP,
-	LT_TICK_HZ_OPTION,
-	LT_TICK_UNKNOWN,
-	LT_TICK_GRID,
-};
-
-/**
- * lt_tick_source_name - "estimate", "timer_function", "option", "setup",
- *	"hz_option", "unknown" or "timer_grid"
- * @src: the source
- */
-const char *lt_tick_source_name(enum lt_tick_source src);
 
 /**
  * struct lt_setup - how the kernel was set up, from the setup line
@@ -874,177 +698,6 @@ struct lt_setup {
  * Returns 0 if @text is a setup line, -1 otherwise (@out untouched).
  */
 int lt_setup_parse(const char *text, struct lt_setup *out);
-
-/**
- * struct lt_analysis_summary - the whole trace
- * @abi: the flag ABI the analysis decoded with
- * @lazy_seen: whether any event carried the lazy bit; false means the
- *	kernel ran without lazy preemption (or the ABI is legacy)
- * @events: events analysed
- * @first_ns: first event's time
- * @last_ns: last event's time
- * @nr_cpus: highest CPU seen + 1
- * @lost_events: events the ring buffer reported lost, all CPUs
- * @lost_unknown: times a CPU lost events without saying how many
- * @switches: every sched_switch (the idle task's included) by
- *	&enum lt_prev_state of prev
- * @count: transitions by kind, all tasks
- * @latency: latency distributions of all tasks
- * @tick_ns: the tick length used for hog detection; 0 when it is unknown
- *	(@tick_source %LT_TICK_UNKNOWN)
- * @tick_from_trace: whether @tick_ns is the median tick spacing in the
- *	trace (else it comes from the options)
- * @ticks: tick events seen
- * @nr_tasks: task records (lt_analysis_task())
- * @nr_hogs: hogs (lt_analysis_hogs())
- * @tick_source: where @tick_ns comes from
- * @upgrades_by_source: every upgrade (tick-upgrades included) by
- *	&enum lt_upgrade_source
- * @requests_probe: whether the trace has sched_set_need_resched probe
- *	events, which give exact request times and requesters
- * @setup: the kernel's setup, from the trace's setup line
- */
-struct lt_analysis_summary {
-	enum lt_abi abi;
-	bool lazy_seen;
-	uint64_t events;
-	uint64_t first_ns;
-	uint64_t last_ns;
-	int nr_cpus;
-	uint64_t lost_events;
-	uint64_t lost_unknown;
-	uint64_t switches[3];
-	uint64_t count[LT_TR_KIND_MAX];
-	struct lt_latency latency[LT_LAT_KIND_MAX];
-	uint64_t tick_ns;
-	bool tick_from_trace;
-	uint64_t ticks;
-	size_t nr_tasks;
-	size_t nr_hogs;
-	enum lt_tick_source tick_source;
-	uint64_t upgrades_by_source[LT_UPG_SOURCE_MAX];
-	bool requests_probe;
-	struct lt_setup setup;
-};
-
-/**
- * struct lt_analysis_opts - how to analyse
- * @abi: flag ABI; %LT_ABI_AUTO takes the reader's in lt_analysis_run()
- *	and means mainline for lt_analysis_feed() alone
- * @tick_ns: tick length for hog detection; 0 takes it from the trace
- *	(median tick spacing), else from @hz, else from the HZ the trace's
- *	setup line records, else it is unknown and no task is called a hog
- * @hz: tick rate when the trace has no ticks; 0: not given (no default:
- *	a kernel's HZ is 100 to 1000)
- * @episode_ticks: pending time, in ticks, that makes a hog episode;
- *	0 means 0.5
- * @hog_episodes: episodes that make a hog; 0 means 3
- * @hog_pending_ticks: a single lazy request pending longer than this many
- *	ticks makes a hog; 0 means 2
- * @on_transition: called with each transition, or NULL
- * @data: passed to @on_transition
- */
-struct lt_analysis_opts {
-	enum lt_abi abi;
-	uint64_t tick_ns;
-	unsigned int hz;
-	double episode_ticks;
-	unsigned int hog_episodes;
-	double hog_pending_ticks;
-	lt_transition_fn on_transition;
-	void *data;
-};
-
-struct lt_analysis;
-
-/**
- * lt_analysis_new - start an analysis
- * @opts: options, or NULL for defaults
- *
- * Return: the analysis, or NULL if out of memory.
- */
-struct lt_analysis *lt_analysis_new(const struct lt_analysis_opts *opts);
-
-/**
- * lt_analysis_feed - analyse one event
- * @a: the analysis
- * @ev: the event; events of one CPU must come in time order
- *
- * Calls the transition callback for what @ev shows.
- *
- * Return: 0, or -1 if out of memory (the analysis is then incomplete but
- * stays usable).
- */
-int lt_analysis_feed(struct lt_analysis *a, const struct lt_event *ev);
-
-/**
- * lt_analysis_run - analyse every event of a reader, then finish
- * @a: the analysis
- * @r: a reader, positioned before its first event
- *
- * Takes the reader's flag ABI unless the options named one.
- *
- * Return: 0, or -1 if the reader stopped on an error (see
- * lt_reader_error()) or memory ran out; the analysis is finished either
- * way.
- */
-int lt_analysis_run(struct lt_analysis *a, struct lt_reader *r);
-
-/**
- * lt_analysis_finish - end the analysis and compute the results
- * @a: the analysis
- *
- * Requests still open end as %LT_TR_TRUNCATED (and are reported to the
- * callback). Computes percentiles, the tick length and the hogs. Further
- * events are ignored; calling it again does nothing.
- */
-void lt_analysis_finish(struct lt_analysis *a);
-
-/**
- * lt_analysis_summary - global results, after lt_analysis_finish()
- * @a: the analysis
- *
- * Return: the summary, owned by @a.
- */
-const struct lt_analysis_summary *lt_analysis_summary(const struct lt_analysis *a);
-
-/**
- * lt_analysis_lost - events lost on one CPU
- * @a: the analysis
- * @cpu: the CPU
- * @unknown: if not NULL, set when the CPU also lost an unknown number
- *
- * Return: the number of events the ring buffer reported lost on @cpu.
- */
-uint64_t lt_analysis_lost(const struct lt_analysis *a, int cpu, bool *unknown);
-
-/**
- * lt_analysis_task - one task's results, after lt_analysis_finish()
- * @a: the analysis
- * @i: 0 .. summary->nr_tasks - 1, in order of first appearance
- *
- * Return: the task, or NULL if @i is out of range.
- */
-const struct lt_task_stats *lt_analysis_task(const struct lt_analysis *a,
-					     size_t i);
-
-/**
- * lt_analysis_hogs - the hogs, worst first, after lt_analysis_finish()
- * @a: the analysis
- * @nr: receives the number of hogs
- *
- * Ranked by total pending time of lazy requests.
- *
- * Return: an array of @nr tasks owned by @a (NULL when there is none).
- */
-const struct lt_task_stats *const *lt_analysis_hogs(const struct lt_analysis *a,
-						    size_t *nr);
-
-/**
- * lt_analysis_free - free an analysis and all its results
- * @a: the analysis, may be NULL
- */
-void lt_analysis_free(struct lt_analysis *a);
 
 /* ------------------------------------------------------------------ */
 /* Recording: a private tracefs instance (lt-tracefs*.c)               */
@@ -1571,18 +1224,18 @@ unsigned int lt_run_flag_columns(const struct lt_run *run);
 uint64_t lt_run_first_ts(const struct lt_run *run);
 
 /**
- * lt_run_analysis - the run's analysis, finished
+ * lt_run_finish - read what is left of the input and finish the analysis
  * @run: an open run
  *
- * Reads what is left of the input (within the cut) and finishes the
- * analysis, for a caller that presents lt_analysis_summary() and the
- * tasks itself; the tables' row filters do not apply to it. If the input
- * stopped on an error, lt_run_error() says so and the analysis holds
- * what came before.
+ * For a caller that reads a stream table and wants the input's errors
+ * before it writes anything: afterwards every whole-input table describes
+ * the input (within the cut), and lt_run_error() says whether the input
+ * stopped on an error, the analysis then holding what came before.
  *
- * Return: the analysis, owned by @run, or NULL before lt_run_open().
+ * Return: 0, or -1 with lt_run_error() set (not open, a corrupt input,
+ * out of memory).
  */
-const struct lt_analysis *lt_run_analysis(struct lt_run *run);
+int lt_run_finish(struct lt_run *run);
 
 /**
  * lt_run_free - free a run, its reader, its analysis and its tables

@@ -618,6 +618,10 @@ int lt_run_finish(struct lt_run *run)
 {
 	int ret;
 
+	if (!run->opened)
+		return lt_run_fail(run, LT_RUN_USAGE,
+				   "lt_run_finish: the run is not open");
+
 	while ((ret = lt_run_step(run)) > 0)
 		;
 	return ret;

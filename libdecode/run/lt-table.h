@@ -169,8 +169,8 @@ int lt_run_fail(struct lt_run *run, enum lt_run_status st,
  * 0 at the end (the analysis is then finished), -1 on error.
  */
 int lt_run_step(struct lt_run *run);
-/* Read what is left and finish the analysis; -1 on error. */
-int lt_run_finish(struct lt_run *run);
+/* The run's analysis, finished (lt_run_finish()); NULL if not open. */
+const struct lt_analysis *lt_run_analysis(struct lt_run *run);
 /* The last call succeeded: no error to tell. */
 void lt_run_ok(struct lt_run *run);
 /* The run's analysis, made for a new input or a new live interval. */

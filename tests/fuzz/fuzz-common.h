@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "lazytrace.h"
+/* the analysis, driven with the events a harness reads or makes */
+#include "../../libdecode/analysis/lt-analysis.h"
 
 /* A failed check is a finding: abort so that the fuzzer keeps the input. */
 #define fuzz_assert(cond)						\

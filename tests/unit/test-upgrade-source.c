@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "lazytrace.h"
+#include "../../libdecode/analysis/lt-analysis.h"
 #include "test-data.h"
 
 
