@@ -104,6 +104,8 @@ enum {
 
 /* 1 if @c was a stacks option (and stored), 0 if not; exits on bad value. */
 int stacks_opt(enum lt_stacks *st, int c, const char *arg);
+/* The --stacks value (and the run's "stacks" option) of @st. */
+const char *stacks_name(enum lt_stacks st);
 
 /* 1 if @c was an input option (and stored), 0 if not; exits on bad value. */
 int input_opt(struct input_opts *in, int c, const char *arg);

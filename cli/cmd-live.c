@@ -981,12 +981,6 @@ static int save_as(struct lt_run *run, const struct live_opts *o,
 /* The live run of @o's options, saving into @dir if not NULL. */
 static struct lt_run *live_run(const struct live_opts *o, const char *dir)
 {
-	static const char *const stacks[] = {
-		[LT_STACKS_LAZY] = "lazy",
-		[LT_STACKS_NONE] = "none",
-		[LT_STACKS_TICK] = "tick",
-		[LT_STACKS_PREEMPT] = "preempt",
-	};
 	struct lt_run *run = lt_run_new();
 
 	if (!run) {
@@ -998,7 +992,7 @@ static struct lt_run *live_run(const struct live_opts *o, const char *dir)
 	    lt_run_set(run, "cpu", o->cpu_list) ||
 	    lt_run_set(run, "abi", o->abi_given ? lt_abi_name(o->abi) : NULL) ||
 	    lt_run_set(run, "syscalls", o->syscalls ? "1" : NULL) ||
-	    lt_run_set(run, "stacks", stacks[o->stacks]) ||
+	    lt_run_set(run, "stacks", stacks_name(o->stacks)) ||
 	    lt_run_set_note(run, note) || (dir && save_as(run, o, dir)))
 		goto fail;
 	if (!lt_run_open(run))

@@ -51,16 +51,10 @@ JOBS_USAGE
 /* The live run: its session records what the TUI shows, from @stacks on. */
 static int tui_live_cmd(struct run_cli *rc, enum lt_stacks stacks)
 {
-	static const char *const names[] = {
-		[LT_STACKS_LAZY] = "lazy",
-		[LT_STACKS_NONE] = "none",
-		[LT_STACKS_TICK] = "tick",
-		[LT_STACKS_PREEMPT] = "preempt",
-	};
 	int ret;
 
 	run_set(rc, "live", "1");
-	run_set(rc, "stacks", names[stacks]);
+	run_set(rc, "stacks", stacks_name(stacks));
 	ret = tui_live(rc->run);
 	lt_run_free(rc->run);
 	return ret ? EXIT_BAD : EXIT_OK;

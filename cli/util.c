@@ -507,23 +507,33 @@ void progress_end(struct progress *p)
 	p->on = false;
 }
 
+static const char *const stacks_names[] = {
+	[LT_STACKS_LAZY] = "lazy",
+	[LT_STACKS_NONE] = "none",
+	[LT_STACKS_TICK] = "tick",
+	[LT_STACKS_PREEMPT] = "preempt",
+};
+
 int stacks_opt(enum lt_stacks *st, int c, const char *arg)
 {
+	size_t i;
+
 	if (c == OPT_NO_STACKS) {
 		*st = LT_STACKS_NONE;
 		return 1;
 	}
 	if (c != OPT_STACKS)
 		return 0;
-	if (!strcmp(arg, "lazy"))
-		*st = LT_STACKS_LAZY;
-	else if (!strcmp(arg, "tick"))
-		*st = LT_STACKS_TICK;
-	else if (!strcmp(arg, "preempt"))
-		*st = LT_STACKS_PREEMPT;
-	else if (!strcmp(arg, "none"))
-		*st = LT_STACKS_NONE;
-	else
-		die_usage("bad --stacks '%s' (lazy, tick, preempt or none)", arg);
+	for (i = 0; i < ARRAY_SIZE(stacks_names); i++)
+		if (stacks_names[i] && !strcmp(arg, stacks_names[i])) {
+			*st = i;
+			return 1;
+		}
+	die_usage("bad --stacks '%s' (lazy, tick, preempt or none)", arg);
 	return 1;
+}
+
+const char *stacks_name(enum lt_stacks st)
+{
+	return st < ARRAY_SIZE(stacks_names) ? stacks_names[st] : NULL;
 }
