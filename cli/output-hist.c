@@ -147,7 +147,7 @@ static void json_who(struct json *j, const struct lt_lathist_row *r, int k)
 void hist_print_json(FILE *fp, struct lt_lathist *h,
 		     const struct hist_info *in)
 {
-	uint64_t bucket = lt_lathist_bucket_ns(h);
+	uint64_t bucket = lt_lathist_bucket_ns(h), first, last;
 	unsigned int entries = lt_lathist_entries(h), b;
 	const struct lt_lathist_row *r;
 	struct json j;
@@ -169,6 +169,13 @@ void hist_print_json(FILE *fp, struct lt_lathist *h,
 	json_uint(&j, "bucket_ns", bucket);
 	json_uint(&j, "entries", entries);
 	json_uint(&j, "duration_ns", in->duration_ns);
+	if (lt_lathist_window(h, &first, &last)) {
+		json_uint(&j, "first_ns", first);
+		json_uint(&j, "last_ns", last);
+	} else {
+		json_null(&j, "first_ns");
+		json_null(&j, "last_ns");
+	}
 	json_str(&j, "by", in->by_comm ? "comm" : "task");
 	json_end_object(&j);
 	json_begin_array(&j, "hist_tasks");

@@ -38,6 +38,7 @@ struct lt_lathist {
 	unsigned int entries;
 	bool by_comm;
 	size_t nr;
+	uint64_t first_ns, last_ns;	/* the switch outs counted from transitions */
 	struct hist_task *tab[HIST_BUCKETS];
 	struct hist_upgrade *upg[HIST_BUCKETS];
 	struct lt_lathist_row *rows;
@@ -190,6 +191,10 @@ static int add_wait(struct lt_lathist *h, const struct lt_transition *t,
 {
 	uint64_t lat = t->seen_ns > from ? t->seen_ns - from : 0;
 
+	if (!h->first_ns || t->seen_ns < h->first_ns)
+		h->first_ns = t->seen_ns;
+	if (t->seen_ns > h->last_ns)
+		h->last_ns = t->seen_ns;
 	return lt_lathist_add(h, t->pid, t->comm, kind, lat, 1, lat);
 }
 
@@ -244,6 +249,15 @@ static int row_cmp(const void *a, const void *b)
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
 	return strcmp(x->comm, y->comm);
+}
+
+/* Documented in lazytrace.h. */
+bool lt_lathist_window(const struct lt_lathist *h, uint64_t *first_ns,
+		       uint64_t *last_ns)
+{
+	*first_ns = h->first_ns;
+	*last_ns = h->last_ns;
+	return h->first_ns != 0;
 }
 
 /* Documented in lazytrace.h. */

@@ -1722,6 +1722,22 @@ int lt_lathist_row(struct lt_lathist *h, const struct lt_table *t);
 const struct lt_lathist_row *lt_lathist_rows(struct lt_lathist *h, size_t *nr);
 
 /**
+ * lt_lathist_window - the first and last switch out counted, in trace time
+ * @h: the histograms
+ * @first_ns: receives the first (0 if none)
+ * @last_ns: receives the last (0 if none)
+ *
+ * The window of a live run's histograms, to compare them with a trace
+ * recorded around it. Counts given as buckets (lt_lathist_add(), the
+ * kernel's) carry no time.
+ *
+ * Return: true if a switch out was counted from transitions
+ * (lt_lathist_row()), false otherwise.
+ */
+bool lt_lathist_window(const struct lt_lathist *h, uint64_t *first_ns,
+		       uint64_t *last_ns);
+
+/**
  * lt_lathist_bucket_ns - the width of a bucket
  * @h: the histograms
  *
