@@ -5,11 +5,12 @@
  * /sys/kernel/tracing/trace.
  */
 #include <getopt.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "output-report.h"
 
 struct report_opts {
 	struct run_cli rc;	/* the input and its filters: the library's */
@@ -40,367 +41,38 @@ JOBS_USAGE
 "  --color[=WHEN]     colour the need-resched letter: auto (on a terminal,\n"
 "                     the default), always, never\n";
 
-/* The kernel rounds to the nearest microsecond: ns2usecs(). */
-static uint64_t ns2usecs(uint64_t ns)
-{
-	return (ns + 500) / 1000;
-}
-
-/* trace_find_mark(): the delay marker of the latency format. */
-static char delay_mark(uint64_t ns)
-{
-	static const struct { uint64_t val; char sym; } marks[] = {
-		{ 1000000000ULL, '$' }, { 100000000ULL, '@' },
-		{ 10000000ULL, '*' }, { 1000000ULL, '#' },
-		{ 100000ULL, '!' }, { 10000ULL, '+' },
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(marks); i++)
-		if (ns > marks[i].val)
-			return marks[i].sym;
-	return ' ';
-}
-
-/*
- * Lines are made in a buffer of our own and go to stdout a block at a
- * time (a line at a time on a terminal): a stdio call per piece of a
- * line, each taking stdout's lock, was a fifth of report's time. What
- * printf writes (the unusual lines) goes after what is buffered.
- */
-#define OUT_SIZE	(1 << 16)
-
-static struct {
-	char buf[OUT_SIZE];
-	size_t len;
-	bool each_line;
-} out;
-
-static void out_flush(void)
-{
-	if (out.len)
-		fwrite(out.buf, 1, out.len, stdout);
-	out.len = 0;
-}
-
-static void out_put(const char *s, size_t n)
-{
-	if (n > OUT_SIZE - out.len) {
-		out_flush();
-		if (n > OUT_SIZE) {
-			fwrite(s, 1, n, stdout);
-			return;
-		}
-	}
-	memcpy(out.buf + out.len, s, n);
-	out.len += n;
-}
-
-static void out_end_line(void)
-{
-	out_put("\n", 1);
-	if (out.each_line || out.len > OUT_SIZE / 2)
-		out_flush();
-}
-
-/*
- * Events the ring buffer lost on a CPU, on a line of their own before
- * that CPU's next event, as the kernel's print_trace_line() prints them.
- * Where the buffer says only that some were lost (a trace.dat page
- * without room for the count), trace-cmd report's words: no number.
- */
-static void print_lost_marker(const struct lt_event *ev)
-{
-	out_flush();
-	if (ev->missed == LT_MISSED_UNKNOWN)
-		printf("CPU:%d [EVENTS DROPPED]\n", ev->cpu);
-	else
-		printf("CPU:%d [LOST %llu EVENTS]\n", ev->cpu,
-		       (unsigned long long)ev->missed);
-}
-
-/*
- * One event kept for printing: what its line shows, with copies of the
- * reader's strings (not the event itself: its union is a kilobyte).
- */
-struct line {
-	uint64_t ts;
-	int cpu;
-	int pid;
-	bool named;		/* "name: " before the payload */
-	char comm[LT_COMM_LEN];
-	size_t comm_len;
-	char name[64];
-	size_t name_len;
-	char lat[6];
-	char *payload;
-	size_t len;
-	size_t cap;
+/* Where a line's text is made: a buffer that grows to the longest. */
+struct text_buf {
+	struct line_text *t;
+	size_t room;
 };
 
-/*
- * Strings go out without printf: its format parsing is a hot spot here.
- * The payload goes out whole: a %c of 0 prints a NUL, as in the kernel's.
- */
-static void print_payload(const struct line *l)
+/* @ev's text into @b, grown as needed; NULL if out of memory. */
+static struct line_text *make_text(struct line_maker *m, struct text_buf *b,
+				   const struct lt_event *ev, bool lost,
+				   bool shown)
 {
-	if (l->named) {
-		out_put(l->name, l->name_len);
-		out_put(": ", 2);
-	}
-	out_put(l->payload, l->len);
-	out_end_line();
-}
-
-/* The latency field, its need-resched letter coloured if asked. */
-static const char *lat_field(const struct line *l, bool color, char *buf,
-			     size_t len)
-{
-	const char *c = color ? color_resched(l->lat[1]) : "";
-
-	if (!*c)
-		return l->lat;
-	snprintf(buf, len, "%c%s%c" COLOR_RESET "%s", l->lat[0], c, l->lat[1],
-		 l->lat + 2);
-	return buf;
-}
-
-static const char two_digits[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233"
-	"34353637383940414243444546474849505152535455565758596061626364656667"
-	"6869707172737475767778798081828384858687888990919293949596979899";
-
-/* Decimal digits of @v, right-aligned in @width, padded with @pad. */
-static char *put_uint(char *p, unsigned long long v, int width, char pad)
-{
-	unsigned long long t;
-	int n = 1;
-	char *e;
-
-	for (t = v; t >= 10; t /= 10)
-		n++;
-	for (; width > n; width--)
-		*p++ = pad;
-	e = p + n;
-	for (p = e; v >= 10; v /= 100) {
-		p -= 2;
-		memcpy(p, two_digits + v % 100 * 2, 2);
-	}
-	if (p > e - n)
-		*--p = '0' + v;
-	return e;
-}
-
-/*
- * "%16s-%-7d [%03d] %s %5llu.%06llu: " without printf, which is a tenth
- * of report's time; printf does the unusual lines (negative numbers).
- */
-static void print_default(const struct line *l, bool color, bool full)
-{
-	/* -t: nanoseconds, as trace-cmd report -t prints them */
-	uint64_t t = full ? l->ts : ns2usecs(l->ts);
-	uint64_t unit = full ? 1000000000 : 1000000;
-	int digits = full ? 9 : 6;
-	const char *lat_s;
-	char lat[32], buf[160], *p = buf;
-	size_t n = l->comm_len;
-
-	lat_s = lat_field(l, color, lat, sizeof(lat));
-	if (l->pid < 0 || l->cpu < 0 || n > 64) {
-		out_flush();
-		printf("%16s-%-7d [%03d] %s %5llu.%0*llu: ", l->comm,
-		       l->pid, l->cpu, lat_s,
-		       (unsigned long long)(t / unit), digits,
-		       (unsigned long long)(t % unit));
-		print_payload(l);
-		return;
-	}
-	while (n++ < 16)
-		*p++ = ' ';
-	memcpy(p, l->comm, l->comm_len);
-	p += l->comm_len;
-	*p++ = '-';
-	n = p - buf;
-	p = put_uint(p, l->pid, 0, ' ');
-	while ((size_t)(p - buf) < n + 7)
-		*p++ = ' ';
-	*p++ = ' ';
-	*p++ = '[';
-	p = put_uint(p, l->cpu, 3, '0');
-	*p++ = ']';
-	*p++ = ' ';
-	p = stpcpy(p, lat_s);
-	*p++ = ' ';
-	p = put_uint(p, t / unit, 5, ' ');
-	*p++ = '.';
-	p = put_uint(p, t % unit, digits, '0');
-	*p++ = ':';
-	*p++ = ' ';
-	out_put(buf, p - buf);
-	print_payload(l);
-}
-
-/*
- * lat_print_generic() and lat_print_timestamp(), verbose off:
- * "%8.8s-%-7d %3d%s %4lluus%c: " by hand, printf for unusual lines.
- */
-static void print_latency(const struct line *l, uint64_t base, uint64_t next,
-			  bool color)
-{
-	uint64_t rel = ns2usecs(next - l->ts);
-	uint64_t us = ns2usecs(l->ts - base);
-	char lat[32], buf[160], *p = buf, *pid;
-	const char *lat_s = lat_field(l, color, lat, sizeof(lat));
-	size_t len = l->comm_len < 8 ? l->comm_len : 8, n = len;
-
-	if (l->pid < 0 || l->cpu < 0 || strlen(lat_s) > 64) {
-		out_flush();
-		printf("%8.8s-%-7d %3d%s %4lluus%c: ", l->comm, l->pid,
-		       l->cpu, lat_s, (unsigned long long)us,
-		       delay_mark(rel * 1000));
-		print_payload(l);
-		return;
-	}
-	while (n++ < 8)
-		*p++ = ' ';
-	memcpy(p, l->comm, len);
-	p += len;
-	*p++ = '-';
-	pid = p;
-	p = put_uint(p, l->pid, 0, ' ');
-	while (p - pid < 7)
-		*p++ = ' ';
-	*p++ = ' ';
-	p = put_uint(p, l->cpu, 3, ' ');
-	p = stpcpy(p, lat_s);
-	*p++ = ' ';
-	p = put_uint(p, us, 4, ' ');
-	*p++ = 'u';
-	*p++ = 's';
-	*p++ = delay_mark(rel * 1000);
-	*p++ = ':';
-	*p++ = ' ';
-	out_put(buf, p - buf);
-	print_payload(l);
-}
-
-/* snprintf(dst, size, "%s", src) without printf; returns the length. */
-static size_t copy_str(char *dst, const char *src, size_t size)
-{
-	size_t n = strnlen(src, size - 1);
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-	return n;
-}
-
-/* lt_flags_latency() of the run's ABI, remembered by flags and count */
-#define LAT_MEMO	256
-
-struct lat_memo {
-	unsigned int flags, preempt_count;
-	bool set;
-	char lat[6];
-};
-
-static int keep_line(struct lt_run *run, struct lt_reader *r,
-		     struct line *l, const struct lt_event *ev, enum lt_abi abi,
-		     struct lat_memo *memo)
-{
-	struct lat_memo *m;
 	size_t need;
+	void *p;
 
-	l->ts = ev->ts;
-	l->cpu = ev->cpu;
-	l->pid = ev->pid;
-	l->named = lt_event_named(ev);
-	l->comm_len = copy_str(l->comm, ev->comm ? ev->comm : "<...>",
-			       sizeof(l->comm));
-	l->name_len = copy_str(l->name, ev->name, sizeof(l->name));
-	m = &memo[(ev->flags ^ ev->preempt_count << 3) % LAT_MEMO];
-	if (!m->set || m->flags != ev->flags ||
-	    m->preempt_count != ev->preempt_count) {
-		lt_flags_latency(abi, ev->flags, ev->preempt_count, m->lat);
-		m->flags = ev->flags;
-		m->preempt_count = ev->preempt_count;
-		m->set = true;
-	}
-	memcpy(l->lat, m->lat, sizeof(l->lat));
-	/* asked per line: the kernel's text shows it with its first event */
-	if (lt_run_flag_columns(run) == 4)
-		l->lat[4] = '\0';
-	need = lt_event_payload(r, ev, l->payload, l->cap);
-	if (need >= l->cap) {
-		char *p = realloc(l->payload, need + 1);
-
+	while ((need = line_make(m, ev, lost, shown, b->t, b->room)) > b->room) {
+		p = realloc(b->t, sizeof(*b->t) + need);
 		if (!p)
-			return -1;
-		l->payload = p;
-		l->cap = need + 1;
-		lt_event_payload(r, ev, l->payload, l->cap);
+			return NULL;
+		b->t = p;
+		b->room = need;
 	}
-	l->len = need;
-	return 0;
+	return b->t;
 }
 
-static int report(struct report_opts *o)
+/* The lines are out: the input's error, or a word on finding nothing. */
+static int report_end(struct report_opts *o, int ret, const char *err,
+		      unsigned long long seen, unsigned long long shown)
 {
-	struct lt_run *run = o->rc.run;
-	/* events from the run; payloads and progress from its reader */
-	struct lt_reader *r = lt_run_reader(run);
 	const char *name = input_name(o->rc.input);
-	enum lt_abi abi = lt_run_abi(run, NULL);
-	const struct lt_event *ev;
-	struct line cur = { 0 };
-	struct lat_memo lat_memo[LAT_MEMO] = { { 0 } };
-	unsigned long long seen = 0, shown = 0;
-	struct progress pg;
-	uint64_t base = 0;
-	bool have = false;
-	int ret = EXIT_OK;
 
-	/* Lines go to a pipe or file in big blocks; a terminal sees each. */
-	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	else
-		out.each_line = true;
-	progress_start(&pg, r, name);
-
-	/*
-	 * The latency format's delay marker needs the next event's time,
-	 * so each line is printed one event late.
-	 */
-	while ((ev = lt_run_next_event(run))) {
-		progress_tick(&pg);
-		if (o->latency) {
-			base = lt_run_first_ts(run);
-			if (have)
-				print_latency(&cur, base, ev->ts, o->color);
-		}
-		have = false;
-		seen++;
-		/* the loss is the CPU's, whichever task's event follows it */
-		if (ev->missed && lt_run_event_selected(run, ev, false))
-			print_lost_marker(ev);
-		if (!lt_run_event_selected(run, ev, true))
-			continue;
-		shown++;
-		if (keep_line(run, r, &cur, ev, abi, lat_memo)) {
-			warn("out of memory");
-			break;
-		}
-		if (o->latency)
-			have = true;
-		else
-			print_default(&cur, o->color, o->full);
-	}
-	progress_end(&pg);
-	if (have)
-		print_latency(&cur, base, cur.ts, o->color);
-	out_flush();
-	fflush(stdout);
-	if (lt_run_error(run)) {
-		warn("%s", lt_run_error(run));
+	if (err) {
+		warn("%s", err);
 		ret = EXIT_BAD;
 	}
 	if (ret == EXIT_OK && !seen)
@@ -408,7 +80,294 @@ static int report(struct report_opts *o)
 	else if (ret == EXIT_OK && !shown)
 		ret = nothing_found("%s: no event matches the filters (%llu events)",
 				    name, seen);
-	free(cur.payload);
+	return ret;
+}
+
+static int report(struct report_opts *o)
+{
+	struct lt_run *run = o->rc.run;
+	unsigned long long seen = 0, shown = 0;
+	struct text_buf b = { NULL, 0 };
+	struct line_maker m;
+	struct line_out out;
+	const struct lt_event *ev;
+	struct line_text *t;
+	struct progress pg;
+	bool lost, sel;
+	int ret = EXIT_OK;
+
+	line_maker_init(&m, run, o->latency, o->full, o->color);
+	line_out_start(&out, o->latency);
+	progress_start(&pg, lt_run_reader(run), input_name(o->rc.input));
+	while ((ev = lt_run_next_event(run))) {
+		progress_tick(&pg);
+		seen++;
+		/* the loss is the CPU's, whichever task's event follows it */
+		lost = ev->missed && lt_run_event_selected(run, ev, false);
+		sel = lt_run_event_selected(run, ev, true);
+		shown += sel;
+		/* the latency format's delay mark needs every event's time */
+		if (!lost && !sel && !o->latency)
+			continue;
+		t = make_text(&m, &b, ev, lost, sel);
+		if (!t || line_out(&out, t)) {
+			warn("out of memory");
+			ret = EXIT_BAD;
+			break;
+		}
+	}
+	progress_end(&pg);
+	line_out_end(&out);
+	free(b.t);
+	return report_end(o, ret, lt_run_error(run), seen, shown);
+}
+
+/*
+ * -j N on a trace.dat: N runs of the file, each reading its part of the
+ * CPUs (the run's "part") and making their text on a thread of its own;
+ * this thread merges the texts as the reader merges CPUs (the earlier
+ * time first, then the lower CPU) and writes them. The output is the
+ * same byte for byte. On a terminal, which takes a line at a time, one
+ * thread does it all.
+ */
+#define PART_CHUNK	(256 << 10)
+#define PART_CHUNKS	4	/* per part, in flight */
+
+struct chunk {
+	char *buf;
+	size_t cap, len;	/* line_texts, each 8-byte aligned */
+};
+
+struct part {
+	struct report_opts *o;
+	struct lt_run *run;
+	pthread_t tid;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	/* under the lock: ring[head] and the count - 1 after it are the writer's */
+	struct chunk ring[PART_CHUNKS];
+	int head, count;
+	bool done;		/* no chunk will follow those in the ring */
+	bool stop;		/* the writer needs no more */
+	/* the worker's until it is joined */
+	unsigned long long seen, shown;
+	bool oom;
+	/* the writer's */
+	size_t pos;		/* in ring[head] */
+	bool held;		/* it holds ring[head]: no lock to read it */
+};
+
+static size_t text_size(const struct line_text *t)
+{
+	return (sizeof(*t) + t->lost_len + t->len + 7) & ~(size_t)7;
+}
+
+/* Hand chunk @c over (@last: and the end); a free one, or NULL: stop. */
+static struct chunk *part_publish(struct part *p, struct chunk *c, bool last)
+{
+	struct chunk *next = NULL;
+
+	pthread_mutex_lock(&p->lock);
+	if (c && c->len)
+		p->count++;
+	p->done = last;
+	pthread_cond_broadcast(&p->cond);
+	while (!last && !p->stop && p->count == PART_CHUNKS)
+		pthread_cond_wait(&p->cond, &p->lock);
+	if (!last && !p->stop) {
+		next = &p->ring[(p->head + p->count) % PART_CHUNKS];
+		next->len = 0;
+	}
+	pthread_mutex_unlock(&p->lock);
+	return next;
+}
+
+static void *part_worker(void *arg)
+{
+	struct part *p = arg;
+	struct report_opts *o = p->o;
+	struct chunk *c = part_publish(p, NULL, false);
+	struct line_maker m;
+	const struct lt_event *ev;
+	size_t need, room;
+	bool lost, sel;
+	void *buf;
+
+	line_maker_init(&m, p->run, o->latency, o->full, o->color);
+	while (c && (ev = lt_run_next_event(p->run))) {
+		p->seen++;
+		lost = ev->missed && lt_run_event_selected(p->run, ev, false);
+		sel = lt_run_event_selected(p->run, ev, true);
+		p->shown += sel;
+		if (!lost && !sel && !o->latency)
+			continue;
+		for (;;) {
+			/* the text, and the padding after it */
+			room = c->cap - c->len;
+			room = room > sizeof(struct line_text) + 7 ?
+			       room - sizeof(struct line_text) - 7 : 0;
+			need = line_make(&m, ev, lost, sel,
+					 (struct line_text *)(c->buf + c->len),
+					 room);
+			if (need <= room)
+				break;
+			if (c->len) {
+				c = part_publish(p, c, false);
+				if (!c)
+					goto out;
+				continue;
+			}
+			/* an empty chunk, the writer's no more: grow it */
+			need += sizeof(struct line_text) + 7 + PART_CHUNK;
+			buf = realloc(c->buf, need);
+			if (!buf) {
+				p->oom = true;
+				goto out;
+			}
+			c->buf = buf;
+			c->cap = need;
+		}
+		c->len += text_size((struct line_text *)(c->buf + c->len));
+	}
+out:
+	part_publish(p, c, true);
+	return NULL;
+}
+
+/* The part's next text, waiting for its worker; NULL at its end. */
+static struct line_text *part_head(struct part *p)
+{
+	struct chunk *c = &p->ring[p->head];
+
+	if (p->held && p->pos < c->len)
+		return (struct line_text *)(c->buf + p->pos);
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		p->held = p->count;
+		c = &p->ring[p->head];
+		if (p->count && p->pos < c->len)
+			break;
+		if (p->count) {
+			/* read through: the worker's again */
+			p->head = (p->head + 1) % PART_CHUNKS;
+			p->count--;
+			p->pos = 0;
+			pthread_cond_broadcast(&p->cond);
+			continue;
+		}
+		if (p->done) {
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		pthread_cond_wait(&p->cond, &p->lock);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return (struct line_text *)(c->buf + p->pos);
+}
+
+/* Threads for report: -j above 1 on a trace.dat of several CPUs, no tty. */
+static int parts_wanted(const struct report_opts *o)
+{
+	struct lt_reader *r = lt_run_reader(o->rc.run);
+	int n = lt_run_jobs(o->rc.run), cpus = lt_reader_nr_cpus(r);
+
+	if (lt_reader_format(r) != LT_INPUT_TRACE_DAT ||
+	    isatty(STDOUT_FILENO))
+		return 1;
+	return n < cpus ? n : cpus;
+}
+
+/* Merge the parts' texts in time order and write them. */
+static int merge_parts(struct report_opts *o, struct part *parts, int n)
+{
+	struct line_out out;
+	struct line_text *t, *b;
+	struct progress pg;
+	struct part *best;
+	int i, ret = EXIT_OK;
+
+	line_out_start(&out, o->latency);
+	progress_start(&pg, lt_run_reader(parts[0].run),
+		       input_name(o->rc.input));
+	for (;;) {
+		best = NULL;
+		b = NULL;
+		for (i = 0; i < n; i++) {
+			t = part_head(&parts[i]);
+			if (t && (!b || t->ts < b->ts ||
+				  (t->ts == b->ts && t->cpu < b->cpu))) {
+				best = &parts[i];
+				b = t;
+			}
+		}
+		if (!b)
+			break;
+		progress_tick(&pg);
+		if (line_out(&out, b)) {
+			warn("out of memory");
+			ret = EXIT_BAD;
+			break;
+		}
+		best->pos += text_size(b);
+		/* a part that stopped on an error stops the output there */
+		if (!part_head(best) && lt_run_error(best->run))
+			break;
+	}
+	progress_end(&pg);
+	line_out_end(&out);
+	return ret;
+}
+
+static int report_parts(struct report_opts *o, int n)
+{
+	unsigned long long seen = 0, shown = 0;
+	const char *err = NULL;
+	struct part *parts;
+	int i, k, started, ret;
+
+	parts = calloc(n, sizeof(*parts));
+	if (!parts)
+		die("out of memory");
+	for (i = 0; i < n; i++) {
+		parts[i].o = o;
+		parts[i].run = run_cli_part(&o->rc, i + 1, n);
+		pthread_mutex_init(&parts[i].lock, NULL);
+		pthread_cond_init(&parts[i].cond, NULL);
+	}
+	for (started = 0; started < n; started++)
+		if (pthread_create(&parts[started].tid, NULL, part_worker,
+				   &parts[started]))
+			break;
+	ret = started == n ? merge_parts(o, parts, n) : EXIT_BAD;
+	for (i = 0; i < n; i++) {
+		pthread_mutex_lock(&parts[i].lock);
+		parts[i].stop = true;
+		pthread_cond_broadcast(&parts[i].cond);
+		pthread_mutex_unlock(&parts[i].lock);
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(parts[i].tid, NULL);
+	if (started < n)
+		die("cannot start a thread");
+	for (i = 0; i < n; i++) {
+		seen += parts[i].seen;
+		shown += parts[i].shown;
+		if (parts[i].oom && ret == EXIT_OK) {
+			warn("out of memory");
+			ret = EXIT_BAD;
+		}
+		if (!err)
+			err = lt_run_error(parts[i].run);
+	}
+	ret = report_end(o, ret, err, seen, shown);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < PART_CHUNKS; k++)
+			free(parts[i].ring[k].buf);
+		pthread_mutex_destroy(&parts[i].lock);
+		pthread_cond_destroy(&parts[i].cond);
+		lt_run_free(parts[i].run);
+	}
+	free(parts);
 	return ret;
 }
 
@@ -433,7 +392,7 @@ int cmd_report(int argc, char **argv)
 	struct report_opts o = { 0 };
 	unsigned long long given = 0;
 	const char *color = "auto";
-	int c, ret;
+	int c, ret, jobs;
 
 	run_cli_init(&o.rc);
 	/* the kernel's graph: a call with nothing inside is one line */
@@ -465,7 +424,8 @@ int cmd_report(int argc, char **argv)
 		die_usage("--color takes auto, always or never, not '%s'",
 			  color);
 	run_cli_open(&o.rc, argc, argv);
-	ret = report(&o);
+	jobs = parts_wanted(&o);
+	ret = jobs > 1 ? report_parts(&o, jobs) : report(&o);
 	lt_run_free(o.rc.run);
 	return ret;
 }

@@ -115,7 +115,8 @@ static void open_or_die(struct lt_run *run, const char *input)
 		input_note_truncated(input, lt_run_truncated(run));
 }
 
-struct lt_run *run_cli_rerun(struct run_cli *rc, const char *input)
+/* A new run with the options of @rc, not open. */
+static struct lt_run *run_like(struct run_cli *rc, const char *input)
 {
 	struct lt_run *run = lt_run_new();
 	int i;
@@ -126,7 +127,26 @@ struct lt_run *run_cli_rerun(struct run_cli *rc, const char *input)
 		lt_run_set(run, rc->opt_name[i], rc->opt_value[i]);
 	if (lt_run_set(run, "input", input))
 		die_usage("%s", lt_run_error(run));
+	return run;
+}
+
+struct lt_run *run_cli_rerun(struct run_cli *rc, const char *input)
+{
+	struct lt_run *run = run_like(rc, input);
+
 	open_or_die(run, input);
+	return run;
+}
+
+struct lt_run *run_cli_part(struct run_cli *rc, int k, int n)
+{
+	struct lt_run *run = run_like(rc, rc->input);
+	char part[32];
+
+	snprintf(part, sizeof(part), "%d/%d", k, n);
+	if (lt_run_set(run, "part", part) || lt_run_set(run, "jobs", "1"))
+		die("%s", lt_run_error(run));
+	open_or_die(run, rc->input);
 	return run;
 }
 

@@ -1009,7 +1009,11 @@ struct lt_run *lt_run_new(void);
  * included), "jobs" (threads reading a trace.dat,
  * the reading one included: 1 is none; by default LAZYTRACE_JOBS, else
  * one per online CPU for files of 64 MB or more; the output is the same
- * with any), "live" ("1": the input is this machine's tracefs, read by
+ * with any; lt_run_jobs() says how many), "part" ("K/N": of a trace.dat,
+ * only the CPUs of part K of N, the parts balanced by the CPUs' bytes in
+ * the file and the same for every K: N runs of one file, each with its
+ * part, read every event once, for a caller that reads with N threads
+ * and merges their lt_run_next_event() in its order), "live" ("1": the input is this machine's tracefs, read by
  * lt_run_interval()), "save" (a live run's directory for its intervals,
  * each DIR/interval-N.dat), "save-mode" (the saved files' permission
  * bits, in octal; default "0600": they hold kernel addresses),
@@ -1160,8 +1164,9 @@ bool lt_run_event_selected(const struct lt_run *run,
  *	events itself
  * @run: an open run
  *
- * Every event of the input in time order, as lt_reader_next() returns
- * it (with "graph-leaves" set, a function_graph leaf is one event): the
+ * Every event of the input in time order, events of the same time by
+ * CPU number, as lt_reader_next() returns it (with "graph-leaves" set, a
+ * function_graph leaf is one event): the
  * cut and the task filters are not applied, lt_run_event_selected()
  * tells which events pass them. The events are not fed to the analysis,
  * and are gone for the run's tables, which see only what is left of the
@@ -1211,6 +1216,17 @@ enum lt_abi lt_run_abi(const struct lt_run *run, const char **reason);
  * lt_run_open()).
  */
 unsigned int lt_run_flag_columns(const struct lt_run *run);
+
+/**
+ * lt_run_jobs - the threads a run reads its input with
+ * @run: a run
+ *
+ * The "jobs" option, or where it is not set the reader's default (see
+ * lt_run_set()), once the run is open.
+ *
+ * Return: 1 or more: 1 for any input but a trace.dat.
+ */
+int lt_run_jobs(const struct lt_run *run);
 
 /**
  * lt_run_first_ts - timestamp of the first event in the input's buffer

@@ -236,6 +236,7 @@ struct dat {
 		struct worker_arg *arg;
 	} w;
 	int jobs;		/* threads reading the pages, the reader's too */
+	bool *skip;		/* CPUs outside lt_dat_set_part()'s part */
 	bool own_tep;
 	char *ksyms_raw;	/* the kallsyms text, for libtraceevent */
 	/* own_tep: every symbol as libtraceevent keeps them, when needed */
@@ -1237,6 +1238,8 @@ static struct page_src *ahead_wanted(struct lt_reader *r, struct dat *d,
 	for (i = 0; i < r->nr_cpus; i++) {
 		cpu = (*next + i) % r->nr_cpus;
 		p = &d->pages[cpu];
+		if (d->skip && d->skip[cpu])
+			continue;
 		if (p->chunked && !p->busy && !p->done && p->ready < AHEAD &&
 		    p->it.left) {
 			*next = cpu + 1;
@@ -1391,6 +1394,78 @@ void lt_dat_set_jobs(struct lt_reader *r, int jobs)
 		d->jobs = jobs;
 }
 
+/* Documented in lt-internal.h. */
+int lt_dat_jobs(const struct lt_reader *r)
+{
+	const struct dat *d = r->priv;
+
+	return r->ops == &dat_ops && d ? d->jobs : 1;
+}
+
+/*
+ * A CPU's weight in the parts: its data's bytes in the file (compressed
+ * where it is), or 1 where libtracecmd reads the pages.
+ */
+static uint64_t cpu_weight(const struct dat *d, int cpu)
+{
+	const struct page_src *p = d->pages ? &d->pages[cpu] : NULL;
+
+	return p && p->chunked && p->start.end > p->start.off ?
+	       p->start.end - p->start.off : 1;
+}
+
+/* Documented in lt-internal.h. */
+int lt_dat_set_part(struct lt_reader *r, int k, int n)
+{
+	struct dat *d = r->priv;
+	uint64_t *load, w, best_w;
+	int *part, cpu, i, best;
+
+	if (r->ops != &dat_ops || !d || d->rec || d->skip || n < 1 || k < 0 ||
+	    k >= n)
+		return -1;
+	part = malloc(r->nr_cpus * sizeof(*part));
+	load = calloc(n, sizeof(*load));
+	d->skip = calloc(r->nr_cpus, sizeof(*d->skip));
+	if (!part || !load || !d->skip) {
+		free(part);
+		free(load);
+		free(d->skip);
+		d->skip = NULL;
+		return -1;
+	}
+	/* the heaviest CPU first, each to the lightest part: the same for any k */
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		part[cpu] = -1;
+	for (i = 0; i < r->nr_cpus; i++) {
+		best = -1;
+		best_w = 0;
+		for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+			w = cpu_weight(d, cpu);
+			if (part[cpu] < 0 && (best < 0 || w > best_w)) {
+				best = cpu;
+				best_w = w;
+			}
+		}
+		part[best] = 0;
+		for (cpu = 1; cpu < n; cpu++)
+			if (load[cpu] < load[part[best]])
+				part[best] = cpu;
+		load[part[best]] += best_w;
+	}
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		d->skip[cpu] = part[cpu] != k;
+		if (d->skip[cpu] && d->pending[cpu]) {
+			/* the open's first records, for the first time */
+			put_rec(d, d->pending[cpu]);
+			d->pending[cpu] = NULL;
+		}
+	}
+	free(part);
+	free(load);
+	return 0;
+}
+
 /*
  * The default: LAZYTRACE_JOBS (a count, or 0 for one per online CPU),
  * else one per online CPU for a large file and one for a small one,
@@ -1441,6 +1516,8 @@ static void dat_rewind(struct lt_reader *r, struct dat *d)
 	int cpu;
 
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		if (d->skip && d->skip[cpu])
+			continue;
 		if (d->chunked)
 			chunks_from(d, &d->pages[cpu], &d->pages[cpu].start);
 		put_rec(d, d->pending[cpu]);
@@ -1912,6 +1989,7 @@ static void dat_close(struct lt_reader *r)
 	if (d->top)
 		tracecmd_close(d->top);
 	free(d->pending);
+	free(d->skip);
 	free(d->folded);
 	free(d->consumed);
 	trace_seq_destroy(&d->seq);
@@ -1944,6 +2022,8 @@ static int seek_chunks(struct lt_reader *r, struct dat *d, uint64_t ts)
 
 	d->rec = NULL;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		if (d->skip && d->skip[cpu])
+			continue;
 		p = &d->pages[cpu];
 		at = p->start;
 		if (!lt_dat_chunks_seek(d->zpages, d->fd, &at, ts)) {
@@ -1983,6 +2063,8 @@ static int dat_seek(struct lt_reader *r, uint64_t ts, uint64_t pos)
 		d->rec = NULL;
 	}
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		if (d->skip && d->skip[cpu])
+			continue;
 		if (d->pending[cpu])
 			tracecmd_free_record(d->pending[cpu]);
 		/* From the end of the data, it needs a mapped page first. */

@@ -211,6 +211,16 @@ void lt_dat_use_symbols(struct lt_reader *r, struct tep_handle *syms);
  * the file's size).
  */
 void lt_dat_set_jobs(struct lt_reader *r, int jobs);
+/* The threads trace.dat reader @r reads with (1 for other inputs). */
+int lt_dat_jobs(const struct lt_reader *r);
+/*
+ * Read only part @k (from 0) of @n of a trace.dat's CPUs, the parts
+ * balanced by the CPUs' bytes in the file: the same split for every @k,
+ * so that @n readers of one file, each with its part, read every CPU
+ * once. Before the first event is taken, once; -1 for other inputs, a
+ * bad part, a second call or out of memory.
+ */
+int lt_dat_set_part(struct lt_reader *r, int k, int n);
 
 /*
  * Go on with trace.dat reader @r on a live session's next interval: @buf

@@ -18,19 +18,21 @@
 #define KSYMS_MAX_RUNS	1024
 #define KSYMS_MEMO	4096	/* slots, a power of two */
 
-static signed char hex[256];
+/*
+ * A hex digit's value plus one, 0 for anything else: constant, so that
+ * readers on several threads share it.
+ */
+static const unsigned char hex1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
 
-static void hex_init(void)
+/* The value of hex digit @c, or -1. */
+static inline int hex(char c)
 {
-	int i;
-
-	if (hex['1'])
-		return;
-	memset(hex, -1, sizeof(hex));
-	for (i = 0; i < 10; i++)
-		hex['0' + i] = i;
-	for (i = 0; i < 6; i++)
-		hex['a' + i] = hex['A' + i] = 10 + i;
+	return hex1[(unsigned char)c] - 1;
 }
 
 static int cmp_sym(const void *a, const void *b)
@@ -54,7 +56,6 @@ int lt_ksyms_init(struct lt_ksyms *k, char *text, size_t len)
 
 	memset(k, 0, sizeof(*k));
 	k->text = text;
-	hex_init();
 	/* the shortest line is "0 t x\n": pages never written cost nothing */
 	k->sym = malloc((len / 6 + 1) * sizeof(*k->sym));
 	k->run = malloc(max_runs * sizeof(*k->run));
@@ -66,7 +67,7 @@ int lt_ksyms_init(struct lt_ksyms *k, char *text, size_t len)
 		if (!eol)
 			eol = end;	/* the NUL after the text */
 		addr = 0;
-		for (digits = 0; p < eol && (x = hex[(unsigned char)*p]) >= 0; p++)
+		for (digits = 0; p < eol && (x = hex(*p)) >= 0; p++)
 			addr = addr << 4 | x, digits++;
 		if (!digits || digits > 16 || eol - p < 4 || p[0] != ' ' ||
 		    p[2] != ' ')
@@ -289,7 +290,6 @@ int lt_ksyms_all_init(struct lt_ksyms_all *t, char *text, size_t len)
 
 	memset(t, 0, sizeof(*t));
 	t->text = text;
-	hex_init();
 	t->f = malloc(max * sizeof(*t->f));
 	if (!t->f) {
 		lt_ksyms_all_free(t);
@@ -306,13 +306,13 @@ int lt_ksyms_all_init(struct lt_ksyms_all *t, char *text, size_t len)
 			p++;
 		width = 0;
 		if (eol - p > 2 && p[0] == '0' && (p[1] | 0x20) == 'x' &&
-		    hex[(unsigned char)p[2]] >= 0) {
+		    hex(p[2]) >= 0) {
 			p += 2;
 			width = 2;
 		}
 		addr = 0;
 		for (x = -1; width < 16 && p < eol &&
-			     (x = hex[(unsigned char)*p]) >= 0; p++, width++)
+			     (x = hex(*p)) >= 0; p++, width++)
 			addr = addr << 4 | x;
 		if (!width)
 			break;		/* no number: its parse ends */

@@ -369,6 +369,20 @@ int lt_run_set(struct lt_run *run, const char *option, const char *value)
 		run->jobs = n;
 		return 0;
 	}
+	if (!strcmp(option, "part")) {
+		int k = 0, n = 0, len = -1;
+
+		if (value && *value &&
+		    (sscanf(value, "%d/%d%n", &k, &n, &len) != 2 ||
+		     len != (int)strlen(value) || n < 1 || n > 1024 || k < 1 ||
+		     k > n))
+			return lt_run_fail(run, LT_RUN_USAGE,
+					   "bad part '%s': K/N, 1 <= K <= N <= 1024",
+					   value);
+		run->part = k;
+		run->parts = n;
+		return 0;
+	}
 	if (!strcmp(option, "idle")) {
 		run->idle = value && *value && strcmp(value, "0");
 		return 0;
@@ -456,6 +470,14 @@ int lt_run_open(struct lt_run *run)
 	}
 	if (run->jobs)
 		lt_dat_set_jobs(run->reader, run->jobs);
+	if (run->parts && (lt_reader_format(run->reader) != LT_INPUT_TRACE_DAT ||
+			   lt_dat_set_part(run->reader, run->part - 1,
+					   run->parts))) {
+		return lt_run_fail(run, LT_RUN_USAGE,
+				   "%s: only a trace.dat is read in parts (part %d/%d)",
+				   lt_input_name(run->input), run->part,
+				   run->parts);
+	}
 	if (run->graph_leaves)
 		lt_reader_graph_leaves(run->reader);
 	run->opened = true;
@@ -531,6 +553,13 @@ unsigned int lt_run_flag_columns(const struct lt_run *run)
 }
 
 /* Documented in lazytrace.h. */
+int lt_run_jobs(const struct lt_run *run)
+{
+	if (!run->reader)
+		return run->jobs ? run->jobs : 1;
+	return lt_dat_jobs(run->reader);
+}
+
 uint64_t lt_run_first_ts(const struct lt_run *run)
 {
 	return run->reader ? lt_reader_first_ts(run->reader) : 0;

@@ -104,6 +104,7 @@ struct lt_run {
 	bool idle;
 	bool all_tasks;		/* the tasks table lists every task record */
 	int jobs;		/* 0: the reader's default */
+	int part, parts;	/* "part" K/N: part K (from 1) of N; 0/0 all */
 	int by;			/* preempt_groups: one grouping + 1, 0: all */
 	bool graph_leaves;	/* a function_graph leaf is one event */
 	bool feed;		/* lt_run_next_event() feeds the analysis */
