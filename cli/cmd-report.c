@@ -268,13 +268,7 @@ static struct line_text *part_head(struct part *p)
 /* Threads for report: -j above 1 on a trace.dat of several CPUs, no tty. */
 static int parts_wanted(const struct report_opts *o)
 {
-	struct lt_reader *r = lt_run_reader(o->rc.run);
-	int n = lt_run_jobs(o->rc.run), cpus = lt_reader_nr_cpus(r);
-
-	if (lt_reader_format(r) != LT_INPUT_TRACE_DAT ||
-	    isatty(STDOUT_FILENO))
-		return 1;
-	return n < cpus ? n : cpus;
+	return isatty(STDOUT_FILENO) ? 1 : lt_run_parts(o->rc.run);
 }
 
 /* Merge the parts' texts in time order and write them. */

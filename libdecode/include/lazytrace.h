@@ -1009,7 +1009,7 @@ struct lt_run *lt_run_new(void);
  * included), "jobs" (threads reading a trace.dat,
  * the reading one included: 1 is none; by default LAZYTRACE_JOBS, else
  * one per online CPU for files of 64 MB or more; the output is the same
- * with any; lt_run_jobs() says how many), "part" ("K/N": of a trace.dat,
+ * with any), "part" ("K/N": of a trace.dat,
  * only the CPUs of part K of N, the parts balanced by the CPUs' bytes in
  * the file and the same for every K: N runs of one file, each with its
  * part, read every event once, for a caller that reads with N threads
@@ -1218,15 +1218,16 @@ enum lt_abi lt_run_abi(const struct lt_run *run, const char **reason);
 unsigned int lt_run_flag_columns(const struct lt_run *run);
 
 /**
- * lt_run_jobs - the threads a run reads its input with
- * @run: a run
+ * lt_run_parts - in how many parts to read a run's input on threads
+ * @run: an open run
  *
- * The "jobs" option, or where it is not set the reader's default (see
- * lt_run_set()), once the run is open.
+ * For a caller that presents the events itself and would use threads:
+ * the "jobs" option (or the reader's default, see lt_run_set()) for a
+ * trace.dat, at most its CPUs; each part then one run with "part".
  *
- * Return: 1 or more: 1 for any input but a trace.dat.
+ * Return: 1 or more: 1 for any input but a trace.dat of several CPUs.
  */
-int lt_run_jobs(const struct lt_run *run);
+int lt_run_parts(const struct lt_run *run);
 
 /**
  * lt_run_first_ts - timestamp of the first event in the input's buffer

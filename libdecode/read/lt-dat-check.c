@@ -20,6 +20,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "../lt-util.h"
 #include "lt-dat-check.h"
 
 #define MAGIC		"\027\010\104tracing"
@@ -429,7 +430,7 @@ static bool ident_char(char ch)
 static long long key_num(const char *s, const char *end, const char *key)
 {
 	size_t n = strlen(key);
-	const char *p = memmem(s, end - s, key, n);
+	const char *p = lt_find(s, end, key, n);
 	long long v = 0;
 	int digits = 0;
 
@@ -554,12 +555,14 @@ static int parse_fields(struct chk *c, char *s, size_t len, uint64_t at,
 			int *nr_names)
 {
 	const char *end = s + len, *decl, *semi, *n;
-	const char *fmt = memmem(s, len, "\nprint fmt:", 11);
+	const char *fmt = lt_find(s, end, "\nprint fmt:", 11);
 	char *line, *eol;
 	struct ev_fmt *ev;
 	long long id = key_num(s, end, "\nID: "), off, size;
-	bool flexible_stack = memmem(s, end - s, "name: kernel_stack\n", 19) ||
-			      memmem(s, end - s, "name: user_stack\n", 17);
+	/* the kernel's format starts with its name */
+	bool flexible_stack = (len > 19 && !memcmp(s, "name: kernel_stack\n", 19)) ||
+			      (len > 17 && !memcmp(s, "name: user_stack\n", 17));
+	bool dyn, rel;
 
 	if (id < 0 && len >= 4 && !memcmp(s, "ID: ", 4))
 		id = key_num(s, end, "ID: ");
@@ -579,7 +582,7 @@ static int parse_fields(struct chk *c, char *s, size_t len, uint64_t at,
 		eol = memchr(line, '\n', end - line);
 		if (!eol)
 			eol = line + (end - line);
-		decl = memmem(line, eol - line, "field:", 6);
+		decl = lt_find(line, eol, "field:", 6);
 		if (!decl)
 			continue;
 		if (!field_line_ok(line, eol)) {
@@ -591,10 +594,10 @@ static int parse_fields(struct chk *c, char *s, size_t len, uint64_t at,
 		semi = memchr(decl, ';', eol - decl);
 		off = semi ? key_num(semi, eol, "offset:") : -1;
 		size = semi ? key_num(semi, eol, "size:") : -1;
+		rel = semi && lt_find(decl, semi, "__rel_loc", 9);
+		dyn = rel || (semi && lt_find(decl, semi, "__data_loc", 10));
 		if (off < 0 || size < 0 || off + size > 0xffff ||
-		    *nr_names >= MAX_FIELDS ||
-		    ((memmem(decl, semi - decl, "__data_loc", 10) ||
-		      memmem(decl, semi - decl, "__rel_loc", 9)) && size != 4)) {
+		    *nr_names >= MAX_FIELDS || (dyn && size != 4)) {
 			why(c, "a field without a valid offset and size, or over %d fields",
 			    MAX_FIELDS);
 			drop_line(line, eol, end);
@@ -615,8 +618,7 @@ static int parse_fields(struct chk *c, char *s, size_t len, uint64_t at,
 		while (n > decl && ident_char(n[-1]))
 			n--, names[*nr_names].len++;
 		names[(*nr_names)++].name = n;
-		if (!memmem(decl, semi - decl, "__data_loc", 10) &&
-		    !memmem(decl, semi - decl, "__rel_loc", 9)) {
+		if (!dyn) {
 			/*
 			 * A stack event's caller[] array holds only the
 			 * frames its size field counts: the record ends
@@ -635,7 +637,7 @@ static int parse_fields(struct chk *c, char *s, size_t len, uint64_t at,
 			return -1;
 		c->dyn[c->nr_dyn++] = (struct dyn_field){
 			.offset = off, .size = size,
-			.rel = memmem(decl, semi - decl, "__rel_loc", 9) != NULL,
+			.rel = rel,
 		};
 		ev->nr_dyn++;
 	}
@@ -943,7 +945,10 @@ static int check_format(struct chk *c, const struct view *f, const char *what)
 	}
 	if (parse_fields(c, t, f->len, f->off, what, names, &nr_names))
 		goto out;
-	fmt = memmem(t, f->len, "print fmt:", 10);
+	/* where parse_fields() ends the field lines */
+	fmt = (char *)lt_find(t, end, "\nprint fmt:", 11);
+	if (fmt)
+		fmt++;
 	if (fmt && !print_ok(c, fmt + 10, end, names, nr_names)) {
 		memset(fmt + 10, ' ', end - (fmt + 10));
 		fmt = NULL;

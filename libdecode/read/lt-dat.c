@@ -2204,11 +2204,13 @@ static bool has_lazy_count_field(struct dat *d)
 	for (k = 0; d->own_tep && k < d->h.nr_ev; k++) {
 		const struct hdr_ev *e = &d->h.ev[k];
 		const char *t = d->h.fmt + e->text;
-		const char *end = memmem(t, e->len, "\n\n", 2);
+		const char *end;
 
-		if (!e->parsed &&
-		    memmem(t, end ? (size_t)(end - t) : e->len,
-			   " common_preempt_lazy_count;", 27))
+		if (e->parsed)
+			continue;
+		end = lt_find(t, t + e->len, "\n\n", 2);
+		if (lt_find(t, end ? end : t + e->len,
+			    " common_preempt_lazy_count;", 27))
 			return true;
 	}
 

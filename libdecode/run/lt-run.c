@@ -553,11 +553,15 @@ unsigned int lt_run_flag_columns(const struct lt_run *run)
 }
 
 /* Documented in lazytrace.h. */
-int lt_run_jobs(const struct lt_run *run)
+int lt_run_parts(const struct lt_run *run)
 {
-	if (!run->reader)
-		return run->jobs ? run->jobs : 1;
-	return lt_dat_jobs(run->reader);
+	int jobs, cpus;
+
+	if (!run->reader || lt_reader_format(run->reader) != LT_INPUT_TRACE_DAT)
+		return 1;
+	jobs = lt_dat_jobs(run->reader);
+	cpus = lt_reader_nr_cpus(run->reader);
+	return jobs < cpus ? jobs : cpus > 1 ? cpus : 1;
 }
 
 uint64_t lt_run_first_ts(const struct lt_run *run)
