@@ -274,27 +274,29 @@ static int parts_wanted(const struct report_opts *o)
 /* Merge the parts' texts in time order and write them. */
 static int merge_parts(struct report_opts *o, struct part *parts, int n)
 {
+	struct line_text **head = calloc(n, sizeof(*head)), *b;
 	struct line_out out;
-	struct line_text *t, *b;
 	struct progress pg;
-	struct part *best;
-	int i, ret = EXIT_OK;
+	int i, best, ret = EXIT_OK;
 
+	if (!head)
+		die("out of memory");
 	line_out_start(&out, o->latency);
 	progress_start(&pg, lt_run_reader(parts[0].run),
 		       input_name(o->rc.input));
+	for (i = 0; i < n; i++)
+		head[i] = part_head(&parts[i]);
 	for (;;) {
-		best = NULL;
-		b = NULL;
+		best = -1;
 		for (i = 0; i < n; i++) {
-			t = part_head(&parts[i]);
-			if (t && (!b || t->ts < b->ts ||
-				  (t->ts == b->ts && t->cpu < b->cpu))) {
-				best = &parts[i];
-				b = t;
+			if (head[i] && (best < 0 || head[i]->ts < b->ts ||
+					(head[i]->ts == b->ts &&
+					 head[i]->cpu < b->cpu))) {
+				best = i;
+				b = head[i];
 			}
 		}
-		if (!b)
+		if (best < 0)
 			break;
 		progress_tick(&pg);
 		if (line_out(&out, b)) {
@@ -302,13 +304,15 @@ static int merge_parts(struct report_opts *o, struct part *parts, int n)
 			ret = EXIT_BAD;
 			break;
 		}
-		best->pos += text_size(b);
+		parts[best].pos += text_size(b);
+		head[best] = part_head(&parts[best]);
 		/* a part that stopped on an error stops the output there */
-		if (!part_head(best) && lt_run_error(best->run))
+		if (!head[best] && lt_run_error(parts[best].run))
 			break;
 	}
 	progress_end(&pg);
 	line_out_end(&out);
+	free(head);
 	return ret;
 }
 

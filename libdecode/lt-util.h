@@ -18,6 +18,15 @@
 void lt_strlcpy(char *dst, const char *src, size_t size);
 
 /*
+ * Around every call that parses with libtraceevent (event formats, the
+ * header page) or opens a file with libtracecmd: its tokenizer keeps its
+ * input in globals, so two readers on two threads must not parse at
+ * once (defined in read/lt-reader.c).
+ */
+void lt_parse_lock(void);
+void lt_parse_unlock(void);
+
+/*
  * Make room for entry @type in a table indexed by event type, zeroing what
  * is new (64 more, so a trace's types rarely grow it twice). Return: 0, or
  * -1 on allocation failure (the table is unchanged).

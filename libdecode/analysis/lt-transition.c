@@ -497,6 +497,7 @@ static struct lt_task *task_ref(struct lt_analysis *a, struct lt_cpu *c,
 {
 	int cpu = cpu_of(a, c);
 	struct lt_task *t = lt_task_lookup(a, pid, cpu);
+	bool same;
 
 	if (pid == 0) {
 		if (!t)
@@ -505,10 +506,13 @@ static struct lt_task *task_ref(struct lt_analysis *a, struct lt_cpu *c,
 			a->oom = true;
 		return t;
 	}
+	/* the same name again, the common case: one comparison */
+	same = t && comm && !strcmp(t->st.comm, comm);
 	if (t && t->life != LT_TASK_GONE &&
-	    (t->running_on >= 0 || !comm_differs(t, comm))) {
+	    (same || t->running_on >= 0 || !comm_differs(t, comm))) {
 		lt_task_seen(t, ts);
-		comm_complete(t, comm);
+		if (!same)
+			comm_complete(t, comm);
 		return t;
 	}
 	if (t)

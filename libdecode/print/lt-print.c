@@ -2363,9 +2363,11 @@ static struct tep_event *reparse_event(struct lt_printer *p,
 			!!(f->flags & TEP_FIELD_IS_SIGNED));
 	fprintf(m, "\nprint fmt: %s\n", fmt);
 	fclose(m);
+	lt_parse_lock();
 	if (tep_parse_format(p->tep, &ne, buf, len, e->system) || !ne ||
 	    (ne->flags & TEP_EVENT_FL_FAILED))
 		ne = NULL;
+	lt_parse_unlock();
 	free(buf);
 	return ne;
 }
@@ -2647,9 +2649,11 @@ struct lt_printer *lt_printer_new(struct tep_handle *tep)
 			"\tfield:unsigned long addr;\toffset:8;\tsize:8;\tsigned:0;\n\n"
 			"print fmt: \"%%s\", REC->addr\n", p->next_fake_id--);
 
+		lt_parse_lock();
 		if (tep_parse_format(tep, &p->str_probe, buf, n, "lazytrace") ||
 		    (p->str_probe && (p->str_probe->flags & TEP_EVENT_FL_FAILED)))
 			p->str_probe = NULL;
+		lt_parse_unlock();
 		if (p->str_probe)
 			str_probe_order(p);
 	}

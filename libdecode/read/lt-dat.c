@@ -703,8 +703,10 @@ static void parse_format(struct dat *d, struct hdr_ev *e)
 {
 	e->parsed = true;
 	/* a format it cannot parse leaves the event unknown, as before */
+	lt_parse_lock();
 	tep_parse_event(d->tep, d->h.fmt + e->text, e->len,
 			d->h.fmt + e->sys);
+	lt_parse_unlock();
 }
 
 /*
@@ -2129,7 +2131,9 @@ static int pick_buffer(struct lt_reader *r, struct dat *d, const char *want)
 
 		if (want && (!name || strcmp(name, want)))
 			continue;
+		lt_parse_lock();
 		h = tracecmd_buffer_instance_handle(d->top, i);
+		lt_parse_unlock();
 		if (!h)
 			continue;
 		if (want || has_events(h)) {
@@ -2348,7 +2352,9 @@ static struct tracecmd_input *open_tracked(int fd, int *pos_fd)
 	if (fd < 0)
 		return NULL;
 	*pos_fd = dup(fd);
+	lt_parse_lock();
 	h = tracecmd_open_fd(fd, OPEN_FLAGS);
+	lt_parse_unlock();
 	/* It closes @fd when the headers are bad, but not the magic. */
 	if (!h && fcntl(fd, F_GETFD) != -1)
 		close(fd);
@@ -2503,8 +2509,10 @@ static int open_own(struct lt_reader *r, struct dat *d)
 	tep_set_file_bigendian(d->tep, d->h.big ? TEP_BIG_ENDIAN :
 						  TEP_LITTLE_ENDIAN);
 	tep_set_long_size(d->tep, d->h.long_size);
+	lt_parse_lock();
 	tep_parse_header_page(d->tep, d->h.header_page, d->h.header_page_len,
 			      d->h.long_size);
+	lt_parse_unlock();
 	tep_set_cpus(d->tep, d->h.cpus);
 	qsort(d->h.ev, d->h.nr_ev, sizeof(*d->h.ev), cmp_hdr_ev);
 	/* one event, for the common fields every event shares */
