@@ -1359,6 +1359,16 @@ static void start_workers(struct lt_reader *r, struct dat *d)
 		n = r->nr_cpus;	/* one worker per CPU's pages at most */
 	if (n <= 0 || !d->chunked)
 		return;
+	/*
+	 * Uncompressed pages are copied faster than a worker hands them
+	 * over: stats of a 70 MB version 6 file took 25 % more CPU and
+	 * 10 % more time with one.
+	 */
+	for (i = 0; i < r->nr_cpus; i++)
+		if (d->pages[i].chunked && !d->pages[i].start.raw)
+			break;
+	if (i == r->nr_cpus)
+		return;
 	arg = malloc(sizeof(*arg));
 	d->w.tid = calloc(n, sizeof(*d->w.tid));
 	if (!arg || !d->w.tid) {
