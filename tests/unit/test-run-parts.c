@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A run's "part" (K/N) and lt_run_parts(), through the public API on
+ * bundled recordings: what report -j N stands on. N runs of one file,
+ * each with its part, read every CPU in exactly one of them, and their
+ * events merged by time, then CPU, are the whole run's events in its
+ * order; wrong parts and inputs that are not a trace.dat are refused.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "lazytrace.h"
+#include "test-data.h"
+
+#define MAX_CPUS 64
+
+struct ev_key {
+	uint64_t ts;
+	int cpu;
+	int pid;
+	enum lt_event_kind kind;
+};
+
+struct stream {
+	struct ev_key *ev;
+	size_t nr, max;
+};
+
+static struct lt_run *open_run(const char *file, const char *part,
+			       const char *jobs)
+{
+	struct lt_run *run = lt_run_new();
+
+	assert_non_null(run);
+	assert_int_equal(lt_run_set(run, "input", data(file)), 0);
+	assert_int_equal(lt_run_set(run, "part", part), 0);
+	assert_int_equal(lt_run_set(run, "jobs", jobs), 0);
+	assert_int_equal(lt_run_open(run), 0);
+	return run;
+}
+
+/* Every event of @run, in its order. */
+static void read_all(struct lt_run *run, struct stream *s)
+{
+	const struct lt_event *ev;
+
+	memset(s, 0, sizeof(*s));
+	while ((ev = lt_run_next_event(run))) {
+		if (s->nr == s->max) {
+			s->max = s->max ? 2 * s->max : 4096;
+			s->ev = realloc(s->ev, s->max * sizeof(*s->ev));
+			assert_non_null(s->ev);
+		}
+		s->ev[s->nr++] = (struct ev_key){ ev->ts, ev->cpu, ev->pid,
+						  ev->kind };
+	}
+	assert_null(lt_run_error(run));
+}
+
+static bool before(const struct ev_key *a, const struct ev_key *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
+}
+
+static void check_parts(const char *file, int n)
+{
+	struct lt_run *whole = open_run(file, NULL, "1");
+	struct stream all, part[8];
+	size_t pos[8] = { 0 }, i;
+	int owner[MAX_CPUS], k, best, cpus = 0;
+	char spec[16];
+
+	read_all(whole, &all);
+	assert_true(all.nr > 1000);
+	lt_run_free(whole);
+	for (i = 0; i < MAX_CPUS; i++)
+		owner[i] = -1;
+	for (k = 0; k < n; k++) {
+		snprintf(spec, sizeof(spec), "%d/%d", k + 1, n);
+		whole = open_run(file, spec, "1");
+		read_all(whole, &part[k]);
+		lt_run_free(whole);
+		/* a CPU is read by one part alone */
+		for (i = 0; i < part[k].nr; i++) {
+			int c = part[k].ev[i].cpu;
+
+			assert_true(c >= 0 && c < MAX_CPUS);
+			if (owner[c] < 0) {
+				owner[c] = k;
+				cpus++;
+			}
+			assert_int_equal(owner[c], k);
+		}
+	}
+	/* as many busy parts as CPUs allow: the split is balanced */
+	for (k = 0; k < n && k < cpus; k++)
+		assert_true(part[k].nr > 0);
+	/* merged as lt_run_next_event() orders them: the whole run */
+	for (i = 0; i < all.nr; i++) {
+		best = -1;
+		for (k = 0; k < n; k++)
+			if (pos[k] < part[k].nr &&
+			    (best < 0 || before(&part[k].ev[pos[k]],
+						&part[best].ev[pos[best]])))
+				best = k;
+		assert_true(best >= 0);
+		assert_int_equal(part[best].ev[pos[best]].ts, all.ev[i].ts);
+		assert_int_equal(part[best].ev[pos[best]].cpu, all.ev[i].cpu);
+		assert_int_equal(part[best].ev[pos[best]].pid, all.ev[i].pid);
+		assert_int_equal(part[best].ev[pos[best]].kind, all.ev[i].kind);
+		pos[best]++;
+	}
+	for (k = 0; k < n; k++) {
+		assert_int_equal(pos[k], part[k].nr);
+		free(part[k].ev);
+	}
+	free(all.ev);
+}
+
+static void test_parts_cover_the_run(void **state)
+{
+	(void)state;
+	check_parts("lazy612-hogs.dat", 1);
+	check_parts("lazy612-hogs.dat", 2);
+	check_parts("lazy612-msg-full.dat", 2);
+	/* more parts than CPUs: the rest read nothing */
+	check_parts("lazy612-msg-full.dat", 3);
+	check_parts("stock/stock72-allevents-x86.dat", 2);
+	/* big-endian, uncompressed version 6 pages */
+	check_parts("stock/stock72-allevents-s390x.dat", 2);
+	check_parts("old/bullseye510-allevents-i686.dat", 2);
+}
+
+static void test_bad_parts(void **state)
+{
+	static const char *const bad[] = {
+		"0/2", "3/2", "1/0", "1/2x", "a/b", "2", "-1/2", "1/1025",
+	};
+	struct lt_run *run = lt_run_new();
+	size_t i;
+
+	(void)state;
+	assert_non_null(run);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(lt_run_set(run, "part", bad[i]), -1);
+		assert_int_equal(lt_run_status(run), LT_RUN_USAGE);
+		assert_non_null(strstr(lt_run_error(run), bad[i]));
+	}
+	assert_int_equal(lt_run_set(run, "part", "1024/1024"), 0);
+	assert_int_equal(lt_run_set(run, "part", ""), 0);
+	lt_run_free(run);
+}
+
+/* The kernel's text is one stream: no parts, and lt_run_parts() is 1. */
+static void test_text_has_no_parts(void **state)
+{
+	struct lt_run *run = lt_run_new();
+
+	(void)state;
+	assert_int_equal(lt_run_set(run, "input",
+				    data("lazy612-msg-full.txt.xz")), 0);
+	assert_int_equal(lt_run_set(run, "jobs", "4"), 0);
+	assert_int_equal(lt_run_open(run), 0);
+	assert_int_equal(lt_run_parts(run), 1);
+	lt_run_free(run);
+
+	run = lt_run_new();
+	assert_int_equal(lt_run_set(run, "input",
+				    data("lazy612-msg-full.txt.xz")), 0);
+	assert_int_equal(lt_run_set(run, "part", "1/2"), 0);
+	assert_int_equal(lt_run_open(run), -1);
+	assert_int_equal(lt_run_status(run), LT_RUN_USAGE);
+	assert_non_null(strstr(lt_run_error(run), "only a trace.dat"));
+	lt_run_free(run);
+}
+
+/* lt_run_parts(): the jobs, at most the file's CPUs. */
+static void test_parts_of_jobs(void **state)
+{
+	struct lt_run *run;
+
+	(void)state;
+	run = open_run("lazy612-msg-full.dat", NULL, "1");
+	assert_int_equal(lt_run_parts(run), 1);
+	lt_run_free(run);
+	run = open_run("lazy612-msg-full.dat", NULL, "2");
+	assert_int_equal(lt_run_parts(run), 2);
+	lt_run_free(run);
+	/* two CPUs in the file */
+	run = open_run("lazy612-msg-full.dat", NULL, "8");
+	assert_int_equal(lt_run_parts(run), 2);
+	lt_run_free(run);
+	/* one CPU: nothing to share */
+	run = open_run("old/bullseye510-allevents-armhf.dat", NULL, "8");
+	assert_int_equal(lt_run_parts(run), 1);
+	lt_run_free(run);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parts_cover_the_run),
+		cmocka_unit_test(test_bad_parts),
+		cmocka_unit_test(test_text_has_no_parts),
+		cmocka_unit_test(test_parts_of_jobs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
