@@ -183,23 +183,26 @@ static void test_text_has_no_parts(void **state)
 /* lt_run_parts(): the jobs, at most the file's CPUs. */
 static void test_parts_of_jobs(void **state)
 {
+	static const struct {
+		const char *file, *jobs;
+		int parts;
+	} c[] = {
+		{ "lazy612-msg-full.dat", "1", 1 },
+		{ "lazy612-msg-full.dat", "2", 2 },
+		/* two CPUs in the file */
+		{ "lazy612-msg-full.dat", "8", 2 },
+		/* one CPU: nothing to share */
+		{ "old/bullseye510-allevents-armhf.dat", "8", 1 },
+	};
 	struct lt_run *run;
+	size_t i;
 
 	(void)state;
-	run = open_run("lazy612-msg-full.dat", NULL, "1");
-	assert_int_equal(lt_run_parts(run), 1);
-	lt_run_free(run);
-	run = open_run("lazy612-msg-full.dat", NULL, "2");
-	assert_int_equal(lt_run_parts(run), 2);
-	lt_run_free(run);
-	/* two CPUs in the file */
-	run = open_run("lazy612-msg-full.dat", NULL, "8");
-	assert_int_equal(lt_run_parts(run), 2);
-	lt_run_free(run);
-	/* one CPU: nothing to share */
-	run = open_run("old/bullseye510-allevents-armhf.dat", NULL, "8");
-	assert_int_equal(lt_run_parts(run), 1);
-	lt_run_free(run);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		run = open_run(c[i].file, NULL, c[i].jobs);
+		assert_int_equal(lt_run_parts(run), c[i].parts);
+		lt_run_free(run);
+	}
 }
 
 int main(void)
