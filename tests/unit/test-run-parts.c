@@ -74,7 +74,7 @@ static void check_parts(const char *file, int n)
 	struct stream all, part[8];
 	size_t pos[8] = { 0 }, i;
 	int owner[MAX_CPUS], k, best, cpus = 0;
-	char spec[16];
+	char spec[32];
 
 	read_all(whole, &all);
 	assert_true(all.nr > 1000);
