@@ -21,7 +21,7 @@ void lt_strlcpy(char *dst, const char *src, size_t size);
  * Around every call that parses with libtraceevent (event formats, the
  * header page) or opens a file with libtracecmd: its tokenizer keeps its
  * input in globals, so two readers on two threads must not parse at
- * once (defined in read/lt-reader.c).
+ * once (defined in print/lt-print.c, the lowest layer that parses).
  */
 void lt_parse_lock(void);
 void lt_parse_unlock(void);

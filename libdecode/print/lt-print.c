@@ -11,6 +11,7 @@
  * reads go straight to libtraceevent, which is exact and fast for them.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,19 @@
 #include "../lt-util.h"
 #include "lt-print.h"
 #include "lt-print-known.h"
+
+/* Documented in lt-util.h. */
+static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void lt_parse_lock(void)
+{
+	pthread_mutex_lock(&parse_lock);
+}
+
+void lt_parse_unlock(void)
+{
+	pthread_mutex_unlock(&parse_lock);
+}
 
 enum print_mode {
 	PM_UNKNOWN = 0,

@@ -4,7 +4,6 @@
  * hands out events one at a time.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,18 +13,6 @@
 /* trace.dat files start with "\027\010\104tracing". */
 static const char dat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i',
 				  'n', 'g' };
-
-static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void lt_parse_lock(void)
-{
-	pthread_mutex_lock(&parse_lock);
-}
-
-void lt_parse_unlock(void)
-{
-	pthread_mutex_unlock(&parse_lock);
-}
 
 void lt_strlcpy(char *dst, const char *src, size_t size)
 {
