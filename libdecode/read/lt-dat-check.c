@@ -1152,6 +1152,53 @@ static int check_event_formats(struct chk *c, struct view *v)
 	return 0;
 }
 
+/*
+ * Whether libtraceevent 1.7.1's tep_parse_printk_formats() reads the
+ * line [s, e) within it: it skips leading ':'s, takes the address up to
+ * the next ':' and the format from one byte after it, past the line's
+ * end when nothing follows the ':' (found by fuzz-dat).
+ */
+static bool printk_line_ok(const char *s, const char *e)
+{
+	while (s < e && *s == ':')
+		s++;
+	if (s == e)
+		return true;	/* no address: it stops reading there */
+	s = memchr(s, ':', e - s);
+	return s && e - s > 1;
+}
+
+/*
+ * The printk formats as libtraceevent may read them (@t, the section's
+ * text, changed in place; the file's copy patched the same way): a line
+ * it would read past becomes empty lines ('\n'), which it skips, and a
+ * NUL, where its copy of the text would end mid-line, a line break.
+ */
+static int printk_lines(struct chk *c, const struct view *d, char *t)
+{
+	char *s, *e, *end = t + d->len;
+
+	c->why[0] = '\0';
+	for (s = t; s < end; s = e + 1) {
+		for (e = s; e < end && *e != '\n' && *e; e++)
+			;
+		if (printk_line_ok(s, e)) {
+			if (e == end || *e == '\n')
+				continue;
+			s = e;	/* the NUL alone */
+		} else {
+			why(c, "a printk format line without \"ADDR : FORMAT\"");
+		}
+		if (e < end)
+			e++;	/* its NUL or line break too */
+		memset(s, '\n', e - s);
+		if (modify(c, d, d->p + (s - t), s, e - s))
+			return -1;
+		e--;
+	}
+	return 0;
+}
+
 /* printk formats (4-byte size), saved cmdlines (8-byte). */
 static int check_sized(struct chk *c, struct view *v, int width,
 		       const char *what)
@@ -1159,14 +1206,28 @@ static int check_sized(struct chk *c, struct view *v, int width,
 	void (*hook)(void *ctx, const char *text, size_t len);
 	struct view d;
 	uint64_t n;
+	char *t;
+	int ret = 0;
 
 	if (num(c, v, width, &n, what) || blob(c, v, n, &d, what))
 		return -1;
 	hook = !c->hooks ? NULL : width == 4 ? c->hooks->printk :
 	       c->hooks->cmdlines;
-	if (hook)
-		hook(c->hooks->ctx, (const char *)d.p, d.len);
-	return 0;
+	if (width != 4) {
+		if (hook)
+			hook(c->hooks->ctx, (const char *)d.p, d.len);
+		return 0;
+	}
+	t = malloc(d.len + 1);
+	if (!t)
+		return fail(c, d.off, "out of memory");
+	memcpy(t, d.p, d.len);
+	t[d.len] = '\0';
+	ret = printk_lines(c, &d, t);
+	if (!ret && hook)
+		hook(c->hooks->ctx, t, d.len);
+	free(t);
+	return ret;
 }
 
 /* The kallsyms section (4-byte size), handed to the caller's hook. */
