@@ -123,15 +123,20 @@ static int report(struct report_opts *o)
 }
 
 /*
- * -j N on a trace.dat: N runs of the file, each reading its part of the
- * CPUs (the run's "part") and making their text on a thread of its own;
- * this thread merges the texts as the reader merges CPUs (the earlier
- * time first, then the lower CPU) and writes them. The output is the
- * same byte for byte. On a terminal, which takes a line at a time, one
- * thread does it all.
+ * -j N on a trace.dat: N runs of the file, each opened and read on a
+ * thread of its own, reading its part (the run's "part": segments in
+ * time, or CPUs) and making the text of its events; this thread merges
+ * the texts as the reader merges CPUs (the earlier time first, then the
+ * lower CPU) and writes them. The output is the same byte for byte. On a
+ * terminal, which takes a line at a time, one thread does it all.
  */
-#define PART_CHUNK	(256 << 10)
-#define PART_CHUNKS	4	/* per part, in flight */
+#define PART_CHUNK	(1 << 20)
+/*
+ * Per part, in flight: room for the text of a whole segment in time
+ * (a megabyte of the file makes about three of text), so that a part
+ * goes on while the one before it is written.
+ */
+#define PART_CHUNKS	4
 
 struct chunk {
 	char *buf;
@@ -140,7 +145,8 @@ struct chunk {
 
 struct part {
 	struct report_opts *o;
-	struct lt_run *run;
+	int k, n;		/* part k of n */
+	struct lt_run *run;	/* opened by the worker: the opens overlap */
 	pthread_t tid;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -186,13 +192,15 @@ static void *part_worker(void *arg)
 {
 	struct part *p = arg;
 	struct report_opts *o = p->o;
-	struct chunk *c = part_publish(p, NULL, false);
+	struct chunk *c;
 	struct line_maker m;
 	const struct lt_event *ev;
 	size_t need, room;
 	bool lost, sel;
 	void *buf;
 
+	p->run = run_cli_part(&o->rc, p->k, p->n);
+	c = part_publish(p, NULL, false);
 	line_maker_init(&m, p->run, o->latency, o->full, o->color);
 	while (c && (ev = lt_run_next_event(p->run))) {
 		p->seen++;
@@ -282,8 +290,7 @@ static int merge_parts(struct report_opts *o, struct part *parts, int n)
 	if (!head)
 		die("out of memory");
 	line_out_start(&out, o->latency);
-	progress_start(&pg, lt_run_reader(parts[0].run),
-		       input_name(o->rc.input));
+	progress_start(&pg, lt_run_reader(o->rc.run), input_name(o->rc.input));
 	for (i = 0; i < n; i++)
 		head[i] = part_head(&parts[i]);
 	for (;;) {
@@ -328,7 +335,8 @@ static int report_parts(struct report_opts *o, int n)
 		die("out of memory");
 	for (i = 0; i < n; i++) {
 		parts[i].o = o;
-		parts[i].run = run_cli_part(&o->rc, i + 1, n);
+		parts[i].k = i + 1;
+		parts[i].n = n;
 		pthread_mutex_init(&parts[i].lock, NULL);
 		pthread_cond_init(&parts[i].cond, NULL);
 	}

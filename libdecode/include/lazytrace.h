@@ -1009,11 +1009,14 @@ struct lt_run *lt_run_new(void);
  * included), "jobs" (threads reading a trace.dat,
  * the reading one included: 1 is none; by default LAZYTRACE_JOBS, else
  * one per online CPU for files of 64 MB or more; the output is the same
- * with any), "part" ("K/N": of a trace.dat,
- * only the CPUs of part K of N, the parts balanced by the CPUs' bytes in
- * the file and the same for every K: N runs of one file, each with its
- * part, read every event once, for a caller that reads with N threads
- * and merges their lt_run_next_event() in its order), "live" ("1": the input is this machine's tracefs, read by
+ * with any), "part" ("K/N": of a trace.dat, only part K of N, the same
+ * split for every K: N runs of one file, each with its part, read every
+ * event once, for a caller that reads with N threads and merges their
+ * lt_run_next_event() in its order; a part is every Nth of the file's
+ * segments in time, balanced by bytes, when the pages are uncompressed
+ * and the run has no "cpu",
+ * "pid", "comm", "from" or "to"; else the CPUs of part K, balanced by
+ * their bytes), "live" ("1": the input is this machine's tracefs, read by
  * lt_run_interval()), "save" (a live run's directory for its intervals,
  * each DIR/interval-N.dat), "save-mode" (the saved files' permission
  * bits, in octal; default "0600": they hold kernel addresses),
@@ -1223,7 +1226,8 @@ unsigned int lt_run_flag_columns(const struct lt_run *run);
  *
  * For a caller that presents the events itself and would use threads:
  * the "jobs" option (or the reader's default, see lt_run_set()) for a
- * trace.dat, at most its CPUs; each part then one run with "part".
+ * trace.dat, at most its CPUs unless its parts are segments in time
+ * (see "part"); each part then one run with "part".
  *
  * Return: 1 or more: 1 for any input but a trace.dat of several CPUs.
  */

@@ -2120,12 +2120,23 @@ int lt_dat_chunk_r(const struct lt_dat_pages *p, int fd,
 	return ret;
 }
 
+uint64_t lt_dat_block_ts(const struct lt_dat_pages *p, int fd,
+			 const struct lt_dat_chunks *it, uint64_t i)
+{
+	uint64_t block = (uint64_t)p->c.page_size * RAW_BLOCK_PAGES;
+	uint8_t h[8];
+
+	if (!it->raw || i >= it->left ||
+	    pread(fd, h, 8, it->off + i * block) != 8)
+		return 0;
+	return get(&p->c, h, 8);
+}
+
 int lt_dat_chunks_seek(const struct lt_dat_pages *p, int fd,
 		       struct lt_dat_chunks *it, uint64_t ts)
 {
 	uint64_t block = (uint64_t)p->c.page_size * RAW_BLOCK_PAGES;
 	uint64_t lo = 0, hi = it->left, mid, t;
-	uint8_t h[8];
 
 	if (!it->raw)
 		return -1;
@@ -2136,9 +2147,7 @@ int lt_dat_chunks_seek(const struct lt_dat_pages *p, int fd,
 	 */
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		t = 0;
-		if (pread(fd, h, 8, it->off + mid * block) == 8)
-			t = get(&p->c, h, 8);
+		t = lt_dat_block_ts(p, fd, it, mid);
 		if (t && t < ts)
 			lo = mid + 1;
 		else

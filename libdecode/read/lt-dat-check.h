@@ -160,6 +160,14 @@ int lt_dat_chunk_r(const struct lt_dat_pages *p, int fd,
 		   size_t errlen);
 
 /*
+ * lt_dat_block_ts - the time of the first page of block @i from @it on, a
+ * CPU's uncompressed pages: 0 if the page is empty or cannot be read, or
+ * the pages are compressed.
+ */
+uint64_t lt_dat_block_ts(const struct lt_dat_pages *p, int fd,
+			 const struct lt_dat_chunks *it, uint64_t i);
+
+/*
  * lt_dat_chunks_seek - move @it, at a CPU's first block of uncompressed
  * pages, to the last block that starts before @ts: 0, or -1 for
  * compressed chunks, which cannot be found without reading them.

@@ -99,6 +99,7 @@ struct page_src {
 	int head, ready;	/* ready chunks: ahead[head], the next... */
 	bool busy;		/* a worker reads the next one */
 	bool done;		/* the last one read was the end, or an error */
+	uint64_t seek_ts;	/* after a seek: pages before it are skipped */
 };
 
 /*
@@ -237,6 +238,9 @@ struct dat {
 	} w;
 	int jobs;		/* threads reading the pages, the reader's too */
 	bool *skip;		/* CPUs outside lt_dat_set_part()'s part */
+	/* a part in time: its segments, [start, end) pairs of times */
+	uint64_t *seg;
+	size_t nr_seg, cur_seg;
 	bool own_tep;
 	char *ksyms_raw;	/* the kallsyms text, for libtraceevent */
 	/* own_tep: every symbol as libtraceevent keeps them, when needed */
@@ -1228,6 +1232,7 @@ static void chunks_from(struct dat *d, struct page_src *p,
 	}
 	p->len = p->off = 0;
 	p->loaded = false;
+	p->seek_ts = 0;
 }
 
 /* A CPU whose next chunk a worker can read now, or NULL; under the lock. */
@@ -1426,16 +1431,153 @@ static uint64_t cpu_weight(const struct dat *d, int cpu)
 	       p->start.end - p->start.off : 1;
 }
 
+static int seek_chunks(struct lt_reader *r, struct dat *d, uint64_t ts);
+
+/*
+ * A part in time is a set of segments of about this many bytes of the
+ * file: many more than the parts, so that each part has its share of
+ * the work wherever it lies, and small enough that the text a printer
+ * makes of a segment can wait whole while an earlier one is written.
+ */
+#define SEG_BYTES	(1 << 20)
+#define SEG_MAX		64	/* per part */
+#define SEG_SAMPLES	256	/* block times read per CPU */
+
+struct seg_sample {
+	uint64_t ts;
+	uint64_t bytes;		/* from this block to the next sample's */
+};
+
+static int cmp_sample(const void *a, const void *b)
+{
+	const struct seg_sample *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/*
+ * The times that cut the file into @nseg segments of equal bytes, from
+ * the times of the blocks of pages, sampled: cut[0] is 0. Returns how
+ * many segments the samples allow (fewer when times repeat), -1 if out
+ * of memory.
+ */
+static int seg_cuts(struct lt_reader *r, struct dat *d, uint64_t **cut_out,
+		    int nseg)
+{
+	struct seg_sample *s;
+	uint64_t total = 0, acc = 0, blocks, b, next, per, *cut;
+	size_t nr = 0, i, m, j;
+	struct page_src *p;
+	int cpu, c = 1;
+
+	s = calloc((size_t)r->nr_cpus * SEG_SAMPLES, sizeof(*s));
+	cut = calloc(nseg, sizeof(*cut));
+	if (!s || !cut) {
+		free(s);
+		free(cut);
+		return -1;
+	}
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		p = &d->pages[cpu];
+		blocks = p->chunked ? p->start.left : 0;
+		if (!blocks)
+			continue;
+		per = (p->start.end - p->start.off) / blocks;
+		m = blocks < SEG_SAMPLES ? blocks : SEG_SAMPLES;
+		for (j = 0; j < m; j++) {
+			b = j * blocks / m;
+			next = (j + 1) * blocks / m;
+			s[nr].ts = lt_dat_block_ts(d->zpages, d->fd, &p->start,
+						   b);
+			if (!s[nr].ts)
+				continue;	/* an empty page: no time */
+			s[nr].bytes = (next - b) * per;
+			total += s[nr++].bytes;
+		}
+	}
+	qsort(s, nr, sizeof(*s), cmp_sample);
+	/* segment c starts at the first sample after c / nseg of the bytes */
+	for (i = 0; i < nr && c < nseg; i++) {
+		if (acc >= total / nseg * c && s[i].ts > cut[c - 1])
+			cut[c++] = s[i].ts;
+		acc += s[i].bytes;
+	}
+	free(s);
+	*cut_out = cut;
+	return c;
+}
+
 /* Documented in lt-internal.h. */
-int lt_dat_set_part(struct lt_reader *r, int k, int n)
+bool lt_dat_cuts_in_time(const struct lt_reader *r)
+{
+	const struct dat *d = r->priv;
+	int cpu;
+
+	if (r->ops != &dat_ops || !d || !d->chunked)
+		return false;
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		if (d->pages[cpu].chunked && !d->pages[cpu].start.raw)
+			return false;
+	return true;
+}
+
+/*
+ * Part @k of @n in time: every @n-th segment from the @k-th. 0 when the
+ * file cannot be cut in time (compressed chunks, which cannot be found
+ * without reading them, or too small), -1 if out of memory.
+ */
+static int set_time_part(struct lt_reader *r, struct dat *d, int k, int n)
+{
+	uint64_t size = 0, *cut = NULL;
+	int cpu, nseg, i, c;
+
+	if (!lt_dat_cuts_in_time(r))
+		return 0;
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		if (d->pages[cpu].chunked)
+			size += d->pages[cpu].start.end - d->pages[cpu].start.off;
+	/* a small file still in segments: the same code for every size */
+	nseg = size / SEG_BYTES;
+	if (nseg > SEG_MAX * n)
+		nseg = SEG_MAX * n;
+	if (nseg < 2 * n)
+		nseg = 2 * n;
+	nseg = seg_cuts(r, d, &cut, nseg);
+	if (nseg < 2) {
+		free(cut);
+		return nseg < 0 ? -1 : 0;
+	}
+	d->seg = calloc(2 * ((size_t)nseg / n + 1), sizeof(*d->seg));
+	if (!d->seg) {
+		free(cut);
+		return -1;
+	}
+	for (i = k, c = 0; i < nseg; i += n, c++) {
+		d->seg[2 * c] = cut[i];
+		d->seg[2 * c + 1] = i + 1 < nseg ? cut[i + 1] : UINT64_MAX;
+	}
+	d->nr_seg = c;
+	free(cut);
+	if (c && d->seg[0] && seek_chunks(r, d, d->seg[0]))
+		return -1;
+	return 1;
+}
+
+/* Documented in lt-internal.h. */
+int lt_dat_set_part(struct lt_reader *r, int k, int n, bool in_time)
 {
 	struct dat *d = r->priv;
 	uint64_t *load, w, best_w;
-	int *part, cpu, i, best;
+	int *part, cpu, i, best, ret;
 
-	if (r->ops != &dat_ops || !d || d->rec || d->skip || n < 1 || k < 0 ||
-	    k >= n)
+	if (r->ops != &dat_ops || !d || d->rec || d->skip || d->seg || n < 1 ||
+	    k < 0 || k >= n || r->nr_cpus < 1)
 		return -1;
+	if (in_time) {
+		ret = set_time_part(r, d, k, n);
+		if (ret)
+			return ret < 0 ? -1 : 0;
+	}
 	part = malloc(r->nr_cpus * sizeof(*part));
 	load = calloc(n, sizeof(*load));
 	d->skip = calloc(r->nr_cpus, sizeof(*d->skip));
@@ -1565,6 +1707,14 @@ static struct kbuffer *page_kbuffer(struct dat *d)
  * the previous chunk's: a seek starts at the last chunk that begins
  * before its time, and everything before that chunk is earlier.
  */
+static uint64_t page_time(struct dat *d, const char *page)
+{
+	uint64_t ts;
+
+	memcpy(&ts, page, 8);
+	return d->native ? ts : __builtin_bswap64(ts);
+}
+
 static uint64_t chunk_time(struct dat *d, const struct page_src *p)
 {
 	uint64_t ts = 0, commit = 0, prev;
@@ -1581,9 +1731,7 @@ static uint64_t chunk_time(struct dat *d, const struct page_src *p)
 			memcpy(&commit, p->buf + off + 8, 8);
 		}
 		if (commit) {	/* byte order does not matter for 0 */
-			memcpy(&ts, p->buf + off, 8);
-			if (!d->native)
-				ts = __builtin_bswap64(ts);
+			ts = page_time(d, p->buf + off);
 			break;
 		}
 	}
@@ -1665,6 +1813,26 @@ static int next_chunk(struct lt_reader *r, struct dat *d,
 }
 
 /*
+ * After a seek, whether the page at @p->off is passed over unread: the
+ * page after next starts before the time sought (so this page's events,
+ * and the next page's, lie before it: a graph entry that a return on or
+ * after that time may fold into lies at most one page before the
+ * return). Pages are read again from the first that may matter.
+ */
+static bool seek_skips(struct dat *d, struct page_src *p)
+{
+	uint64_t ts;
+
+	if (p->len - p->off >= 3 * (size_t)d->sub_size) {
+		ts = page_time(d, p->buf + p->off + 2 * d->sub_size);
+		if (ts && ts < p->seek_ts)
+			return true;
+	}
+	p->seek_ts = 0;
+	return false;
+}
+
+/*
  * The next record of a CPU's pages: the kernel's own ring-buffer pages,
  * which kbuffer walks as libtracecmd does for a file's.
  */
@@ -1691,6 +1859,10 @@ static struct tep_record *page_rec(struct lt_reader *r, struct dat *d,
 			if (p->chunked && next_chunk(r, d, p) > 0)
 				continue;
 			return NULL;
+		}
+		if (p->seek_ts && seek_skips(d, p)) {
+			p->off += d->sub_size;
+			continue;
 		}
 		p->page_off = p->off;
 		p->off += d->sub_size;
@@ -1883,20 +2055,81 @@ static void page_seen(struct dat *d, int cpu, const void *data)
 	c->cur = page;
 }
 
+/*
+ * With graph leaves, whether @d->rec is a function_graph entry whose next
+ * event on its CPU is its own return: its text (in d->seq) is then the
+ * kernel's "func();", and the return is folded into it, not read.
+ */
+static bool fold_leaf(struct lt_reader *r, struct dat *d)
+{
+	int n = d->rec->cpu;
+
+	if (!r->graph_leaves || !d->printer || !d->folded || n < 0 ||
+	    n >= r->nr_cpus || !d->pending[n] ||
+	    !find_event(d, rec_type(d, d->pending[n])) ||
+	    !lt_print_fgraph_leaf(d->printer, d->rec, d->pending[n], &d->seq))
+		return false;
+	d->folded[n].rec = d->pending[n];
+	d->folded[n].ts = d->pending[n]->ts;
+	return true;
+}
+
+/*
+ * A part in time takes record d->rec: 1 to keep it; 0 to take the next
+ * (it lies before the segment, or ended it and the next segment is
+ * sought); -1 at the part's end.
+ */
+static int seg_take(struct lt_reader *r, struct dat *d)
+{
+	uint64_t ts = d->rec->ts;
+	int cpu;
+
+	if (ts >= d->seg[2 * d->cur_seg + 1]) {
+		put_rec(d, d->rec);
+		d->rec = NULL;
+		if (++d->cur_seg == d->nr_seg)
+			return -1;
+		for (cpu = 0; d->folded && cpu < r->nr_cpus; cpu++)
+			d->folded[cpu].rec = NULL;
+		return seek_chunks(r, d, d->seg[2 * d->cur_seg]) ? -1 : 0;
+	}
+	if (ts >= d->seg[2 * d->cur_seg])
+		return 1;
+	/*
+	 * Before the segment: the part that prints this record makes a leaf
+	 * of it if it can, so its return is folded here too. The parts in
+	 * time are only for runs that print every event.
+	 */
+	trace_seq_reset(&d->seq);
+	fold_leaf(r, d);
+	put_rec(d, d->rec);
+	d->rec = NULL;
+	return 0;
+}
+
 static int dat_next(struct lt_reader *r)
 {
 	struct dat *d = r->priv;
-	int cpu = -1;
+	int cpu = -1, ret = 1;
 
 	put_rec(d, d->rec);
-	d->rec = dat_take(r, d, &cpu);
-	while (d->rec && d->folded && d->folded[cpu].rec == d->rec &&
-	       d->folded[cpu].ts == d->rec->ts) {
-		d->folded[cpu].rec = NULL;
-		put_rec(d, d->rec);
+	d->rec = NULL;
+	do {
+		if (d->seg && d->cur_seg == d->nr_seg)
+			return 0;
 		d->rec = dat_take(r, d, &cpu);
-	}
-	if (!d->rec)
+		while (d->rec && d->folded && d->folded[cpu].rec == d->rec &&
+		       d->folded[cpu].ts == d->rec->ts) {
+			d->folded[cpu].rec = NULL;
+			put_rec(d, d->rec);
+			d->rec = dat_take(r, d, &cpu);
+		}
+		if (!d->rec)
+			return r->failed ? -1 : 0;
+		if (d->seg)
+			ret = seg_take(r, d);
+	} while (!ret);
+	if (ret < 0)
 		return r->failed ? -1 : 0;
 	if (d->consumed && d->rec->data)
 		page_seen(d, cpu, d->rec->data);
@@ -1929,14 +2162,9 @@ static size_t dat_payload(struct lt_reader *r, const struct lt_event *ev,
 	if (k >= 0)
 		return k;
 	trace_seq_reset(&d->seq);
-	n = d->rec->cpu;
-	if (r->graph_leaves && d->printer && d->folded && n >= 0 &&
-	    n < r->nr_cpus && d->pending[n] &&
-	    find_event(d, rec_type(d, d->pending[n])) &&
-	    lt_print_fgraph_leaf(d->printer, d->rec, d->pending[n], &d->seq)) {
-		d->folded[n].rec = d->pending[n];
-		d->folded[n].ts = d->pending[n]->ts;
-	} else if (d->printer)
+	if (fold_leaf(r, d))
+		;
+	else if (d->printer)
 		/*
 		 * The known events print plainly, libtraceevent is exact for
 		 * them; not hrtimer_start, whose mode is __print_symbolic()
@@ -2002,6 +2230,7 @@ static void dat_close(struct lt_reader *r)
 		tracecmd_close(d->top);
 	free(d->pending);
 	free(d->skip);
+	free(d->seg);
 	free(d->folded);
 	free(d->consumed);
 	trace_seq_destroy(&d->seq);
@@ -2040,6 +2269,7 @@ static int seek_chunks(struct lt_reader *r, struct dat *d, uint64_t ts)
 		at = p->start;
 		if (!lt_dat_chunks_seek(d->zpages, d->fd, &at, ts)) {
 			chunks_from(d, p, &at);
+			p->seek_ts = ts;
 			d->pending[cpu] = page_rec(r, d, cpu);
 			continue;
 		}
@@ -2053,6 +2283,7 @@ static int seek_chunks(struct lt_reader *r, struct dat *d, uint64_t ts)
 				hi = mid;
 		}
 		chunks_from(d, p, lo ? &p->mark[lo - 1].at : &p->start);
+		p->seek_ts = ts;
 		d->pending[cpu] = page_rec(r, d, cpu);
 	}
 	d->started = true;

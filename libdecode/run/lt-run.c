@@ -450,6 +450,17 @@ int lt_run_new_analysis(struct lt_run *run)
 	return 0;
 }
 
+/*
+ * Parts in time when every event is the caller's: an event before a
+ * part's first time is then never printed by it, and a graph's leaf
+ * that spans the cut is folded on both sides of it.
+ */
+static bool part_in_time(const struct lt_run *run)
+{
+	return !run->cpus.nr && !run->pids.nr && !run->nr_comms &&
+	       !run->from && run->to == UINT64_MAX;
+}
+
 int lt_run_open(struct lt_run *run)
 {
 	struct lt_open_opts o = { .abi = run->abi, .buffer = run->buffer };
@@ -472,7 +483,7 @@ int lt_run_open(struct lt_run *run)
 		lt_dat_set_jobs(run->reader, run->jobs);
 	if (run->parts && (lt_reader_format(run->reader) != LT_INPUT_TRACE_DAT ||
 			   lt_dat_set_part(run->reader, run->part - 1,
-					   run->parts))) {
+					   run->parts, part_in_time(run)))) {
 		return lt_run_fail(run, LT_RUN_USAGE,
 				   "%s: only a trace.dat is read in parts (part %d/%d)",
 				   lt_input_name(run->input), run->part,
@@ -560,6 +571,9 @@ int lt_run_parts(const struct lt_run *run)
 	if (!run->reader || lt_reader_format(run->reader) != LT_INPUT_TRACE_DAT)
 		return 1;
 	jobs = lt_dat_jobs(run->reader);
+	/* parts in time: as many as the jobs, whatever the CPUs */
+	if (part_in_time(run) && lt_dat_cuts_in_time(run->reader))
+		return jobs;
 	cpus = lt_reader_nr_cpus(run->reader);
 	return jobs < cpus ? jobs : cpus > 1 ? cpus : 1;
 }

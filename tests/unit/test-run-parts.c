@@ -2,9 +2,10 @@
 /*
  * A run's "part" (K/N) and lt_run_parts(), through the public API on
  * bundled recordings: what report -j N stands on. N runs of one file,
- * each with its part, read every CPU in exactly one of them, and their
- * events merged by time, then CPU, are the whole run's events in its
- * order; wrong parts and inputs that are not a trace.dat are refused.
+ * each with its part (segments in time of uncompressed pages, else
+ * CPUs, each read in exactly one part), and their events merged by
+ * time, then CPU, are the whole run's events in its order; wrong parts
+ * and inputs that are not a trace.dat are refused.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,7 +34,7 @@ struct stream {
 };
 
 static struct lt_run *open_run(const char *file, const char *part,
-			       const char *jobs)
+			       const char *jobs, const char *cpus)
 {
 	struct lt_run *run = lt_run_new();
 
@@ -41,6 +42,7 @@ static struct lt_run *open_run(const char *file, const char *part,
 	assert_int_equal(lt_run_set(run, "input", data(file)), 0);
 	assert_int_equal(lt_run_set(run, "part", part), 0);
 	assert_int_equal(lt_run_set(run, "jobs", jobs), 0);
+	assert_int_equal(lt_run_set(run, "cpu", cpus), 0);
 	assert_int_equal(lt_run_open(run), 0);
 	return run;
 }
@@ -68,12 +70,24 @@ static bool before(const struct ev_key *a, const struct ev_key *b)
 	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
 }
 
-static void check_parts(const char *file, int n)
+/* How a file's parts split it. */
+enum split {
+	BY_CPU,		/* a CPU is read by one part alone */
+	IN_TIME,	/* each part reads every CPU, in segments of time */
+};
+
+/*
+ * Parts @n of @file, with the "cpu" option @cpus (NULL: none), split as
+ * @split says.
+ */
+static void check_parts(const char *file, int n, enum split split,
+			const char *cpus)
 {
-	struct lt_run *whole = open_run(file, NULL, "1");
+	struct lt_run *whole = open_run(file, NULL, "1", cpus);
 	struct stream all, part[8];
 	size_t pos[8] = { 0 }, i;
-	int owner[MAX_CPUS], k, best, cpus = 0;
+	int owner[MAX_CPUS], k, best, cpus_seen = 0;
+	bool shared;
 	char spec[32];
 
 	read_all(whole, &all);
@@ -83,23 +97,29 @@ static void check_parts(const char *file, int n)
 		owner[i] = -1;
 	for (k = 0; k < n; k++) {
 		snprintf(spec, sizeof(spec), "%d/%d", k + 1, n);
-		whole = open_run(file, spec, "1");
+		whole = open_run(file, spec, "1", cpus);
 		read_all(whole, &part[k]);
 		lt_run_free(whole);
-		/* a CPU is read by one part alone */
+		shared = false;
 		for (i = 0; i < part[k].nr; i++) {
 			int c = part[k].ev[i].cpu;
 
 			assert_true(c >= 0 && c < MAX_CPUS);
 			if (owner[c] < 0) {
 				owner[c] = k;
-				cpus++;
+				cpus_seen++;
 			}
-			assert_int_equal(owner[c], k);
+			if (owner[c] != k && split == BY_CPU)
+				fail_msg("%s part %d/%d: CPU %d is part %d's too",
+					 file, k + 1, n, c, owner[c] + 1);
+			shared |= owner[c] != k;
 		}
+		/* in time, a part reads CPUs an earlier part read too */
+		if (split == IN_TIME && k)
+			assert_true(shared);
 	}
 	/* as many busy parts as CPUs allow: the split is balanced */
-	for (k = 0; k < n && k < cpus; k++)
+	for (k = 0; k < n && (k < cpus_seen || split == IN_TIME); k++)
 		assert_true(part[k].nr > 0);
 	/* merged as lt_run_next_event() orders them: the whole run */
 	for (i = 0; i < all.nr; i++) {
@@ -126,15 +146,23 @@ static void check_parts(const char *file, int n)
 static void test_parts_cover_the_run(void **state)
 {
 	(void)state;
-	check_parts("lazy612-hogs.dat", 1);
-	check_parts("lazy612-hogs.dat", 2);
-	check_parts("lazy612-msg-full.dat", 2);
+	/* compressed: parts of CPUs */
+	check_parts("lazy612-hogs.dat", 1, BY_CPU, NULL);
+	check_parts("lazy612-hogs.dat", 2, BY_CPU, NULL);
+	check_parts("lazy612-msg-full.dat", 2, BY_CPU, NULL);
 	/* more parts than CPUs: the rest read nothing */
-	check_parts("lazy612-msg-full.dat", 3);
-	check_parts("stock/stock72-allevents-x86.dat", 2);
-	/* big-endian, uncompressed version 6 pages */
-	check_parts("stock/stock72-allevents-s390x.dat", 2);
-	check_parts("old/bullseye510-allevents-i686.dat", 2);
+	check_parts("lazy612-msg-full.dat", 3, BY_CPU, NULL);
+	check_parts("stock/stock72-allevents-x86.dat", 2, BY_CPU, NULL);
+	/* big-endian, compressed version 7 */
+	check_parts("stock/stock72-allevents-s390x.dat", 2, BY_CPU, NULL);
+	/* uncompressed pages: parts in time, as many as asked */
+	check_parts("old/bullseye510-allevents-i686.dat", 2, IN_TIME, NULL);
+	check_parts("old/bullseye510-allevents-i686.dat", 3, IN_TIME, NULL);
+	check_parts("vm/lazyvm-hogs-stacks.dat", 2, IN_TIME, NULL);
+	/* one CPU, in time too */
+	check_parts("old/bullseye510-allevents-armhf.dat", 3, IN_TIME, NULL);
+	/* a filter keeps the parts to CPUs */
+	check_parts("old/bullseye510-allevents-i686.dat", 2, BY_CPU, "0-1");
 }
 
 static void test_bad_parts(void **state)
@@ -180,26 +208,31 @@ static void test_text_has_no_parts(void **state)
 	lt_run_free(run);
 }
 
-/* lt_run_parts(): the jobs, at most the file's CPUs. */
+/*
+ * lt_run_parts(): the jobs, at most the file's CPUs but for parts in
+ * time.
+ */
 static void test_parts_of_jobs(void **state)
 {
 	static const struct {
-		const char *file, *jobs;
+		const char *file, *jobs, *cpus;
 		int parts;
 	} c[] = {
-		{ "lazy612-msg-full.dat", "1", 1 },
-		{ "lazy612-msg-full.dat", "2", 2 },
-		/* two CPUs in the file */
-		{ "lazy612-msg-full.dat", "8", 2 },
-		/* one CPU: nothing to share */
-		{ "old/bullseye510-allevents-armhf.dat", "8", 1 },
+		{ "lazy612-msg-full.dat", "1", NULL, 1 },
+		{ "lazy612-msg-full.dat", "2", NULL, 2 },
+		/* compressed, two CPUs in the file */
+		{ "lazy612-msg-full.dat", "8", NULL, 2 },
+		/* uncompressed, one CPU: parts in time */
+		{ "old/bullseye510-allevents-armhf.dat", "8", NULL, 8 },
+		/* a filter: parts of CPUs, nothing to share */
+		{ "old/bullseye510-allevents-armhf.dat", "8", "0", 1 },
 	};
 	struct lt_run *run;
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		run = open_run(c[i].file, NULL, c[i].jobs);
+		run = open_run(c[i].file, NULL, c[i].jobs, c[i].cpus);
 		assert_int_equal(lt_run_parts(run), c[i].parts);
 		lt_run_free(run);
 	}
