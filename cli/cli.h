@@ -261,6 +261,15 @@ static inline void progress_tick(struct progress *p)
 		progress_update(p);
 }
 
+/* @n events at once. */
+static inline void progress_ticks(struct progress *p, uint64_t n)
+{
+	if (p->on) {
+		p->count += n;
+		progress_update(p);
+	}
+}
+
 /* ---- Runs: the library's run object behind the table commands (run.c) ---- */
 
 /*
@@ -361,6 +370,8 @@ void run_set_once(struct run_cli *rc, const char *name, const char *value);
 struct lt_run *run_cli_rerun(struct run_cli *rc, const char *input);
 /* A run of @rc's input and options reading part @k of @n, on one thread. */
 struct lt_run *run_cli_part(struct run_cli *rc, int k, int n);
+/* rc->run, open and not read yet, made to read part @k of @n. */
+struct lt_run *run_cli_as_part(struct run_cli *rc, int k, int n);
 /* A table of the run, or exit 2 with the library's message. */
 struct lt_table *run_table(struct run_cli *rc, const char *name);
 /*

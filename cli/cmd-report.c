@@ -138,9 +138,12 @@ static int report(struct report_opts *o)
  */
 #define PART_CHUNKS	4
 
+/* Lines: their texts one after the other, and what line_out() needs. */
 struct chunk {
-	char *buf;
-	size_t cap, len;	/* line_texts, each 8-byte aligned */
+	char *text;
+	size_t len, cap;
+	struct line_text *t;
+	size_t nr, t_cap;
 };
 
 struct part {
@@ -159,13 +162,38 @@ struct part {
 	unsigned long long seen, shown;
 	bool oom;
 	/* the writer's */
-	size_t pos;		/* in ring[head] */
+	size_t pos;		/* the line in ring[head] */
 	bool held;		/* it holds ring[head]: no lock to read it */
 };
 
-static size_t text_size(const struct line_text *t)
+/* Line @t, its text at @text, at the end of chunk @c; -1 if OOM. */
+static int chunk_add(struct chunk *c, const struct line_text *t,
+		     const char *text)
 {
-	return (sizeof(*t) + t->lost_len + t->len + 7) & ~(size_t)7;
+	size_t n = t->lost_len + t->len, cap;
+	void *p;
+
+	if (c->len + n > c->cap) {
+		cap = c->len + n > PART_CHUNK ? c->len + n : PART_CHUNK;
+		p = realloc(c->text, cap);
+		if (!p)
+			return -1;
+		c->text = p;
+		c->cap = cap;
+	}
+	if (c->nr == c->t_cap) {
+		cap = c->t_cap ? 2 * c->t_cap : 4096;
+		p = realloc(c->t, cap * sizeof(*c->t));
+		if (!p)
+			return -1;
+		c->t = p;
+		c->t_cap = cap;
+	}
+	memcpy(c->text + c->len, text, n);
+	c->t[c->nr] = *t;
+	c->t[c->nr++].off = c->len;
+	c->len += n;
+	return 0;
 }
 
 /* Hand chunk @c over (@last: and the end); a free one, or NULL: stop. */
@@ -174,7 +202,7 @@ static struct chunk *part_publish(struct part *p, struct chunk *c, bool last)
 	struct chunk *next = NULL;
 
 	pthread_mutex_lock(&p->lock);
-	if (c && c->len)
+	if (c && c->nr)
 		p->count++;
 	p->done = last;
 	pthread_cond_broadcast(&p->cond);
@@ -182,7 +210,7 @@ static struct chunk *part_publish(struct part *p, struct chunk *c, bool last)
 		pthread_cond_wait(&p->cond, &p->lock);
 	if (!last && !p->stop) {
 		next = &p->ring[(p->head + p->count) % PART_CHUNKS];
-		next->len = 0;
+		next->len = next->nr = 0;
 	}
 	pthread_mutex_unlock(&p->lock);
 	return next;
@@ -192,14 +220,16 @@ static void *part_worker(void *arg)
 {
 	struct part *p = arg;
 	struct report_opts *o = p->o;
-	struct chunk *c;
+	struct text_buf b = { NULL, 0 };
 	struct line_maker m;
 	const struct lt_event *ev;
-	size_t need, room;
+	struct line_text *t;
+	struct chunk *c;
 	bool lost, sel;
-	void *buf;
 
-	p->run = run_cli_part(&o->rc, p->k, p->n);
+	/* the first part is the run already open: one open less */
+	p->run = p->k == 1 ? run_cli_as_part(&o->rc, p->k, p->n) :
+		 run_cli_part(&o->rc, p->k, p->n);
 	c = part_publish(p, NULL, false);
 	line_maker_init(&m, p->run, o->latency, o->full, o->color);
 	while (c && (ev = lt_run_next_event(p->run))) {
@@ -209,51 +239,35 @@ static void *part_worker(void *arg)
 		p->shown += sel;
 		if (!lost && !sel && !o->latency)
 			continue;
-		for (;;) {
-			/* the text, and the padding after it */
-			room = c->cap - c->len;
-			room = room > sizeof(struct line_text) + 7 ?
-			       room - sizeof(struct line_text) - 7 : 0;
-			need = line_make(&m, ev, lost, sel,
-					 (struct line_text *)(c->buf + c->len),
-					 room);
-			if (need <= room)
+		t = make_text(&m, &b, ev, lost, sel);
+		if (t && c->nr &&
+		    c->len + t->lost_len + t->len > PART_CHUNK) {
+			c = part_publish(p, c, false);
+			if (!c)
 				break;
-			if (c->len) {
-				c = part_publish(p, c, false);
-				if (!c)
-					goto out;
-				continue;
-			}
-			/* an empty chunk, the writer's no more: grow it */
-			need += sizeof(struct line_text) + 7 + PART_CHUNK;
-			buf = realloc(c->buf, need);
-			if (!buf) {
-				p->oom = true;
-				goto out;
-			}
-			c->buf = buf;
-			c->cap = need;
 		}
-		c->len += text_size((struct line_text *)(c->buf + c->len));
+		if (!t || chunk_add(c, t, (const char *)(t + 1))) {
+			p->oom = true;
+			break;
+		}
 	}
-out:
 	part_publish(p, c, true);
+	free(b.t);
 	return NULL;
 }
 
-/* The part's next text, waiting for its worker; NULL at its end. */
+/* The part's next line, waiting for its worker; NULL at its end. */
 static struct line_text *part_head(struct part *p)
 {
 	struct chunk *c = &p->ring[p->head];
 
-	if (p->held && p->pos < c->len)
-		return (struct line_text *)(c->buf + p->pos);
+	if (p->held && p->pos < c->nr)
+		return &c->t[p->pos];
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		p->held = p->count;
 		c = &p->ring[p->head];
-		if (p->count && p->pos < c->len)
+		if (p->count && p->pos < c->nr)
 			break;
 		if (p->count) {
 			/* read through: the worker's again */
@@ -270,7 +284,7 @@ static struct line_text *part_head(struct part *p)
 		pthread_cond_wait(&p->cond, &p->lock);
 	}
 	pthread_mutex_unlock(&p->lock);
-	return (struct line_text *)(c->buf + p->pos);
+	return &c->t[p->pos];
 }
 
 /* Threads for report: -j above 1 on a trace.dat of several CPUs, no tty. */
@@ -279,13 +293,46 @@ static int parts_wanted(const struct report_opts *o)
 	return isatty(STDOUT_FILENO) ? 1 : lt_run_parts(o->rc.run);
 }
 
-/* Merge the parts' texts in time order and write them. */
+/* Whether line @a comes before @b in the reader's order. */
+static bool before(const struct line_text *a, const struct line_text *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
+}
+
+/*
+ * How many of the lines from @p's head on come before @bound (NULL: the
+ * chunk's rest): a part's lines are in order, so a bisection.
+ */
+static size_t run_before(struct part *p, const struct line_text *bound)
+{
+	struct chunk *c = &p->ring[p->head];
+	size_t lo = p->pos, hi = c->nr, mid;
+
+	if (!bound || before(&c->t[hi - 1], bound))
+		return hi - p->pos;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (before(&c->t[mid], bound))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - p->pos;
+}
+
+/*
+ * Merge the parts' lines in time order and write them: each time the
+ * longest run of one part's lines that comes before the other parts'
+ * heads, in one piece (parts in time make runs of a chunk).
+ */
 static int merge_parts(struct report_opts *o, struct part *parts, int n)
 {
-	struct line_text **head = calloc(n, sizeof(*head)), *b;
+	struct line_text **head = calloc(n, sizeof(*head)), *b, *bound;
 	struct line_out out;
 	struct progress pg;
+	struct chunk *c;
 	int i, best, ret = EXIT_OK;
+	size_t nr;
 
 	if (!head)
 		die("out of memory");
@@ -296,22 +343,26 @@ static int merge_parts(struct report_opts *o, struct part *parts, int n)
 	for (;;) {
 		best = -1;
 		for (i = 0; i < n; i++) {
-			if (head[i] && (best < 0 || head[i]->ts < b->ts ||
-					(head[i]->ts == b->ts &&
-					 head[i]->cpu < b->cpu))) {
+			if (head[i] && (best < 0 || before(head[i], b))) {
 				best = i;
 				b = head[i];
 			}
 		}
 		if (best < 0)
 			break;
-		progress_tick(&pg);
-		if (line_out(&out, b)) {
+		bound = NULL;
+		for (i = 0; i < n; i++)
+			if (i != best && head[i] && (!bound || before(head[i], bound)))
+				bound = head[i];
+		nr = run_before(&parts[best], bound);
+		progress_ticks(&pg, nr);
+		c = &parts[best].ring[parts[best].head];
+		if (line_out_span(&out, b, nr, c->text + b->off)) {
 			warn("out of memory");
 			ret = EXIT_BAD;
 			break;
 		}
-		parts[best].pos += text_size(b);
+		parts[best].pos += nr;
 		head[best] = part_head(&parts[best]);
 		/* a part that stopped on an error stops the output there */
 		if (!head[best] && lt_run_error(parts[best].run))
@@ -367,11 +418,14 @@ static int report_parts(struct report_opts *o, int n)
 	}
 	ret = report_end(o, ret, err, seen, shown);
 	for (i = 0; i < n; i++) {
-		for (k = 0; k < PART_CHUNKS; k++)
-			free(parts[i].ring[k].buf);
+		for (k = 0; k < PART_CHUNKS; k++) {
+			free(parts[i].ring[k].text);
+			free(parts[i].ring[k].t);
+		}
 		pthread_mutex_destroy(&parts[i].lock);
 		pthread_cond_destroy(&parts[i].cond);
-		lt_run_free(parts[i].run);
+		if (parts[i].run != o->rc.run)
+			lt_run_free(parts[i].run);
 	}
 	free(parts);
 	return ret;

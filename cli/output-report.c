@@ -344,10 +344,28 @@ void line_out_start(struct line_out *o, bool latency)
 		out.each_line = true;
 }
 
+/* Hold @t's line, whose text is @line: -1 if out of memory. */
+static int hold(struct line_out *o, const struct line_text *t,
+		const char *line)
+{
+	char *p;
+
+	if (t->len > o->cap) {
+		p = realloc(o->text, t->len);
+		if (!p)
+			return -1;
+		o->text = p;
+		o->cap = t->len;
+	}
+	memcpy(o->text, line, t->len);
+	o->held = *t;
+	o->have = true;
+	return 0;
+}
+
 int line_out(struct line_out *o, const struct line_text *t)
 {
 	const char *text = (const char *)(t + 1);
-	char *p;
 
 	if (o->have) {
 		o->text[o->held.mark] =
@@ -362,17 +380,40 @@ int line_out(struct line_out *o, const struct line_text *t)
 	if (t->lost_len)
 		out_lines(text, t->lost_len);
 	/* held for the next event's time: the delay mark */
-	if (t->len > o->cap) {
-		p = realloc(o->text, t->len);
-		if (!p)
-			return -1;
-		o->text = p;
-		o->cap = t->len;
+	return hold(o, t, text + t->lost_len);
+}
+
+int line_out_span(struct line_out *o, const struct line_text *t, size_t nr,
+		  char *text)
+{
+	const struct line_text *last;
+	size_t i, bytes;
+
+	if (!nr)
+		return 0;
+	last = &t[nr - 1];
+	bytes = last->off + last->lost_len + last->len - t[0].off;
+	if (!o->latency) {
+		out_lines(text, bytes);
+		return 0;
 	}
-	memcpy(o->text, text + t->lost_len, t->len);
-	o->held = *t;
-	o->have = true;
-	return 0;
+	if (o->have) {
+		o->text[o->held.mark] =
+			delay_mark(ns2usecs(t[0].ts - o->held.ts) * 1000);
+		out_lines(o->text, o->held.len);
+		o->have = false;
+	}
+	/* each line's delay from the next event's time; the last waits */
+	for (i = 0; i + 1 < nr; i++)
+		if (t[i].len)
+			text[t[i].off - t[0].off + t[i].lost_len + t[i].mark] =
+				delay_mark(ns2usecs(t[i + 1].ts - t[i].ts) * 1000);
+	if (!last->len) {
+		out_lines(text, bytes);
+		return 0;
+	}
+	out_lines(text, bytes - last->len);
+	return hold(o, last, text + bytes - last->len);
 }
 
 void line_out_end(struct line_out *o)

@@ -30,13 +30,17 @@ struct line_maker {
 	struct lat_memo memo[LAT_MEMO];
 };
 
-/* An event's text, as line_make() makes it; the text follows it. */
+/*
+ * An event's text, as line_make() makes it; the text follows it, or
+ * lies at @off in a buffer of texts (line_out_span()).
+ */
 struct line_text {
 	uint64_t ts;
 	int cpu;
 	unsigned int lost_len;	/* a lost-events line first, or 0 */
 	unsigned int len;	/* the event's line after it, or 0 */
 	int mark;		/* -l: the delay mark's offset in the line */
+	size_t off;
 };
 
 /* A line_maker of @run's events, its ABI and first time taken from it. */
@@ -68,6 +72,13 @@ struct line_out {
 void line_out_start(struct line_out *o, bool latency);
 /* Write @t and its text (every event's, in order, with -l); -1 if OOM. */
 int line_out(struct line_out *o, const struct line_text *t);
+/*
+ * line_out() of @nr lines at once, whose texts lie one after the other
+ * from @text (@t[0].off) on, their delay marks written into @text: long
+ * runs of lines are written without a copy. -1 if out of memory.
+ */
+int line_out_span(struct line_out *o, const struct line_text *t, size_t nr,
+		  char *text);
 /* Write what is held and flush. */
 void line_out_end(struct line_out *o);
 

@@ -150,6 +150,16 @@ struct lt_run *run_cli_part(struct run_cli *rc, int k, int n)
 	return run;
 }
 
+struct lt_run *run_cli_as_part(struct run_cli *rc, int k, int n)
+{
+	char part[32];
+
+	snprintf(part, sizeof(part), "%d/%d", k, n);
+	if (lt_run_set(rc->run, "part", part))
+		die("%s", lt_run_error(rc->run));
+	return rc->run;
+}
+
 void run_cli_open(struct run_cli *rc, int argc, char **argv)
 {
 	const char *file = bare_input(argc, argv,

@@ -1014,9 +1014,10 @@ struct lt_run *lt_run_new(void);
  * event once, for a caller that reads with N threads and merges their
  * lt_run_next_event() in its order; a part is every Nth of the file's
  * segments in time, balanced by bytes, when the pages are uncompressed
- * and the run has no "cpu",
- * "pid", "comm", "from" or "to"; else the CPUs of part K, balanced by
- * their bytes), "live" ("1": the input is this machine's tracefs, read by
+ * and the run has no "cpu", "pid", "comm", "from" or "to"; else the CPUs
+ * of part K, balanced by their bytes; this one option may also be set on
+ * an open run before its first event, which then reads without threads
+ * of its own), "live" ("1": the input is this machine's tracefs, read by
  * lt_run_interval()), "save" (a live run's directory for its intervals,
  * each DIR/interval-N.dat), "save-mode" (the saved files' permission
  * bits, in octal; default "0600": they hold kernel addresses),

@@ -313,6 +313,8 @@ static int set_save_as(struct lt_run *run, const char *option,
 	return 0;
 }
 
+static int set_part(struct lt_run *run);
+
 int lt_run_set(struct lt_run *run, const char *option, const char *value)
 {
 	static const char *const numbers[] = {
@@ -324,7 +326,7 @@ int lt_run_set(struct lt_run *run, const char *option, const char *value)
 
 	if (!option)
 		return lt_run_fail(run, LT_RUN_USAGE, "no option named");
-	if (run->opened)
+	if (run->opened && strcmp(option, "part"))
 		return lt_run_fail(run, LT_RUN_USAGE,
 				   "--%s: the run is already open", option);
 	lt_run_ok(run);
@@ -379,9 +381,19 @@ int lt_run_set(struct lt_run *run, const char *option, const char *value)
 			return lt_run_fail(run, LT_RUN_USAGE,
 					   "bad part '%s': K/N, 1 <= K <= N <= 1024",
 					   value);
+		if (run->opened && (run->parts || !k || run->stepped))
+			return lt_run_fail(run, LT_RUN_USAGE,
+					   "part: the run is open, with a part or events read");
 		run->part = k;
 		run->parts = n;
-		return 0;
+		if (!run->opened)
+			return 0;
+		/* the caller has a thread per part: none to read ahead */
+		lt_dat_set_jobs(run->reader, 1);
+		if (!set_part(run))
+			return 0;
+		run->part = run->parts = 0;
+		return -1;
 	}
 	if (!strcmp(option, "idle")) {
 		run->idle = value && *value && strcmp(value, "0");
@@ -461,6 +473,19 @@ static bool part_in_time(const struct lt_run *run)
 	       !run->from && run->to == UINT64_MAX;
 }
 
+/* The reader reads only the run's part. */
+static int set_part(struct lt_run *run)
+{
+	if (lt_reader_format(run->reader) != LT_INPUT_TRACE_DAT ||
+	    lt_dat_set_part(run->reader, run->part - 1, run->parts,
+			    part_in_time(run)))
+		return lt_run_fail(run, LT_RUN_USAGE,
+				   "%s: only a trace.dat is read in parts, before its first event (part %d/%d)",
+				   lt_input_name(run->input), run->part,
+				   run->parts);
+	return 0;
+}
+
 int lt_run_open(struct lt_run *run)
 {
 	struct lt_open_opts o = { .abi = run->abi, .buffer = run->buffer };
@@ -481,14 +506,8 @@ int lt_run_open(struct lt_run *run)
 	}
 	if (run->jobs)
 		lt_dat_set_jobs(run->reader, run->jobs);
-	if (run->parts && (lt_reader_format(run->reader) != LT_INPUT_TRACE_DAT ||
-			   lt_dat_set_part(run->reader, run->part - 1,
-					   run->parts, part_in_time(run)))) {
-		return lt_run_fail(run, LT_RUN_USAGE,
-				   "%s: only a trace.dat is read in parts (part %d/%d)",
-				   lt_input_name(run->input), run->part,
-				   run->parts);
-	}
+	if (run->parts && set_part(run))
+		return -1;
 	if (run->graph_leaves)
 		lt_reader_graph_leaves(run->reader);
 	run->opened = true;

@@ -185,6 +185,47 @@ static void test_bad_parts(void **state)
 	lt_run_free(run);
 }
 
+/*
+ * "part" on an open run, before its first event: the same events as a
+ * run opened with it (in time and by CPU); not once an event is read,
+ * and no other option.
+ */
+static void test_part_after_open(void **state)
+{
+	static const char *const files[] = {
+		"old/bullseye510-allevents-i686.dat", "lazy612-msg-full.dat",
+	};
+	struct stream want, got;
+	struct lt_run *run;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		run = open_run(files[i], "2/2", "1", NULL);
+		read_all(run, &want);
+		lt_run_free(run);
+		run = open_run(files[i], NULL, "2", NULL);
+		assert_int_equal(lt_run_set(run, "part", "2/2"), 0);
+		read_all(run, &got);
+		lt_run_free(run);
+		assert_true(want.nr > 100);
+		assert_int_equal(got.nr, want.nr);
+		for (k = 0; k < want.nr; k++) {
+			assert_int_equal(got.ev[k].ts, want.ev[k].ts);
+			assert_int_equal(got.ev[k].cpu, want.ev[k].cpu);
+		}
+		free(want.ev);
+		free(got.ev);
+	}
+	run = open_run(files[0], NULL, "1", NULL);
+	assert_non_null(lt_run_next_event(run));
+	assert_int_equal(lt_run_set(run, "part", "1/2"), -1);
+	assert_int_equal(lt_run_status(run), LT_RUN_USAGE);
+	assert_int_equal(lt_run_set(run, "jobs", "2"), -1);
+	assert_non_null(strstr(lt_run_error(run), "already open"));
+	lt_run_free(run);
+}
+
 /* The kernel's text is one stream: no parts, and lt_run_parts() is 1. */
 static void test_text_has_no_parts(void **state)
 {
@@ -243,6 +284,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parts_cover_the_run),
 		cmocka_unit_test(test_bad_parts),
+		cmocka_unit_test(test_part_after_open),
 		cmocka_unit_test(test_text_has_no_parts),
 		cmocka_unit_test(test_parts_of_jobs),
 	};
