@@ -368,9 +368,13 @@ void run_set(struct run_cli *rc, const char *name, const char *value);
 void run_set_once(struct run_cli *rc, const char *name, const char *value);
 /* A new run of @input with the options of @rc, opened (or exit 2). */
 struct lt_run *run_cli_rerun(struct run_cli *rc, const char *input);
-/* A run of @rc's input and options reading part @k of @n, on one thread. */
+/*
+ * A run of @rc's input and options reading part @k of @n, on one thread;
+ * an input that fails to open leaves its error in the run (for a thread,
+ * which must not exit).
+ */
 struct lt_run *run_cli_part(struct run_cli *rc, int k, int n);
-/* rc->run, open and not read yet, made to read part @k of @n. */
+/* rc->run, open and not read yet, made to read part @k of @n (the same). */
 struct lt_run *run_cli_as_part(struct run_cli *rc, int k, int n);
 /* A table of the run, or exit 2 with the library's message. */
 struct lt_table *run_table(struct run_cli *rc, const char *name);

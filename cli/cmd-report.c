@@ -83,42 +83,63 @@ static int report_end(struct report_opts *o, int ret, const char *err,
 	return ret;
 }
 
+/*
+ * @run's lines into @out, the first @skip (written already) only
+ * counted, with its events seen and shown; -1 if out of memory.
+ */
+static int report_lines(struct report_opts *o, struct lt_run *run,
+			struct line_out *out, struct progress *pg,
+			unsigned long long skip, unsigned long long *seen,
+			unsigned long long *shown)
+{
+	struct text_buf b = { NULL, 0 };
+	const struct lt_event *ev;
+	struct line_maker m;
+	struct line_text *t;
+	bool lost, sel;
+	int ret = 0;
+
+	line_maker_init(&m, run, o->latency, o->full, o->color);
+	while ((ev = lt_run_next_event(run))) {
+		progress_tick(pg);
+		(*seen)++;
+		/* the loss is the CPU's, whichever task's event follows it */
+		lost = ev->missed && lt_run_event_selected(run, ev, false);
+		sel = lt_run_event_selected(run, ev, true);
+		*shown += sel;
+		/* the latency format's delay mark needs every event's time */
+		if (!lost && !sel && !o->latency)
+			continue;
+		if (skip) {
+			skip--;
+			continue;
+		}
+		t = make_text(&m, &b, ev, lost, sel);
+		if (!t || line_out(out, t)) {
+			ret = -1;
+			break;
+		}
+	}
+	free(b.t);
+	return ret;
+}
+
 static int report(struct report_opts *o)
 {
 	struct lt_run *run = o->rc.run;
 	unsigned long long seen = 0, shown = 0;
-	struct text_buf b = { NULL, 0 };
-	struct line_maker m;
 	struct line_out out;
-	const struct lt_event *ev;
-	struct line_text *t;
 	struct progress pg;
-	bool lost, sel;
 	int ret = EXIT_OK;
 
-	line_maker_init(&m, run, o->latency, o->full, o->color);
 	line_out_start(&out, o->latency);
 	progress_start(&pg, lt_run_reader(run), input_name(o->rc.input));
-	while ((ev = lt_run_next_event(run))) {
-		progress_tick(&pg);
-		seen++;
-		/* the loss is the CPU's, whichever task's event follows it */
-		lost = ev->missed && lt_run_event_selected(run, ev, false);
-		sel = lt_run_event_selected(run, ev, true);
-		shown += sel;
-		/* the latency format's delay mark needs every event's time */
-		if (!lost && !sel && !o->latency)
-			continue;
-		t = make_text(&m, &b, ev, lost, sel);
-		if (!t || line_out(&out, t)) {
-			warn("out of memory");
-			ret = EXIT_BAD;
-			break;
-		}
+	if (report_lines(o, run, &out, &pg, 0, &seen, &shown)) {
+		warn("out of memory");
+		ret = EXIT_BAD;
 	}
 	progress_end(&pg);
 	line_out_end(&out);
-	free(b.t);
 	return report_end(o, ret, lt_run_error(run), seen, shown);
 }
 
@@ -230,7 +251,8 @@ static void *part_worker(void *arg)
 	/* the first part is the run already open: one open less */
 	p->run = p->k == 1 ? run_cli_as_part(&o->rc, p->k, p->n) :
 		 run_cli_part(&o->rc, p->k, p->n);
-	c = part_publish(p, NULL, false);
+	/* an input that fails here fails one reader too: the merge says */
+	c = lt_run_error(p->run) ? NULL : part_publish(p, NULL, false);
 	line_maker_init(&m, p->run, o->latency, o->full, o->color);
 	while (c && (ev = lt_run_next_event(p->run))) {
 		p->seen++;
@@ -321,23 +343,22 @@ static size_t run_before(struct part *p, const struct line_text *bound)
 }
 
 /*
- * Merge the parts' lines in time order and write them: each time the
- * longest run of one part's lines that comes before the other parts'
- * heads, in one piece (parts in time make runs of a chunk).
+ * Merge the parts' lines in time order and write them into @out: each
+ * time the longest run of one part's lines that comes before the other
+ * parts' heads, in one piece (parts in time make runs of a chunk).
+ * @written counts the lines; *@failed when a part stopped on an error.
  */
-static int merge_parts(struct report_opts *o, struct part *parts, int n)
+static int merge_parts(struct part *parts, int n, struct line_out *out,
+		       struct progress *pg, unsigned long long *written,
+		       bool *failed)
 {
 	struct line_text **head = calloc(n, sizeof(*head)), *b, *bound;
-	struct line_out out;
-	struct progress pg;
 	struct chunk *c;
-	int i, best, ret = EXIT_OK;
+	int i, best;
 	size_t nr;
 
 	if (!head)
 		die("out of memory");
-	line_out_start(&out, o->latency);
-	progress_start(&pg, lt_run_reader(o->rc.run), input_name(o->rc.input));
 	for (i = 0; i < n; i++)
 		head[i] = part_head(&parts[i]);
 	for (;;) {
@@ -347,39 +368,40 @@ static int merge_parts(struct report_opts *o, struct part *parts, int n)
 				best = i;
 				b = head[i];
 			}
+			*failed |= !head[i] &&
+				   (parts[i].oom || lt_run_error(parts[i].run));
 		}
-		if (best < 0)
+		if (best < 0 || *failed)
 			break;
 		bound = NULL;
 		for (i = 0; i < n; i++)
 			if (i != best && head[i] && (!bound || before(head[i], bound)))
 				bound = head[i];
 		nr = run_before(&parts[best], bound);
-		progress_ticks(&pg, nr);
+		progress_ticks(pg, nr);
 		c = &parts[best].ring[parts[best].head];
-		if (line_out_span(&out, b, nr, c->text + b->off)) {
-			warn("out of memory");
-			ret = EXIT_BAD;
-			break;
+		if (line_out_span(out, b, nr, c->text + b->off)) {
+			free(head);
+			return -1;
 		}
+		*written += nr;
 		parts[best].pos += nr;
 		head[best] = part_head(&parts[best]);
-		/* a part that stopped on an error stops the output there */
-		if (!head[best] && lt_run_error(parts[best].run))
-			break;
 	}
-	progress_end(&pg);
-	line_out_end(&out);
 	free(head);
-	return ret;
+	return 0;
 }
 
 static int report_parts(struct report_opts *o, int n)
 {
-	unsigned long long seen = 0, shown = 0;
+	unsigned long long seen = 0, shown = 0, written = 0;
 	const char *err = NULL;
+	struct lt_run *again = NULL;
+	struct line_out out;
+	struct progress pg;
 	struct part *parts;
-	int i, k, started, ret;
+	int i, k, started, ret = EXIT_OK;
+	bool failed = false;
 
 	parts = calloc(n, sizeof(*parts));
 	if (!parts)
@@ -391,11 +413,15 @@ static int report_parts(struct report_opts *o, int n)
 		pthread_mutex_init(&parts[i].lock, NULL);
 		pthread_cond_init(&parts[i].cond, NULL);
 	}
+	line_out_start(&out, o->latency);
+	progress_start(&pg, lt_run_reader(o->rc.run), input_name(o->rc.input));
 	for (started = 0; started < n; started++)
 		if (pthread_create(&parts[started].tid, NULL, part_worker,
 				   &parts[started]))
 			break;
-	ret = started == n ? merge_parts(o, parts, n) : EXIT_BAD;
+	if (started == n &&
+	    merge_parts(parts, n, &out, &pg, &written, &failed))
+		ret = EXIT_BAD;
 	for (i = 0; i < n; i++) {
 		pthread_mutex_lock(&parts[i].lock);
 		parts[i].stop = true;
@@ -406,17 +432,28 @@ static int report_parts(struct report_opts *o, int n)
 		pthread_join(parts[i].tid, NULL);
 	if (started < n)
 		die("cannot start a thread");
-	for (i = 0; i < n; i++) {
-		seen += parts[i].seen;
-		shown += parts[i].shown;
-		if (parts[i].oom && ret == EXIT_OK) {
-			warn("out of memory");
+	if (failed && ret == EXIT_OK) {
+		/*
+		 * A part stopped on an error: what is written is one
+		 * reader's first lines; one reader writes the rest, up to
+		 * where it stops, as -j 1 would.
+		 */
+		again = run_cli_rerun(&o->rc, o->rc.input);
+		if (report_lines(o, again, &out, &pg, written, &seen, &shown))
 			ret = EXIT_BAD;
+		err = lt_run_error(again);
+	} else {
+		for (i = 0; i < n; i++) {
+			seen += parts[i].seen;
+			shown += parts[i].shown;
 		}
-		if (!err)
-			err = lt_run_error(parts[i].run);
 	}
+	if (ret != EXIT_OK)
+		warn("out of memory");
+	progress_end(&pg);
+	line_out_end(&out);
 	ret = report_end(o, ret, err, seen, shown);
+	lt_run_free(again);
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < PART_CHUNKS; k++) {
 			free(parts[i].ring[k].text);

@@ -146,7 +146,9 @@ struct lt_run *run_cli_part(struct run_cli *rc, int k, int n)
 	snprintf(part, sizeof(part), "%d/%d", k, n);
 	if (lt_run_set(run, "part", part) || lt_run_set(run, "jobs", "1"))
 		die("%s", lt_run_error(run));
-	open_or_die(run, rc->input);
+	/* the caller's thread is not the one to exit: it tells the error */
+	if (!lt_run_open(run) && lt_run_truncated(run))
+		input_note_truncated(rc->input, lt_run_truncated(run));
 	return run;
 }
 
@@ -155,8 +157,8 @@ struct lt_run *run_cli_as_part(struct run_cli *rc, int k, int n)
 	char part[32];
 
 	snprintf(part, sizeof(part), "%d/%d", k, n);
-	if (lt_run_set(rc->run, "part", part))
-		die("%s", lt_run_error(rc->run));
+	/* an error (the reader's, while it seeks) stays the run's */
+	lt_run_set(rc->run, "part", part);
 	return rc->run;
 }
 

@@ -473,17 +473,21 @@ static bool part_in_time(const struct lt_run *run)
 	       !run->from && run->to == UINT64_MAX;
 }
 
+static int reader_failed(struct lt_run *run);
+
 /* The reader reads only the run's part. */
 static int set_part(struct lt_run *run)
 {
-	if (lt_reader_format(run->reader) != LT_INPUT_TRACE_DAT ||
-	    lt_dat_set_part(run->reader, run->part - 1, run->parts,
-			    part_in_time(run)))
-		return lt_run_fail(run, LT_RUN_USAGE,
-				   "%s: only a trace.dat is read in parts, before its first event (part %d/%d)",
-				   lt_input_name(run->input), run->part,
-				   run->parts);
-	return 0;
+	if (lt_reader_format(run->reader) == LT_INPUT_TRACE_DAT &&
+	    !lt_dat_set_part(run->reader, run->part - 1, run->parts,
+			     part_in_time(run)))
+		return 0;
+	/* a part in time seeks: the file may fail there */
+	if (reader_failed(run))
+		return -1;
+	return lt_run_fail(run, LT_RUN_USAGE,
+			   "%s: only a trace.dat is read in parts, before its first event (part %d/%d)",
+			   lt_input_name(run->input), run->part, run->parts);
 }
 
 int lt_run_open(struct lt_run *run)

@@ -61,6 +61,40 @@ for f in "$DATA"/lazy612-*.dat "$DATA"/host618-hogs.dat \
 done
 echo "$n uncompressed copies: the same report with -j1, -j2, -j3, -j5"
 
+# A page that fails its check as it is read, in the middle of an
+# uncompressed file: the lines one reader prints before the error, the
+# error and the exit code, whichever part meets the page first.
+trace-cmd convert --file-version 6 -i "$DATA/lazy612-hogs.dat" -o v6.dat \
+	> /dev/null 2>&1 || fail "trace-cmd convert"
+found=
+for pct in 50 60 70 75 80 85 90 95; do
+	python3 - v6.dat bad6.dat "$pct" <<'PY' || fail "corrupting"
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+at = len(b) * int(sys.argv[3]) // 100 // 4096 * 4096
+b[at + 8:at + 12] = b"\xff\x7f\x00\x00"	# the page's commit
+open(sys.argv[2], "wb").write(b)
+PY
+	lt report -j 1 -i bad6.dat > one.out 2> one.err
+	r1=$?
+	[ "$r1" = 2 ] && [ -s one.out ] || continue
+	found=$pct
+	for cmd in "report" "report -l"; do
+		# shellcheck disable=SC2086
+		lt $cmd -j 1 -i bad6.dat > one.out 2> one.err
+		for j in 2 3; do
+			# shellcheck disable=SC2086
+			lt $cmd -j $j -i bad6.dat > more.out 2> more.err
+			rj=$?
+			[ "$rj" = 2 ] || fail "bad page at $pct %: '$cmd -j$j' exits $rj"
+			cmp -s one.out more.out && cmp -s one.err more.err ||
+				fail "bad page at $pct %: '$cmd' differs with -j$j ($(wc -l < one.out) and $(wc -l < more.out) lines)"
+		done
+	done
+done
+[ -n "$found" ] || fail "no page fails mid-stream"
+echo "bad pages read mid-stream: the same lines and error with -j2, -j3 ($(tail -1 one.err | cut -c1-60)...)"
+
 # The environment default is the same as -j.
 LAZYTRACE_JOBS=2 lt report -i "$DATA/lazy612-msg-full.dat" > env.out ||
 	fail "LAZYTRACE_JOBS=2 report"
