@@ -252,7 +252,11 @@ static void *part_worker(void *arg)
 	p->run = p->k == 1 ? run_cli_as_part(&o->rc, p->k, p->n) :
 		 run_cli_part(&o->rc, p->k, p->n);
 	/* an input that fails here fails one reader too: the merge says */
-	c = lt_run_error(p->run) ? NULL : part_publish(p, NULL, false);
+	if (lt_run_error(p->run)) {
+		part_publish(p, NULL, true);
+		return NULL;
+	}
+	c = part_publish(p, NULL, false);
 	line_maker_init(&m, p->run, o->latency, o->full, o->color);
 	while (c && (ev = lt_run_next_event(p->run))) {
 		p->seen++;
@@ -309,7 +313,7 @@ static struct line_text *part_head(struct part *p)
 	return &c->t[p->pos];
 }
 
-/* Threads for report: -j above 1 on a trace.dat of several CPUs, no tty. */
+/* Threads for report: lt_run_parts() of -j on a trace.dat, no tty. */
 static int parts_wanted(const struct report_opts *o)
 {
 	return isatty(STDOUT_FILENO) ? 1 : lt_run_parts(o->rc.run);

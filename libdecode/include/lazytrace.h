@@ -1230,7 +1230,8 @@ unsigned int lt_run_flag_columns(const struct lt_run *run);
  * trace.dat, at most its CPUs unless its parts are segments in time
  * (see "part"); each part then one run with "part".
  *
- * Return: 1 or more: 1 for any input but a trace.dat of several CPUs.
+ * Return: 1 or more: 1 for any input but a trace.dat of several CPUs or
+ * of uncompressed pages.
  */
 int lt_run_parts(const struct lt_run *run);
 

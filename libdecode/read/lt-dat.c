@@ -1524,7 +1524,8 @@ bool lt_dat_cuts_in_time(const struct lt_reader *r)
 /*
  * Part @k of @n in time: every @n-th segment from the @k-th. 0 when the
  * file cannot be cut in time (compressed chunks, which cannot be found
- * without reading them, or too small), -1 if out of memory.
+ * without reading them, or too few block times to cut), -1 if out of
+ * memory.
  */
 static int set_time_part(struct lt_reader *r, struct dat *d, int k, int n)
 {

@@ -216,8 +216,8 @@ int lt_dat_jobs(const struct lt_reader *r);
 /*
  * Read only part @k (from 0) of @n of a trace.dat, the same split for
  * every @k, so that @n readers of one file, each with its part, read
- * every event once. @in_time: where the pages are uncompressed and the
- * file is large enough, a part is every @n-th of segments in time,
+ * every event once. @in_time: where the pages are uncompressed (and have
+ * blocks enough to cut), a part is every @n-th of segments in time,
  * balanced by bytes (a caller that merges the parts then has them
  * equally busy); else, and without @in_time, it is a set of CPUs,
  * balanced by their bytes in the file. Before the first event is taken,

@@ -383,7 +383,7 @@ int lt_run_set(struct lt_run *run, const char *option, const char *value)
 					   value);
 		if (run->opened && (run->parts || !k || run->stepped))
 			return lt_run_fail(run, LT_RUN_USAGE,
-					   "part: the run is open, with a part or events read");
+					   "part: an open run takes one part, before its first event");
 		run->part = k;
 		run->parts = n;
 		if (!run->opened)
