@@ -1013,9 +1013,10 @@ struct lt_run *lt_run_new(void);
  * split for every K: N runs of one file, each with its part, read every
  * event once, for a caller that reads with N threads and merges their
  * lt_run_next_event() in its order; a part is every Nth of the file's
- * segments in time, balanced by bytes, when the pages are uncompressed
- * and the run has no "cpu", "pid", "comm", "from" or "to"; else the CPUs
- * of part K, balanced by their bytes; this one option may also be set on
+ * segments in time, balanced by bytes, when the run has no "cpu", "pid",
+ * "comm", "from" or "to" (compressed chunks are found by an index made
+ * when the file is checked); else the CPUs of part K, balanced by their
+ * bytes; this one option may also be set on
  * an open run before its first event, which then reads without threads
  * of its own), "live" ("1": the input is this machine's tracefs, read by
  * lt_run_interval()), "save" (a live run's directory for its intervals,
@@ -1230,8 +1231,8 @@ unsigned int lt_run_flag_columns(const struct lt_run *run);
  * trace.dat, at most its CPUs unless its parts are segments in time
  * (see "part"); each part then one run with "part".
  *
- * Return: 1 or more: 1 for any input but a trace.dat of several CPUs or
- * of uncompressed pages.
+ * Return: 1 or more: 1 for any input but a trace.dat; with a filter, at
+ * most the file's CPUs.
  */
 int lt_run_parts(const struct lt_run *run);
 

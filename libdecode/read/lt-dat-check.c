@@ -89,6 +89,8 @@ struct cpu_data {
 	uint32_t id;		/* the CPU's number */
 	uint64_t chunks;	/* compressed: its chunk count */
 	bool deferred;		/* pages left to lt_dat_chunk() */
+	struct lt_dat_index ix;	/* compressed: where its chunks are */
+	uint64_t *ix_off;	/* ix.off, ours */
 };
 
 struct chk {
@@ -1403,6 +1405,29 @@ static int check_pages(struct chk *c, const uint8_t *p, uint64_t len,
 	return 0;
 }
 
+/*
+ * Chunks a CPU's index holds at most: 32 KiB whatever the file's size;
+ * a seek then decompresses at most a 4096th of the CPU's chunks before
+ * its place.
+ */
+#define INDEX_MAX	4096
+
+/*
+ * Room for the offset of every ix.every-th chunk, a power of two. Without
+ * memory there is no index: the reader then cannot cut the CPU in time.
+ */
+static void index_chunks(struct cpu_data *cd)
+{
+	cd->ix.every = 1;
+	while ((cd->chunks + cd->ix.every - 1) / cd->ix.every > INDEX_MAX)
+		cd->ix.every *= 2;
+	cd->ix.nr = (cd->chunks + cd->ix.every - 1) / cd->ix.every;
+	cd->ix_off = cd->ix.nr ? calloc(cd->ix.nr, sizeof(*cd->ix_off)) : NULL;
+	cd->ix.off = cd->ix_off;
+	if (!cd->ix_off)
+		cd->ix.nr = 0;
+}
+
 /* One CPU's data: raw pages, or (compressed v7) chunks of them. */
 static int check_cpu_data(struct chk *c, struct cpu_data *cd)
 {
@@ -1439,8 +1464,12 @@ static int check_cpu_data(struct chk *c, struct cpu_data *cd)
 		return fail(c, off, "corrupt trace.dat: %llu chunks do not fit in %llu bytes",
 			    (unsigned long long)count, (unsigned long long)size);
 	cd->chunks = count;
+	index_chunks(cd);
 	for (i = 0; i < count; i++) {
 		uint64_t where = at(&z);
+
+		if (cd->ix_off && !(i % cd->ix.every))
+			cd->ix_off[i / cd->ix.every] = where;
 
 		if (num(c, &z, 4, &csize, "a chunk size") ||
 		    num(c, &z, 4, &usize, "a chunk size") ||
@@ -1449,6 +1478,7 @@ static int check_cpu_data(struct chk *c, struct cpu_data *cd)
 		if (usize % c->page_size)
 			return fail(c, where, "corrupt trace.dat: chunk of %llu bytes is not made of %u-byte pages",
 				    (unsigned long long)usize, c->page_size);
+		cd->ix.bytes += usize;
 		/*
 		 * The reader checks the others as it decompresses them; the
 		 * first is libtracecmd's when it opens the file.
@@ -1887,8 +1917,10 @@ static void free_chk(struct chk *c)
 	free(c->ev);
 	free(c->by_id);
 	free(c->dyn);
-	for (i = 0; i < c->nr_cpu; i++)
+	for (i = 0; i < c->nr_cpu; i++) {
 		free(c->cpu[i].buffer);
+		free(c->cpu[i].ix_off);
+	}
 	free(c->cpu);
 	free(c->in);
 }
@@ -1993,31 +2025,48 @@ out:
 	return ret;
 }
 
+static const struct cpu_data *cpu_data_of(const struct lt_dat_pages *p,
+					  const char *buffer, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < p->c.nr_cpu; i++)
+		if (p->c.cpu[i].id == (uint32_t)cpu &&
+		    !strcmp(p->c.cpu[i].buffer, buffer))
+			return &p->c.cpu[i];
+	return NULL;
+}
+
+int lt_dat_chunk_index(const struct lt_dat_pages *p, const char *buffer,
+		       int cpu, struct lt_dat_index *ix)
+{
+	const struct cpu_data *cd = cpu_data_of(p, buffer, cpu);
+
+	if (!cd || !cd->compressed || !cd->ix.nr)
+		return 0;
+	*ix = cd->ix;
+	return 1;
+}
+
 int lt_dat_chunks_of(const struct lt_dat_pages *p, const char *buffer,
 		     int cpu, struct lt_dat_chunks *it)
 {
-	const struct cpu_data *cd;
-	size_t i;
+	const struct cpu_data *cd = cpu_data_of(p, buffer, cpu);
 
-	for (i = 0; i < p->c.nr_cpu; i++) {
-		cd = &p->c.cpu[i];
-		if (cd->id != (uint32_t)cpu || strcmp(cd->buffer, buffer))
-			continue;
-		if (!cd->compressed) {
-			*it = (struct lt_dat_chunks){ .off = cd->off,
-				.end = cd->off + cd->size, .raw = true,
-				.left = (cd->size + RAW_BLOCK_PAGES *
-					 p->c.page_size - 1) /
-					(RAW_BLOCK_PAGES * p->c.page_size) };
-			return 1;
-		}
-		/* a chunk count, then the chunks */
-		*it = (struct lt_dat_chunks){ .off = cd->off + 4,
-					      .end = cd->off + 4 + cd->size,
-					      .left = cd->chunks };
+	if (!cd)
+		return 0;
+	if (!cd->compressed) {
+		*it = (struct lt_dat_chunks){ .off = cd->off,
+			.end = cd->off + cd->size, .raw = true,
+			.left = (cd->size + RAW_BLOCK_PAGES * p->c.page_size -
+				 1) / (RAW_BLOCK_PAGES * p->c.page_size) };
 		return 1;
 	}
-	return 0;
+	/* a chunk count, then the chunks */
+	*it = (struct lt_dat_chunks){ .off = cd->off + 4,
+				      .end = cd->off + 4 + cd->size,
+				      .left = cd->chunks };
+	return 1;
 }
 
 /* Uncompressed pages, a block at a time: read, then checked. */
@@ -2049,9 +2098,10 @@ static int raw_block(struct chk *c, int fd, struct lt_dat_chunks *it,
 	return 1;
 }
 
-int lt_dat_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
-		 uint8_t **buf, size_t *cap, size_t *len, char *err,
-		 size_t errlen)
+/* lt_dat_chunk(), its pages @checked or not. */
+static int read_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
+		      uint8_t **buf, size_t *cap, size_t *len, char *err,
+		      size_t errlen, bool checked)
 {
 	struct chk *c = &p->c;
 	uint64_t where = it->off, csize, usize;
@@ -2095,7 +2145,7 @@ int lt_dat_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
 		return fail(c, where, "corrupt trace.dat: a compressed chunk (%llu bytes) cannot be read",
 			    (unsigned long long)csize);
 	if (inflate_into(c, *buf, c->in, csize, usize, where) ||
-	    check_pages(c, *buf, usize, where, &it->last_ts, true))
+	    (checked && check_pages(c, *buf, usize, where, &it->last_ts, true)))
 		return -1;
 	it->off += 8 + csize;
 	it->left--;
@@ -2103,10 +2153,17 @@ int lt_dat_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
 	return 1;
 }
 
-int lt_dat_chunk_r(const struct lt_dat_pages *p, int fd,
-		   struct lt_dat_chunks *it, uint8_t **buf, size_t *cap,
-		   size_t *len, uint8_t **in, size_t *in_cap, char *err,
-		   size_t errlen)
+int lt_dat_chunk(struct lt_dat_pages *p, int fd, struct lt_dat_chunks *it,
+		 uint8_t **buf, size_t *cap, size_t *len, char *err,
+		 size_t errlen)
+{
+	return read_chunk(p, fd, it, buf, cap, len, err, errlen, true);
+}
+
+static int read_chunk_r(const struct lt_dat_pages *p, int fd,
+			struct lt_dat_chunks *it, uint8_t **buf, size_t *cap,
+			size_t *len, uint8_t **in, size_t *in_cap, char *err,
+			size_t errlen, bool checked)
 {
 	/* a copy: what the walk writes (its error, its input) is ours */
 	struct lt_dat_pages own = *p;
@@ -2114,10 +2171,29 @@ int lt_dat_chunk_r(const struct lt_dat_pages *p, int fd,
 
 	own.c.in = *in;
 	own.c.in_size = *in_cap;
-	ret = lt_dat_chunk(&own, fd, it, buf, cap, len, err, errlen);
+	ret = read_chunk(&own, fd, it, buf, cap, len, err, errlen, checked);
 	*in = own.c.in;
 	*in_cap = own.c.in_size;
 	return ret;
+}
+
+int lt_dat_chunk_r(const struct lt_dat_pages *p, int fd,
+		   struct lt_dat_chunks *it, uint8_t **buf, size_t *cap,
+		   size_t *len, uint8_t **in, size_t *in_cap, char *err,
+		   size_t errlen)
+{
+	return read_chunk_r(p, fd, it, buf, cap, len, in, in_cap, err, errlen,
+			    true);
+}
+
+int lt_dat_chunk_peek(const struct lt_dat_pages *p, int fd,
+		      struct lt_dat_chunks *it, uint8_t **buf, size_t *cap,
+		      size_t *len, uint8_t **in, size_t *in_cap)
+{
+	char err[160];	/* unused: the reader says when it reads the chunk */
+
+	return read_chunk_r(p, fd, it, buf, cap, len, in, in_cap, err,
+			    sizeof(err), false);
 }
 
 uint64_t lt_dat_block_ts(const struct lt_dat_pages *p, int fd,

@@ -137,6 +137,26 @@ int lt_dat_chunks_of(const struct lt_dat_pages *p, const char *buffer,
 		     int cpu, struct lt_dat_chunks *it);
 
 /*
+ * Where a CPU's compressed chunks are, found when the file was checked:
+ * the header of every @every-th chunk from the first (@every a power of
+ * two, @nr of them), and the bytes of pages they hold in all.
+ */
+struct lt_dat_index {
+	const uint64_t *off;
+	size_t nr;
+	uint64_t every;
+	uint64_t bytes;
+};
+
+/*
+ * lt_dat_chunk_index - @ix for CPU @cpu of buffer @buffer: 1, or 0 if its
+ * pages are not compressed, or there is no index (no memory for it).
+ * Valid while @p is.
+ */
+int lt_dat_chunk_index(const struct lt_dat_pages *p, const char *buffer,
+		       int cpu, struct lt_dat_index *ix);
+
+/*
  * lt_dat_chunk - read (and decompress) the pages at @it, check them and
  * move on
  * @buf, @cap: a buffer the caller frees, grown to the chunk's size
@@ -158,6 +178,15 @@ int lt_dat_chunk_r(const struct lt_dat_pages *p, int fd,
 		   struct lt_dat_chunks *it, uint8_t **buf, size_t *cap,
 		   size_t *len, uint8_t **in, size_t *in_cap, char *err,
 		   size_t errlen);
+
+/*
+ * lt_dat_chunk_peek - lt_dat_chunk_r() without the check of the pages: for
+ * a look at their headers' times alone, never at their events. 1, 0 past
+ * the last chunk, -1 if the chunk cannot be read.
+ */
+int lt_dat_chunk_peek(const struct lt_dat_pages *p, int fd,
+		      struct lt_dat_chunks *it, uint8_t **buf, size_t *cap,
+		      size_t *len, uint8_t **in, size_t *in_cap);
 
 /*
  * lt_dat_block_ts - the time of the first page of block @i from @it on, a

@@ -52,12 +52,6 @@ struct event_info {
 /* Chunks of each CPU that workers read ahead of the reader. */
 #define AHEAD 2
 
-/* Where a chunk or block of pages starts, and its first page's time. */
-struct chunk_mark {
-	struct lt_dat_chunks at;
-	uint64_t ts;
-};
-
 /*
  * A CPU's pages of a live session's later interval (lt_dat_continue()),
  * or of a trace.dat (lt_dat_chunk()), read with kbuffer: two records,
@@ -83,9 +77,6 @@ struct page_src {
 	uint8_t *cbuf[2];
 	size_t ccap[2];
 	int cur;
-	struct chunk_mark *mark;
-	size_t nr_mark, max_mark;
-	uint64_t mark_every;	/* chunks per mark: a power of two */
 	struct tep_record rec[2];
 	int slot;
 	/* chunks read ahead by the workers (lt_dat_set_jobs()) */
@@ -100,6 +91,9 @@ struct page_src {
 	bool busy;		/* a worker reads the next one */
 	bool done;		/* the last one read was the end, or an error */
 	uint64_t seek_ts;	/* after a seek: pages before it are skipped */
+	/* compressed: where chunks are, and their times once known */
+	struct lt_dat_index ix;
+	uint64_t *ix_ts;	/* CHUNK_UNTIMED until read or probed */
 };
 
 /*
@@ -246,6 +240,9 @@ struct dat {
 	/* own_tep: every symbol as libtraceevent keeps them, when needed */
 	struct lt_ksyms_all symtab;
 	bool tep_ksyms;		/* symtab was made */
+	/* a chunk decompressed for its time alone (chunk_ts()) */
+	uint8_t *probe, *probe_in;
+	size_t probe_cap, probe_in_cap;
 };
 
 /*
@@ -1420,6 +1417,96 @@ int lt_dat_jobs(const struct lt_reader *r)
 }
 
 /*
+ * A page's commit is the kernel's long, which is what the header page
+ * declares: a 32-bit kernel's file says 8 in its header when a 64-bit
+ * trace-cmd wrote it. libtracecmd reads pages so, too.
+ */
+static int page_long(struct dat *d)
+{
+	int lsize = tep_get_header_page_size(d->tep);
+
+	return lsize == 4 || lsize == 8 ? lsize : tep_get_long_size(d->tep);
+}
+
+static uint64_t page_time(struct dat *d, const char *page)
+{
+	uint64_t ts;
+
+	memcpy(&ts, page, 8);
+	return d->native ? ts : __builtin_bswap64(ts);
+}
+
+/* The time of the first page of @buf that holds events: 0 if none does. */
+static uint64_t pages_time(struct dat *d, const char *buf, size_t len)
+{
+	uint64_t commit = 0;
+	uint32_t commit4;
+	size_t off;
+
+	for (off = 0; off + 16 <= len; off += d->sub_size) {
+		/* the commit is a long */
+		if (page_long(d) == 4) {
+			memcpy(&commit4, buf + off + 8, 4);
+			commit = commit4;
+		} else {
+			memcpy(&commit, buf + off + 8, 8);
+		}
+		if (commit)	/* byte order does not matter for 0 */
+			return page_time(d, buf + off);
+	}
+	return 0;
+}
+
+#define CHUNK_UNTIMED	UINT64_MAX
+
+/* Room for the times of @p's indexed chunks; false without memory. */
+static bool ix_times(struct page_src *p)
+{
+	size_t i;
+
+	if (p->ix_ts || !p->ix.nr)
+		return p->ix_ts;
+	p->ix_ts = malloc(p->ix.nr * sizeof(*p->ix_ts));
+	for (i = 0; p->ix_ts && i < p->ix.nr; i++)
+		p->ix_ts[i] = CHUNK_UNTIMED;
+	return p->ix_ts;
+}
+
+/*
+ * The time of @p's indexed chunk @j: its first page's, 0 if it has no
+ * event or cannot be read (its error is the reader's when it reads it).
+ * Decompressed here, unchecked, the first time unless it was read
+ * already: a wrong time from a corrupt chunk moves a seek, and the chunk
+ * fails its check when it is read.
+ */
+static uint64_t chunk_ts(struct dat *d, struct page_src *p, size_t j)
+{
+	struct lt_dat_chunks at = p->start;
+	size_t len;
+
+	if (!ix_times(p))
+		return 0;
+	if (p->ix_ts[j] != CHUNK_UNTIMED)
+		return p->ix_ts[j];
+	at.off = p->ix.off[j];
+	at.left = p->start.left - j * p->ix.every;
+	p->ix_ts[j] = 0;
+	if (lt_dat_chunk_peek(d->zpages, d->fd, &at, &d->probe, &d->probe_cap,
+			      &len, &d->probe_in, &d->probe_in_cap) > 0)
+		p->ix_ts[j] = pages_time(d, (const char *)d->probe, len);
+	return p->ix_ts[j];
+}
+
+/* A CPU's bytes of pages (decompressed where they are compressed). */
+static uint64_t cpu_bytes(const struct page_src *p)
+{
+	if (!p->chunked)
+		return 0;
+	return p->start.raw || !p->ix.nr ? p->start.end - p->start.off :
+	       p->ix.bytes;
+}
+
+/*
  * A CPU's weight in the parts: its data's bytes in the file (compressed
  * where it is), or 1 where libtracecmd reads the pages.
  */
@@ -1442,69 +1529,146 @@ static int seek_chunks(struct lt_reader *r, struct dat *d, uint64_t ts);
 #define SEG_BYTES	(1 << 20)
 #define SEG_MAX		64	/* per part */
 #define SEG_SAMPLES	256	/* block times read per CPU */
+#define SEG_SAMPLES_Z	32	/* compressed: each one is decompressed */
+#define SEG_SAMPLES_ALL	4096	/* all CPUs' */
 
+/* A CPU's block sampled: its time, and the CPU's bytes before it. */
 struct seg_sample {
 	uint64_t ts;
-	uint64_t bytes;		/* from this block to the next sample's */
+	uint64_t before;
 };
 
-static int cmp_sample(const void *a, const void *b)
-{
-	const struct seg_sample *x = a, *y = b;
+/* One CPU's samples, in time order, and its bytes in all. */
+struct seg_cpu {
+	const struct seg_sample *s;
+	size_t n;
+	uint64_t bytes;
+};
 
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 /*
- * The times that cut the file into @nseg segments of equal bytes, from
- * the times of the blocks of pages, sampled: cut[0] is 0. Returns how
- * many segments the samples allow (fewer when times repeat), -1 if out
- * of memory.
+ * The bytes of a CPU's pages that come before time @t: linear between
+ * its samples, all of them from its last one on (that is its last block).
+ */
+static double bytes_before(const struct seg_cpu *c, uint64_t t)
+{
+	size_t lo = 0, hi = c->n, mid;
+	const struct seg_sample *x, *y;
+
+	while (lo < hi) {	/* the first sample after @t */
+		mid = lo + (hi - lo) / 2;
+		if (c->s[mid].ts <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return 0;
+	if (lo == c->n)
+		return c->bytes;
+	x = &c->s[lo - 1];
+	y = &c->s[lo];
+	return x->before + (double)(t - x->ts) / (y->ts - x->ts) *
+			   (y->before - x->before);
+}
+
+/* Blocks sampled per CPU: fewer when there are many CPUs. */
+static size_t seg_samples(const struct page_src *p, size_t blocks, int cpus)
+{
+	size_t m = p->start.raw ? SEG_SAMPLES : SEG_SAMPLES_Z;
+
+	if (m > SEG_SAMPLES_ALL / (size_t)cpus)
+		m = SEG_SAMPLES_ALL / (size_t)cpus;
+	if (m < 2)
+		m = 2;
+	return blocks < m ? blocks : m;
+}
+
+/*
+ * The times that cut the file into @nseg segments of equal bytes: cut[0]
+ * is 0. Each CPU's bytes before a time are interpolated between the
+ * times of some of its blocks, the last one among them; the cuts are
+ * where their sum crosses each share. Returns how many segments the
+ * samples allow (fewer when times repeat), -1 if out of memory.
  */
 static int seg_cuts(struct lt_reader *r, struct dat *d, uint64_t **cut_out,
 		    int nseg)
 {
+	uint64_t blocks, b, per, total = 0, *ts, *cut, t;
 	struct seg_sample *s;
-	uint64_t total = 0, acc = 0, blocks, b, next, per, *cut;
+	struct seg_cpu *sc;
+	double want, f, prev_f = 0;
 	size_t nr = 0, i, m, j;
 	struct page_src *p;
-	int cpu, c = 1;
+	int cpu, c = 1, n;
 
-	s = calloc((size_t)r->nr_cpus * SEG_SAMPLES, sizeof(*s));
+	/* at least 2 per CPU: SEG_SAMPLES_ALL, or 2 per CPU past 2048 */
+	s = calloc(SEG_SAMPLES_ALL + 2 * (size_t)r->nr_cpus, sizeof(*s));
+	ts = calloc(SEG_SAMPLES_ALL + 2 * (size_t)r->nr_cpus, sizeof(*ts));
+	sc = calloc(r->nr_cpus, sizeof(*sc));
 	cut = calloc(nseg, sizeof(*cut));
-	if (!s || !cut) {
-		free(s);
-		free(cut);
-		return -1;
-	}
+	if (!s || !ts || !sc || !cut)
+		goto oom;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		p = &d->pages[cpu];
-		blocks = p->chunked ? p->start.left : 0;
+		blocks = !p->chunked ? 0 : p->start.raw ? p->start.left :
+			 p->ix.nr;
 		if (!blocks)
 			continue;
-		per = (p->start.end - p->start.off) / blocks;
-		m = blocks < SEG_SAMPLES ? blocks : SEG_SAMPLES;
+		sc[cpu].s = s + nr;
+		sc[cpu].bytes = cpu_bytes(p);
+		total += sc[cpu].bytes;
+		per = sc[cpu].bytes / blocks;
+		m = seg_samples(p, blocks, r->nr_cpus);
 		for (j = 0; j < m; j++) {
-			b = j * blocks / m;
-			next = (j + 1) * blocks / m;
-			s[nr].ts = lt_dat_block_ts(d->zpages, d->fd, &p->start,
-						   b);
-			if (!s[nr].ts)
-				continue;	/* an empty page: no time */
-			s[nr].bytes = (next - b) * per;
-			total += s[nr++].bytes;
+			b = m > 1 ? j * (blocks - 1) / (m - 1) : 0;
+			t = p->start.raw ? lt_dat_block_ts(d->zpages, d->fd,
+							   &p->start, b) :
+					   chunk_ts(d, p, b);
+			/* an empty page has no time; times only grow */
+			if (!t || (sc[cpu].n && t <= s[nr - 1].ts))
+				continue;
+			s[nr].ts = t;
+			s[nr].before = b * per;
+			ts[nr++] = t;
+			sc[cpu].n++;
 		}
 	}
-	qsort(s, nr, sizeof(*s), cmp_sample);
-	/* segment c starts at the first sample after c / nseg of the bytes */
+	qsort(ts, nr, sizeof(*ts), cmp_u64);
+	/* between two sample times every CPU's count is linear: so is the sum */
 	for (i = 0; i < nr && c < nseg; i++) {
-		if (acc >= total / nseg * c && s[i].ts > cut[c - 1])
-			cut[c++] = s[i].ts;
-		acc += s[i].bytes;
+		for (f = 0, n = 0; n < r->nr_cpus; n++)
+			if (sc[n].n)
+				f += bytes_before(&sc[n], ts[i]);
+		while (c < nseg && f >= (want = (double)total * c / nseg)) {
+			t = ts[i];
+			if (i && f > prev_f)
+				t = ts[i - 1] + (want - prev_f) / (f - prev_f) *
+						(ts[i] - ts[i - 1]);
+			if (t > cut[c - 1])
+				cut[c++] = t;
+			else
+				break;
+		}
+		prev_f = f;
 	}
 	free(s);
+	free(ts);
+	free(sc);
 	*cut_out = cut;
 	return c;
+oom:
+	free(s);
+	free(ts);
+	free(sc);
+	free(cut);
+	return -1;
 }
 
 /* Documented in lt-internal.h. */
@@ -1516,16 +1680,16 @@ bool lt_dat_cuts_in_time(const struct lt_reader *r)
 	if (r->ops != &dat_ops || !d || !d->chunked)
 		return false;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++)
-		if (d->pages[cpu].chunked && !d->pages[cpu].start.raw)
+		if (d->pages[cpu].chunked && !d->pages[cpu].start.raw &&
+		    !d->pages[cpu].ix.nr)
 			return false;
 	return true;
 }
 
 /*
  * Part @k of @n in time: every @n-th segment from the @k-th. 0 when the
- * file cannot be cut in time (compressed chunks, which cannot be found
- * without reading them, or too few block times to cut), -1 if out of
- * memory.
+ * file cannot be cut in time (compressed chunks without an index, or too
+ * few block times to cut), -1 if out of memory.
  */
 static int set_time_part(struct lt_reader *r, struct dat *d, int k, int n)
 {
@@ -1535,8 +1699,7 @@ static int set_time_part(struct lt_reader *r, struct dat *d, int k, int n)
 	if (!lt_dat_cuts_in_time(r))
 		return 0;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++)
-		if (d->pages[cpu].chunked)
-			size += d->pages[cpu].start.end - d->pages[cpu].start.off;
+		size += cpu_bytes(&d->pages[cpu]);
 	/* a small file still in segments: the same code for every size */
 	nseg = size / SEG_BYTES;
 	if (nseg > SEG_MAX * n)
@@ -1683,17 +1846,6 @@ static void dat_rewind(struct lt_reader *r, struct dat *d)
 	d->started = true;
 }
 
-/*
- * A page's commit is the kernel's long, which is what the header page
- * declares: a 32-bit kernel's file says 8 in its header when a 64-bit
- * trace-cmd wrote it. libtracecmd reads pages so, too.
- */
-static int page_long(struct dat *d)
-{
-	int lsize = tep_get_header_page_size(d->tep);
-
-	return lsize == 4 || lsize == 8 ? lsize : tep_get_long_size(d->tep);
-}
 
 static struct kbuffer *page_kbuffer(struct dat *d)
 {
@@ -1703,67 +1855,14 @@ static struct kbuffer *page_kbuffer(struct dat *d)
 							     KBUFFER_ENDIAN_LITTLE);
 }
 
-/*
- * The first non-empty page's time of the chunk @p just read, never before
- * the previous chunk's: a seek starts at the last chunk that begins
- * before its time, and everything before that chunk is earlier.
- */
-static uint64_t page_time(struct dat *d, const char *page)
-{
-	uint64_t ts;
-
-	memcpy(&ts, page, 8);
-	return d->native ? ts : __builtin_bswap64(ts);
-}
-
-static uint64_t chunk_time(struct dat *d, const struct page_src *p)
-{
-	uint64_t ts = 0, commit = 0, prev;
-	uint32_t commit4;
-	size_t off;
-
-	prev = p->nr_mark ? p->mark[p->nr_mark - 1].ts : 0;
-	for (off = 0; off + 16 <= p->len; off += d->sub_size) {
-		/* the commit is a long */
-		if (page_long(d) == 4) {
-			memcpy(&commit4, p->buf + off + 8, 4);
-			commit = commit4;
-		} else {
-			memcpy(&commit, p->buf + off + 8, 8);
-		}
-		if (commit) {	/* byte order does not matter for 0 */
-			ts = page_time(d, p->buf + off);
-			break;
-		}
-	}
-	return ts > prev ? ts : prev;
-}
-
-/*
- * Marks kept per CPU: memory stays the same however long the file is,
- * and a seek reads at most a 2048th of the CPU's chunks before its time.
- */
-#define MAX_MARKS	4096
-
-/* Every other mark dropped: a mark every twice as many chunks. */
-static void thin_marks(struct page_src *p)
-{
-	size_t i;
-
-	for (i = 0; 2 * i < p->nr_mark; i++)
-		p->mark[i] = p->mark[2 * i];
-	p->nr_mark = i;
-	p->mark_every *= 2;
-}
-
 /* The CPU's next chunk into the buffer not in use: 1, 0 at the end, -1. */
 static int next_chunk(struct lt_reader *r, struct dat *d,
 		      struct page_src *p)
 {
 	struct lt_dat_chunks at;
 	char msg[LT_ERR_LEN];
-	struct chunk_mark *m;
-	size_t len, idx;
+	size_t len;
+	uint64_t idx;
 	int ret;
 
 	if (!d->w.tried && d->jobs > 1)
@@ -1786,30 +1885,11 @@ static int next_chunk(struct lt_reader *r, struct dat *d,
 	p->len = len;
 	p->off = 0;
 	p->base = at.off;
-	/*
-	 * A compressed chunk's time, the first time it is read, for seeks
-	 * (blocks of pages are found by their own first page's time).
-	 */
-	if (at.raw)
-		return 1;
-	if (!p->mark_every)
-		p->mark_every = 1;
+	/* an indexed chunk's time, free now, for seeks */
 	idx = p->start.left - at.left;
-	if (idx != p->nr_mark * p->mark_every)
-		return 1;
-	if (p->nr_mark == MAX_MARKS)
-		thin_marks(p);
-	if (p->nr_mark == p->max_mark) {
-		m = realloc(p->mark, (p->max_mark * 2 + 16) * sizeof(*m));
-		if (!m)
-			return 1;	/* seeks start further back */
-		p->mark = m;
-		p->max_mark = p->max_mark * 2 + 16;
-	}
-	if (idx != p->nr_mark * p->mark_every)
-		return 1;	/* not a mark since the thinning */
-	p->mark[p->nr_mark].ts = chunk_time(d, p);
-	p->mark[p->nr_mark++].at = at;
+	if (!at.raw && p->ix_ts && idx % p->ix.every == 0 &&
+	    idx / p->ix.every < p->ix.nr)
+		p->ix_ts[idx / p->ix.every] = pages_time(d, p->buf, len);
 	return 1;
 }
 
@@ -2213,6 +2293,7 @@ static void free_page_srcs(struct lt_reader *r, struct dat *d);
 
 static void dat_close(struct lt_reader *r)
 {
+
 	struct dat *d = r->priv;
 	int i;
 
@@ -2246,20 +2327,71 @@ static void dat_close(struct lt_reader *r)
 	free(d->ksyms_text);
 	lt_ksyms_free(&d->ksyms);
 	free(d->info);
+	free(d->probe);
+	free(d->probe_in);
 	free(d);
 	r->priv = NULL;
 }
 
 /*
- * Each CPU from the last block of pages that starts before @ts, or (a
- * compressed file) the last such chunk read so far; the events before
- * @ts are dropped by lt_reader_next().
+ * The last of @p's indexed compressed chunks that starts before @ts (the
+ * first if none does). A chunk without a time counts as later: the seek
+ * may start earlier than it needs, never later.
+ */
+static struct lt_dat_chunks chunk_before(struct dat *d, struct page_src *p,
+					 uint64_t ts)
+{
+	struct lt_dat_chunks at = p->start;
+	size_t lo = 0, hi = p->ix.nr, mid, i;
+	uint64_t t;
+	bool guess = true;
+
+	/* within the times known already (the chunks read, the samples) */
+	for (i = 0; ix_times(p) && i < p->ix.nr; i++) {
+		t = p->ix_ts[i];
+		if (t == CHUNK_UNTIMED || !t)
+			continue;
+		if (t < ts)
+			lo = i + 1;
+		else if (i < hi)
+			hi = i;
+	}
+	if (hi < lo)
+		hi = lo;	/* times out of order: the known ones decide */
+	/* then by the time's place between the bounds' times, or halves */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (guess && lo && hi < p->ix.nr && p->ix_ts[lo - 1] &&
+		    p->ix_ts[hi] != CHUNK_UNTIMED &&
+		    p->ix_ts[hi] > p->ix_ts[lo - 1])
+			mid = lo + (size_t)((double)(ts - p->ix_ts[lo - 1]) /
+					    (p->ix_ts[hi] - p->ix_ts[lo - 1]) *
+					    (hi - lo));
+		if (mid >= hi)
+			mid = hi - 1;
+		guess = !guess;
+		t = chunk_ts(d, p, mid);
+		if (t && t < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo) {
+		at.off = p->ix.off[lo - 1];
+		at.left = p->start.left - (lo - 1) * p->ix.every;
+	}
+	return at;
+}
+
+/*
+ * Each CPU from the last block of pages, or compressed chunk, that
+ * starts before @ts; the events before @ts are dropped by
+ * lt_reader_next().
  */
 static int seek_chunks(struct lt_reader *r, struct dat *d, uint64_t ts)
 {
 	struct lt_dat_chunks at;
 	struct page_src *p;
-	size_t lo, hi, mid;
 	int cpu;
 
 	d->rec = NULL;
@@ -2268,22 +2400,9 @@ static int seek_chunks(struct lt_reader *r, struct dat *d, uint64_t ts)
 			continue;
 		p = &d->pages[cpu];
 		at = p->start;
-		if (!lt_dat_chunks_seek(d->zpages, d->fd, &at, ts)) {
-			chunks_from(d, p, &at);
-			p->seek_ts = ts;
-			d->pending[cpu] = page_rec(r, d, cpu);
-			continue;
-		}
-		lo = 0;
-		hi = p->nr_mark;
-		while (lo < hi) {
-			mid = lo + (hi - lo) / 2;
-			if (p->mark[mid].ts < ts)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		chunks_from(d, p, lo ? &p->mark[lo - 1].at : &p->start);
+		if (lt_dat_chunks_seek(d->zpages, d->fd, &at, ts))
+			at = chunk_before(d, p, ts);
+		chunks_from(d, p, &at);
 		p->seek_ts = ts;
 		d->pending[cpu] = page_rec(r, d, cpu);
 	}
@@ -2682,7 +2801,7 @@ static void free_page_srcs(struct lt_reader *r, struct dat *d)
 		free(d->pages[i].cbuf[1]);
 		free(d->pages[i].ahead[0].buf);
 		free(d->pages[i].ahead[1].buf);
-		free(d->pages[i].mark);
+		free(d->pages[i].ix_ts);
 	}
 	free(d->pages);
 	d->pages = NULL;
@@ -2712,6 +2831,7 @@ static int use_chunks(struct lt_reader *r, struct dat *d)
 			goto oom;
 		p->chunked = lt_dat_chunks_of(d->zpages, d->buffer, cpu,
 					      &p->start);
+		lt_dat_chunk_index(d->zpages, d->buffer, cpu, &p->ix);
 		chunks_from(d, p, &p->start);
 	}
 	d->chunked = true;

@@ -216,15 +216,18 @@ int lt_dat_jobs(const struct lt_reader *r);
 /*
  * Read only part @k (from 0) of @n of a trace.dat, the same split for
  * every @k, so that @n readers of one file, each with its part, read
- * every event once. @in_time: where the pages are uncompressed (and have
- * blocks enough to cut), a part is every @n-th of segments in time,
+ * every event once. @in_time: where the file has blocks or chunks enough
+ * to cut, a part is every @n-th of segments in time,
  * balanced by bytes (a caller that merges the parts then has them
  * equally busy); else, and without @in_time, it is a set of CPUs,
  * balanced by their bytes in the file. Before the first event is taken,
  * once; -1 for other inputs, a bad part, a second call or out of memory.
  */
 int lt_dat_set_part(struct lt_reader *r, int k, int n, bool in_time);
-/* Whether lt_dat_set_part() can cut @r in time: its pages uncompressed. */
+/*
+ * Whether lt_dat_set_part() can cut @r in time: its pages are uncompressed,
+ * or its compressed chunks were indexed when it was checked.
+ */
 bool lt_dat_cuts_in_time(const struct lt_reader *r);
 
 /*

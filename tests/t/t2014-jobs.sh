@@ -35,9 +35,10 @@ done
 [ "$n" -ge 10 ] || fail "only $n recordings"
 echo "$n recordings: the same output with -j1, -j2, -j3"
 
-# Uncompressed copies of the compressed recordings (trace-cmd convert):
-# their parts are segments in time, each reading every CPU; report's
-# lines are the same, leaves of the graph and lost events included.
+# The compressed recordings and their uncompressed copies (trace-cmd
+# convert): their parts are segments in time, each reading every CPU
+# from the chunk or block before its start; report's lines are the
+# same, leaves of the graph and lost events included.
 command -v trace-cmd > /dev/null || fail "trace-cmd is not installed (make deps)"
 n=0
 for f in "$DATA"/lazy612-*.dat "$DATA"/host618-hogs.dat \
@@ -47,19 +48,22 @@ for f in "$DATA"/lazy612-*.dat "$DATA"/host618-hogs.dat \
 	name=${f#"$DATA"/}
 	trace-cmd convert --file-version 6 -i "$f" -o v6.dat > /dev/null 2>&1 ||
 		fail "$name: trace-cmd convert --file-version 6"
-	for cmd in "report" "report -l" "report -t"; do
-		# shellcheck disable=SC2086
-		lt $cmd -j 1 -i v6.dat > one.out 2>&1 || fail "$name (v6): $cmd"
-		for j in 2 3 5; do
+	for in in "$f" v6.dat; do
+		for cmd in "report" "report -l" "report -t"; do
 			# shellcheck disable=SC2086
-			lt $cmd -j $j -i v6.dat > more.out 2>&1 ||
-				fail "$name (v6): $cmd -j$j"
-			cmp -s one.out more.out || fail "$name (v6): '$cmd' differs with -j$j: $(diff one.out more.out | head -4)"
+			lt $cmd -j 1 -i "$in" > one.out 2>&1 ||
+				fail "$name ($in): $cmd"
+			for j in 2 3 5; do
+				# shellcheck disable=SC2086
+				lt $cmd -j $j -i "$in" > more.out 2>&1 ||
+					fail "$name ($in): $cmd -j$j"
+				cmp -s one.out more.out || fail "$name ($in): '$cmd' differs with -j$j: $(diff one.out more.out | head -4)"
+			done
 		done
 	done
 	n=$((n + 1))
 done
-echo "$n uncompressed copies: the same report with -j1, -j2, -j3, -j5"
+echo "$n recordings and their uncompressed copies: the same report with -j1, -j2, -j3, -j5"
 
 # A page that fails its check as it is read, in the middle of an
 # uncompressed file: the lines one reader prints before the error, the
@@ -119,14 +123,23 @@ for i in range(at + 40, at + 80):
     b[i] ^= 0x5a
 open(p, "wb").write(b)
 PY
-lt stats -j 1 -i bad.dat > one.out 2>&1
-r1=$?
-lt stats -j 2 -i bad.dat > more.out 2>&1
-r2=$?
-[ "$r1" = 2 ] || fail "corrupt chunk: exit $r1, want 2: $(cat one.out)"
-[ "$r2" = 2 ] || fail "corrupt chunk with -j2: exit $r2: $(cat more.out)"
-cmp -s one.out more.out || fail "corrupt chunk: $(cat one.out) / $(cat more.out)"
-echo "corrupt chunk: $(tail -1 one.out)"
+# report's parts in time skip it when they look for their segments, and
+# the part that reads it stops the merge: one reader's lines and error.
+for cmd in "stats" "report" "report -l"; do
+	# shellcheck disable=SC2086
+	lt $cmd -j 1 -i bad.dat > one.out 2> one.err
+	r1=$?
+	[ "$r1" = 2 ] || fail "corrupt chunk: '$cmd' exits $r1, want 2: $(cat one.err)"
+	for j in 2 3 5; do
+		# shellcheck disable=SC2086
+		lt $cmd -j $j -i bad.dat > more.out 2> more.err
+		rj=$?
+		[ "$rj" = 2 ] || fail "corrupt chunk: '$cmd -j$j' exits $rj: $(cat more.err)"
+		cmp -s one.out more.out && cmp -s one.err more.err ||
+			fail "corrupt chunk: '$cmd' differs with -j$j: $(cat one.err) / $(cat more.err)"
+	done
+done
+echo "corrupt chunk: $(tail -1 one.err)"
 
 # Cut short (version 6 keeps its data last; uncompressed pages): read up
 # to the cut, the same warning and events either way.

@@ -156,7 +156,8 @@ static unsigned long count_from(struct lt_reader *r, uint64_t ts)
 /*
  * Seeks to a quarter, a half and three quarters of the events: after a
  * full read, backwards, and on a fresh reader that has read nothing
- * (a trace.dat's blocks of pages are then found by their page times).
+ * (a trace.dat's blocks of pages are then found by their page times,
+ * its compressed chunks by their index and their first pages' times).
  */
 static void seek_in(const char *path)
 {
@@ -199,6 +200,7 @@ static void test_seek(void **state)
 
 	(void)state;
 	seek_in(data("lazy612-hogs.dat"));	/* v7, zstd */
+	seek_in(data("stock/stock72-allevents-s390x.dat"));	/* big-endian */
 	seek_in(v6);				/* 5 blocks of pages per CPU */
 	unlink(v6);
 	seek_in(txt);

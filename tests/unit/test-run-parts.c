@@ -2,8 +2,9 @@
 /*
  * A run's "part" (K/N) and lt_run_parts(), through the public API on
  * bundled recordings: what report -j N stands on. N runs of one file,
- * each with its part (segments in time of uncompressed pages, else
- * CPUs, each read in exactly one part), and their events merged by
+ * each with its part (segments in time, of uncompressed pages or of
+ * compressed chunks; with a filter, CPUs, each read in exactly one
+ * part), and their events merged by
  * time, then CPU, are the whole run's events in its order; wrong parts
  * and inputs that are not a trace.dat are refused.
  */
@@ -146,15 +147,18 @@ static void check_parts(const char *file, int n, enum split split,
 static void test_parts_cover_the_run(void **state)
 {
 	(void)state;
-	/* compressed: parts of CPUs */
+	/* compressed chunks: parts in time, found by the chunks' index */
 	check_parts("lazy612-hogs.dat", 1, BY_CPU, NULL);
-	check_parts("lazy612-hogs.dat", 2, BY_CPU, NULL);
-	check_parts("lazy612-msg-full.dat", 2, BY_CPU, NULL);
-	/* more parts than CPUs: the rest read nothing */
-	check_parts("lazy612-msg-full.dat", 3, BY_CPU, NULL);
-	check_parts("stock/stock72-allevents-x86.dat", 2, BY_CPU, NULL);
+	check_parts("lazy612-hogs.dat", 2, IN_TIME, NULL);
+	check_parts("lazy612-msg-full.dat", 2, IN_TIME, NULL);
+	/* more parts than CPUs */
+	check_parts("lazy612-msg-full.dat", 5, IN_TIME, NULL);
+	check_parts("stock/stock72-allevents-x86.dat", 3, IN_TIME, NULL);
 	/* big-endian, compressed version 7 */
-	check_parts("stock/stock72-allevents-s390x.dat", 2, BY_CPU, NULL);
+	check_parts("stock/stock72-allevents-s390x.dat", 2, IN_TIME, NULL);
+	check_parts("stock/stock72-allevents-s390x.dat", 4, IN_TIME, NULL);
+	/* a filter keeps a compressed file's parts to CPUs */
+	check_parts("lazy612-msg-full.dat", 2, BY_CPU, "0-1");
 	/* uncompressed pages: parts in time, as many as asked */
 	check_parts("old/bullseye510-allevents-i686.dat", 2, IN_TIME, NULL);
 	check_parts("old/bullseye510-allevents-i686.dat", 3, IN_TIME, NULL);
@@ -261,8 +265,10 @@ static void test_parts_of_jobs(void **state)
 	} c[] = {
 		{ "lazy612-msg-full.dat", "1", NULL, 1 },
 		{ "lazy612-msg-full.dat", "2", NULL, 2 },
-		/* compressed, two CPUs in the file */
-		{ "lazy612-msg-full.dat", "8", NULL, 2 },
+		/* compressed, two CPUs in the file: parts in time */
+		{ "lazy612-msg-full.dat", "8", NULL, 8 },
+		/* a filter: parts of CPUs, at most the file's */
+		{ "lazy612-msg-full.dat", "8", "0-1", 2 },
 		/* uncompressed, one CPU: parts in time */
 		{ "old/bullseye510-allevents-armhf.dat", "8", NULL, 8 },
 		/* a filter: parts of CPUs, nothing to share */
