@@ -12,10 +12,13 @@
  * that zoomed-in screens and the events panel re-read just the events
  * they show through lt_reader_seek().
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tui-internal.h"
 
@@ -207,6 +210,53 @@ static int ask_rows(struct summary *s)
 	return 0;
 }
 
+/*
+ * Room for twice the upgrades. They grow with the trace (9.8 million,
+ * 392 MB, in a 10 GB one), so they live in a file of $TMPDIR that has no
+ * name (O_TMPFILE), mapped: memory the kernel can write back and take,
+ * not the heap's. On the heap where no such file can be made.
+ */
+static int up_grow(struct summary *s)
+{
+	size_t n = s->cap_up ? 2 * s->cap_up : 1024, sz = sizeof(*s->up);
+	const char *dir = getenv("TMPDIR");
+	void *p;
+
+	if (!s->cap_up && !s->up_mapped) {
+		s->up_fd = open(dir && *dir ? dir : "/tmp",
+				O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		s->up_mapped = s->up_fd >= 0;
+	}
+	if (!s->up_mapped) {
+		p = realloc(s->up, n * sz);
+		if (!p)
+			return -1;
+	} else {
+		if (ftruncate(s->up_fd, n * sz))
+			return -1;
+		p = s->cap_up ? mremap(s->up, s->cap_up * sz, n * sz,
+				       MREMAP_MAYMOVE) :
+			mmap(NULL, n * sz, PROT_READ | PROT_WRITE, MAP_SHARED,
+			     s->up_fd, 0);
+		if (p == MAP_FAILED)
+			return -1;
+	}
+	s->up = p;
+	s->cap_up = n;
+	return 0;
+}
+
+static void up_free(struct summary *s)
+{
+	if (!s->up_mapped) {
+		free(s->up);
+		return;
+	}
+	if (s->up)
+		munmap(s->up, s->cap_up * sizeof(*s->up));
+	close(s->up_fd);
+}
+
 /* The upgrades among the transitions the events taken so far made. */
 static void summary_rows(struct summary *s)
 {
@@ -219,15 +269,8 @@ static void summary_rows(struct summary *s)
 		kind = lt_table_string(t, col[TR_KIND]);
 		if (strcmp(kind, "tick-upgrade") && strcmp(kind, "upgrade"))
 			continue;
-		if (s->nr_up == s->cap_up) {
-			size_t n = s->cap_up ? 2 * s->cap_up : 1024;
-
-			u = realloc(s->up, n * sizeof(*u));
-			if (!u)
-				continue;
-			s->up = u;
-			s->cap_up = n;
-		}
+		if (s->nr_up == s->cap_up && up_grow(s))
+			continue;
 		u = &s->up[s->nr_up++];
 		u->ts = lt_table_uint(t, col[TR_TS]);
 		u->since = lt_table_uint(t, col[TR_SINCE]);
@@ -649,7 +692,7 @@ void summary_free(struct summary *s)
 		lt_reader_close(s->sr);
 	free(s->pos);
 	free(s->cb);
-	free(s->up);
+	up_free(s);
 	free(s->sel_pids);
 	results_free(s->res);
 	memset(s, 0, sizeof(*s));

@@ -172,9 +172,11 @@ struct summary {
 	uint64_t pos_filled;	/* bins of pos[] set, +1 */
 	struct cpu_build *cb;
 
-	/* the tick-upgrades, in time order */
+	/* the tick-upgrades, in time order (up_grow()) */
 	struct upgrade *up;
 	size_t nr_up, cap_up;
+	bool up_mapped;		/* up maps up_fd, else it is on the heap */
+	int up_fd;
 	size_t up_marked;	/* looked at for hog episodes */
 	uint64_t episode_ns;
 };

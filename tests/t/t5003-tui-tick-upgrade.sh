@@ -73,6 +73,29 @@ PY
 # h: a hog episode, a tick-upgrade of one of the three hogs.
 keys h
 wait_for '^ hog episode [0-9.]+ \[[0-9]{3}\] sh-14[234] '
+
+# The upgrades n visits grow with the trace: they are in a file of
+# $TMPDIR without a name, mapped, not on the heap; where no such file can
+# be made, on the heap, and n goes to the same one.
+viewer_maps() {
+	pane=$(tm list-panes -t $SESSION -F '#{pane_pid}')
+	vpid=$(pgrep -P "$pane" | head -1)
+	cat /proc/"$vpid"/maps
+}
+[ -n "${LAZYTRACE_WRAP:-}" ] || {
+	viewer_maps | grep -q '/#[0-9]* (deleted)$' ||
+		fail "the upgrades are not in a mapped file"
+}
+keys q
+wait_exit 0
+tui_stop
+LAZYTRACE_WRAP="${LAZYTRACE_WRAP:-} env TMPDIR=$TMPDIR/none" tui_start -i "$f"
+wait_for '^Hogs: '
+keys +
+keys n
+wait_for '^ tick-upgrade [0-9]+\.[0-9]{6} \[[0-9]{3}\] '
+[ "$(check_upgrade)" = "$t1" ] || fail "without a file: n went elsewhere"
+viewer_maps | grep -q '(deleted)$' && fail "a file without \$TMPDIR"
 keys q
 wait_exit 0
 echo ok
