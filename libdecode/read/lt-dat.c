@@ -2343,8 +2343,9 @@ static struct lt_dat_chunks chunk_before(struct dat *d, struct page_src *p,
 {
 	struct lt_dat_chunks at = p->start;
 	size_t lo = 0, hi = p->ix.nr, mid, i;
+	bool moved_lo = false;
+	int step = 0;
 	uint64_t t;
-	bool guess = true;
 
 	/* within the times known already (the chunks read, the samples) */
 	for (i = 0; ix_times(p) && i < p->ix.nr; i++) {
@@ -2358,20 +2359,27 @@ static struct lt_dat_chunks chunk_before(struct dat *d, struct page_src *p,
 	}
 	if (hi < lo)
 		hi = lo;	/* times out of order: the known ones decide */
-	/* then by the time's place between the bounds' times, or halves */
+	/*
+	 * Then in turn: a guess from the time's place between the bounds'
+	 * times; the chunk next to it on the time's side (a good guess ends
+	 * there); a halving (a bad guess costs a bisection at most twice).
+	 */
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (guess && lo && hi < p->ix.nr && p->ix_ts[lo - 1] &&
+		if (step == 0 && lo && hi < p->ix.nr && p->ix_ts[lo - 1] &&
 		    p->ix_ts[hi] != CHUNK_UNTIMED &&
 		    p->ix_ts[hi] > p->ix_ts[lo - 1])
 			mid = lo + (size_t)((double)(ts - p->ix_ts[lo - 1]) /
 					    (p->ix_ts[hi] - p->ix_ts[lo - 1]) *
 					    (hi - lo));
+		else if (step == 1)
+			mid = moved_lo ? lo : hi - 1;
 		if (mid >= hi)
 			mid = hi - 1;
-		guess = !guess;
+		step = (step + 1) % 3;
 		t = chunk_ts(d, p, mid);
-		if (t && t < ts)
+		moved_lo = t && t < ts;
+		if (moved_lo)
 			lo = mid + 1;
 		else
 			hi = mid;
