@@ -32,6 +32,12 @@
 #
 # big1g.dat            916.3M  19387798        0.25s     2.33s    41820kB    38372kB
 #
+# 2026-12-07, the upgrades (for n/N) in a mapped file, not the heap; the
+# 1 GB and 10 GB scale traces (bench-scale.sh, 980k and 9.8M upgrades):
+#
+# scale-1024.dat      1025.2M  35150318        0.09s     5.66s    53544kB    11104kB
+# scale-10240.dat    10241.3M 351568225        0.09s    62.00s   400660kB    11580kB
+#
 # The first screen comes before the input is read: the timeline fills in
 # behind it. Memory is the summary's fixed-size bins (per CPU) and the
 # tasks, not the events.

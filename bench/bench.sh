@@ -25,7 +25,10 @@
 #   trace-cmd report, trace-cmd report -l
 # CPU (user + system) and wall time separately, peak RSS (GNU time).
 # On a trace of at least 1M events also `lazytrace stats -j 1` and `-j 2`,
-# `lazytrace report -j 1` and `-j 2`, for their wall times.
+# `lazytrace report -j 1` and `-j 2`, for their wall times, and
+# bench/split-bound.c with 2 threads: two analyses, each of half of the
+# file's segments in time, never joined: no stats -j 2 that splits its
+# analysis in time can be faster (a floor, no goal).
 # Then the text reader's memory: `lazytrace stats` on a kernel text trace
 # and on one ten times as long (bench/mk-long-text.py).
 #
@@ -59,6 +62,11 @@ trap 'rm -rf "$tmp"' EXIT
 command -v trace-cmd > /dev/null || { echo "bench: needs trace-cmd"; exit 2; }
 cc -O2 -o "$tmp/bare-iter" "$top/bench/bare-iter.c" \
 	$(pkg-config --cflags --libs libtracecmd libtraceevent)
+[ -s "$top/build/liblazytrace.a" ] || { echo "bench: build the library first (make)"; exit 2; }
+cc -O2 -I"$top/libdecode/include" -I"$top/libdecode" -o "$tmp/split-bound" \
+	"$top/bench/split-bound.c" "$top/build/liblazytrace.a" \
+	$(pkg-config --libs libtracecmd libtraceevent libtracefs) \
+	-lzstd -lz -llzma -lm -lpthread
 
 # How many events a machine records for LOOPS varies with its load: a
 # recording short of $PAR events is made again with more loops, twice at
@@ -147,7 +155,7 @@ for t in "$@"; do
 	events=$("$tmp/bare-iter" "$t" | cut -d' ' -f1)
 	name=$(basename "$t")
 	cmds="bare stats report report_l tc_report tc_report_l"
-	[ "$events" -ge "$PAR" ] && cmds="$cmds stats_j1 stats_j2 report_j1 report_j2"
+	[ "$events" -ge "$PAR" ] && cmds="$cmds stats_j1 stats_j2 split_2 report_j1 report_j2"
 	for c in $cmds; do
 		case $c in
 		bare)		set -- "$tmp/bare-iter" "$t"; label="bare-iter" ;;
@@ -158,6 +166,7 @@ for t in "$@"; do
 		tc_report_l)	set -- trace-cmd report -l -i "$t"; label="trace-cmd report -l" ;;
 		stats_j1)	set -- "$LT" stats -j 1 -i "$t"; label="lazytrace stats -j 1" ;;
 		stats_j2)	set -- "$LT" stats -j 2 -i "$t"; label="lazytrace stats -j 2" ;;
+		split_2)	set -- "$tmp/split-bound" "$t" 2; label="split-bound 2 (no join)" ;;
 		report_j1)	set -- "$LT" report -j 1 -i "$t"; label="lazytrace report -j 1" ;;
 		report_j2)	set -- "$LT" report -j 2 -i "$t"; label="lazytrace report -j 2" ;;
 		esac
@@ -196,10 +205,11 @@ EOF
 	if [ "$events" -ge "$PAR" ]; then
 		p1=$(ratio "$wall_stats_j2" "$wall_stats_j1")
 		p2=$(ratio "$wall_report_j2" "$wall_report_j1")
+		p3=$(ratio "$wall_split_2" "$wall_stats_j1")
 		m1=met m2=met
 		ok "$p1" "<=" 0.6 || { m1=MISSED; fail=1; }
 		ok "$p2" "<=" 0.6 || { m2=MISSED; fail=1; }
-		echo "| $name | $events | ${p1}x | ${p2}x | $m1 / $m2 |" >> "$tmp/par"
+		echo "| $name | $events | ${p1}x | ${p3}x | ${p2}x | $m1 / $m2 |" >> "$tmp/par"
 	fi
 done
 {
@@ -215,8 +225,8 @@ if [ -s "$tmp/startup" ]; then
 fi
 if [ -s "$tmp/par" ]; then
 	echo
-	echo "| trace | events | stats wall -j 2 / -j 1 (goal <= 0.6) | report wall -j 2 / -j 1 (goal <= 0.6) | goals |"
-	echo "|---|---|---|---|---|"
+	echo "| trace | events | stats wall -j 2 / -j 1 (goal <= 0.6) | split-bound 2 / stats -j 1 (floor, no join) | report wall -j 2 / -j 1 (goal <= 0.6) | goals |"
+	echo "|---|---|---|---|---|---|"
 	cat "$tmp/par"
 fi
 } >> "$out"
