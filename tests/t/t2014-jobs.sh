@@ -65,6 +65,25 @@ for f in "$DATA"/lazy612-*.dat "$DATA"/host618-hogs.dat \
 done
 echo "$n recordings and their uncompressed copies: the same report with -j1, -j2, -j3, -j5"
 
+# same_error WHAT FILE CMD J...: CMD fails (exit 2) with -j 1, and with
+# each -j J prints the same lines and the same error.
+same_error() {
+	what=$1 file=$2 cmd=$3
+	shift 3
+	# shellcheck disable=SC2086
+	lt $cmd -j 1 -i "$file" > one.out 2> one.err
+	r1=$?
+	[ "$r1" = 2 ] || fail "$what: '$cmd' exits $r1, want 2: $(cat one.err)"
+	for j in "$@"; do
+		# shellcheck disable=SC2086
+		lt $cmd -j "$j" -i "$file" > more.out 2> more.err
+		rj=$?
+		[ "$rj" = 2 ] || fail "$what: '$cmd -j$j' exits $rj: $(cat more.err)"
+		cmp -s one.out more.out && cmp -s one.err more.err ||
+			fail "$what: '$cmd' differs with -j$j ($(wc -l < one.out) and $(wc -l < more.out) lines)"
+	done
+}
+
 # A page that fails its check as it is read, in the middle of an
 # uncompressed file: the lines one reader prints before the error, the
 # error and the exit code, whichever part meets the page first.
@@ -84,16 +103,7 @@ PY
 	[ "$r1" = 2 ] && [ -s one.out ] || continue
 	found=$pct
 	for cmd in "report" "report -l"; do
-		# shellcheck disable=SC2086
-		lt $cmd -j 1 -i bad6.dat > one.out 2> one.err
-		for j in 2 3; do
-			# shellcheck disable=SC2086
-			lt $cmd -j $j -i bad6.dat > more.out 2> more.err
-			rj=$?
-			[ "$rj" = 2 ] || fail "bad page at $pct %: '$cmd -j$j' exits $rj"
-			cmp -s one.out more.out && cmp -s one.err more.err ||
-				fail "bad page at $pct %: '$cmd' differs with -j$j ($(wc -l < one.out) and $(wc -l < more.out) lines)"
-		done
+		same_error "bad page at $pct %" bad6.dat "$cmd" 2 3
 	done
 done
 [ -n "$found" ] || fail "no page fails mid-stream"
@@ -126,18 +136,7 @@ PY
 # report's parts in time skip it when they look for their segments, and
 # the part that reads it stops the merge: one reader's lines and error.
 for cmd in "stats" "report" "report -l"; do
-	# shellcheck disable=SC2086
-	lt $cmd -j 1 -i bad.dat > one.out 2> one.err
-	r1=$?
-	[ "$r1" = 2 ] || fail "corrupt chunk: '$cmd' exits $r1, want 2: $(cat one.err)"
-	for j in 2 3 5; do
-		# shellcheck disable=SC2086
-		lt $cmd -j $j -i bad.dat > more.out 2> more.err
-		rj=$?
-		[ "$rj" = 2 ] || fail "corrupt chunk: '$cmd -j$j' exits $rj: $(cat more.err)"
-		cmp -s one.out more.out && cmp -s one.err more.err ||
-			fail "corrupt chunk: '$cmd' differs with -j$j: $(cat one.err) / $(cat more.err)"
-	done
+	same_error "corrupt chunk" bad.dat "$cmd" 2 3 5
 done
 echo "corrupt chunk: $(tail -1 one.err)"
 
