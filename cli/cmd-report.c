@@ -367,7 +367,7 @@ static int merge_parts(struct part *parts, int n, struct line_out *out,
 		       struct progress *pg, unsigned long long *written,
 		       bool *failed)
 {
-	struct line_text **head = calloc(n, sizeof(*head)), *b, *bound;
+	struct line_text **head = calloc(n, sizeof(*head)), *b = NULL, *bound;
 	struct chunk *c;
 	int i, best;
 	size_t nr;
