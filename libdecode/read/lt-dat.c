@@ -1846,7 +1846,6 @@ static void dat_rewind(struct lt_reader *r, struct dat *d)
 	d->started = true;
 }
 
-
 static struct kbuffer *page_kbuffer(struct dat *d)
 {
 	return kbuffer_alloc(page_long(d) == 4 ? KBUFFER_LSIZE_4 :
@@ -2293,7 +2292,6 @@ static void free_page_srcs(struct lt_reader *r, struct dat *d);
 
 static void dat_close(struct lt_reader *r)
 {
-
 	struct dat *d = r->priv;
 	int i;
 
@@ -2342,13 +2340,14 @@ static struct lt_dat_chunks chunk_before(struct dat *d, struct page_src *p,
 					 uint64_t ts)
 {
 	struct lt_dat_chunks at = p->start;
-	size_t lo = 0, hi = p->ix.nr, mid, i;
+	size_t lo = 0, hi = p->ix.nr, mid, i, known;
 	bool moved_lo = false;
 	int step = 0;
 	uint64_t t;
 
 	/* within the times known already (the chunks read, the samples) */
-	for (i = 0; ix_times(p) && i < p->ix.nr; i++) {
+	known = ix_times(p) ? p->ix.nr : 0;
+	for (i = 0; i < known; i++) {
 		t = p->ix_ts[i];
 		if (t == CHUNK_UNTIMED || !t)
 			continue;
