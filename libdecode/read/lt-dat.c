@@ -235,6 +235,9 @@ struct dat {
 	/* a part in time: its segments, [start, end) pairs of times */
 	uint64_t *seg;
 	size_t nr_seg, cur_seg;
+	/* a CPU's times went backwards: the part cannot be told from others */
+	int unordered;		/* the CPU + 1, 0 if none */
+	uint64_t unordered_at;
 	bool own_tep;
 	char *ksyms_raw;	/* the kallsyms text, for libtraceevent */
 	/* own_tep: every symbol as libtraceevent keeps them, when needed */
@@ -1366,10 +1369,7 @@ static void start_workers(struct lt_reader *r, struct dat *d)
 	 * over: stats of a 70 MB version 6 file took 25 % more CPU and
 	 * 10 % more time with one.
 	 */
-	for (i = 0; i < r->nr_cpus; i++)
-		if (d->pages[i].chunked && !d->pages[i].start.raw)
-			break;
-	if (i == r->nr_cpus)
+	if (!lt_dat_compressed(r))
 		return;
 	arg = malloc(sizeof(*arg));
 	d->w.tid = calloc(n, sizeof(*d->w.tid));
@@ -1672,6 +1672,20 @@ oom:
 }
 
 /* Documented in lt-internal.h. */
+bool lt_dat_compressed(const struct lt_reader *r)
+{
+	const struct dat *d = r->priv;
+	int cpu;
+
+	if (r->ops != &dat_ops || !d || !d->chunked)
+		return false;
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		if (d->pages[cpu].chunked && !d->pages[cpu].start.raw)
+			return true;
+	return false;
+}
+
+/* Documented in lt-internal.h. */
 bool lt_dat_cuts_in_time(const struct lt_reader *r)
 {
 	const struct dat *d = r->priv;
@@ -1687,30 +1701,141 @@ bool lt_dat_cuts_in_time(const struct lt_reader *r)
 }
 
 /*
+ * An event as lt_dat_pack() copies it: no pointer into the reader's
+ * strings (the taker names the event by its type and the task by its
+ * pid), then @missed if it is not 0, then the kind's members, then a
+ * stack's addresses.
+ */
+struct packed {
+	uint64_t ts;
+	int32_t pid;
+	uint32_t type;
+	uint16_t cpu;		/* at most 8192 CPUs (lt_dat_open()) */
+	uint16_t size;		/* all its bytes */
+	uint8_t kind;
+	uint8_t flags;
+	uint8_t pc;
+	uint8_t missed;		/* a uint64_t follows */
+};
+
+/* Copies are in units of this: the compiler moves each in one or two. */
+#define PACK_UNIT	32
+_Static_assert(sizeof(struct lt_event) % PACK_UNIT == 0 &&
+	       offsetof(struct lt_event, u) % PACK_UNIT == 0,
+	       "a copy's last unit is within the event");
+
+static void copy_units(void *to, const void *from, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i += PACK_UNIT)
+		memcpy((char *)to + i, (const char *)from + i, PACK_UNIT);
+}
+
+/* Documented in lt-internal.h. */
+size_t lt_dat_pack(const struct lt_reader *r, const struct lt_event *ev,
+		   void *to)
+{
+	const struct dat *d = r->priv;
+	size_t body = lt_event_payload_size(ev), ips = 0, off, size;
+	struct packed *p = to;
+
+	if (ev->kind == LT_EV_KERNEL_STACK && ev->u.stack.ip)
+		ips = ev->u.stack.nr * sizeof(*ev->u.stack.ip);
+	off = sizeof(*p) + (ev->missed ? sizeof(ev->missed) : 0);
+	size = off + ((body + 7) & ~(size_t)7) + ips;
+	if (!to)
+		return size;
+	p->ts = ev->ts;
+	p->pid = ev->pid;
+	p->type = rec_type((struct dat *)d, d->rec);
+	p->cpu = ev->cpu;
+	p->size = size;
+	p->kind = ev->kind;
+	p->flags = ev->flags;
+	p->pc = ev->preempt_count;
+	p->missed = ev->missed != 0;
+	if (ev->missed)
+		memcpy(p + 1, &ev->missed, sizeof(ev->missed));
+	copy_units((char *)to + off, &ev->u,
+		   (body + PACK_UNIT - 1) & ~(size_t)(PACK_UNIT - 1));
+	if (ips)
+		memcpy((char *)to + size - ips, ev->u.stack.ip, ips);
+	return size;
+}
+
+/* Documented in lt-internal.h. */
+size_t lt_dat_unpack(struct lt_reader *r, const void *from,
+		     struct lt_event *ev)
+{
+	const struct packed *p = from;
+	struct dat *d = r->priv;
+	struct event_info *ei;
+	size_t off = sizeof(*p), body;
+
+	ev->ts = p->ts;
+	ev->missed = 0;
+	if (p->missed) {
+		memcpy(&ev->missed, p + 1, sizeof(ev->missed));
+		off += sizeof(ev->missed);
+	}
+	ev->cpu = p->cpu;
+	ev->pid = p->pid;
+	ev->flags = p->flags;
+	ev->preempt_count = p->pc;
+	ev->comm = comm_of(d, ev->pid);
+	ev->kind = p->kind;
+	ei = event_info(d, p->type);
+	ev->system = ei ? ei->event->system : "";
+	ev->name = ei ? ei->event->name : LT_UNKNOWN_EVENT;
+	body = p->size - off;
+	if (ev->kind == LT_EV_KERNEL_STACK) {
+		memcpy(&ev->u.stack, (const char *)from + off,
+		       sizeof(ev->u.stack));
+		if (ev->u.stack.ip)
+			ev->u.stack.ip = (const uint64_t *)((const char *)from +
+							   p->size) -
+					 ev->u.stack.nr;
+		if (ev->u.stack.syms)
+			ev->u.stack.syms = &d->syms.s;
+		return p->size;
+	}
+	copy_units(&ev->u, (const char *)from + off,
+		   (body + PACK_UNIT - 1) & ~(size_t)(PACK_UNIT - 1));
+	return p->size;
+}
+
+/* Documented in lt-internal.h. */
+const struct lt_symbols *lt_dat_symbols(const struct lt_reader *r)
+{
+	const struct dat *d = r->priv;
+
+	return r->ops == &dat_ops && d ? &d->syms.s : NULL;
+}
+
+/* Documented in lt-internal.h. */
+long lt_dat_part_segment(const struct lt_reader *r)
+{
+	const struct dat *d = r->priv;
+
+	if (r->ops != &dat_ops || !d || !d->seg)
+		return -1;
+	return (long)d->cur_seg;
+}
+
+/*
  * Part @k of @n in time: every @n-th segment from the @k-th. 0 when the
  * file cannot be cut in time (compressed chunks without an index, or too
  * few block times to cut), -1 if out of memory.
  */
 static int set_time_part(struct lt_reader *r, struct dat *d, int k, int n)
 {
-	uint64_t size = 0, *cut = NULL;
-	int cpu, nseg, i, c;
+	uint64_t *cut = NULL;
+	int nseg, i, c;
 
-	if (!lt_dat_cuts_in_time(r))
-		return 0;
-	for (cpu = 0; cpu < r->nr_cpus; cpu++)
-		size += cpu_bytes(&d->pages[cpu]);
-	/* a small file still in segments: the same code for every size */
-	nseg = size / SEG_BYTES;
-	if (nseg > SEG_MAX * n)
-		nseg = SEG_MAX * n;
-	if (nseg < 2 * n)
-		nseg = 2 * n;
-	nseg = seg_cuts(r, d, &cut, nseg);
-	if (nseg < 2) {
-		free(cut);
+	nseg = lt_dat_time_cuts(r, n, &cut);
+	if (nseg < 2)
 		return nseg < 0 ? -1 : 0;
-	}
 	d->seg = calloc(2 * ((size_t)nseg / n + 1), sizeof(*d->seg));
 	if (!d->seg) {
 		free(cut);
@@ -1725,6 +1850,55 @@ static int set_time_part(struct lt_reader *r, struct dat *d, int k, int n)
 	if (c && d->seg[0] && seek_chunks(r, d, d->seg[0]))
 		return -1;
 	return 1;
+}
+
+/* Documented in lt-internal.h. */
+int lt_dat_time_cuts(struct lt_reader *r, int parts, uint64_t **cut)
+{
+	struct dat *d = r->priv;
+	uint64_t size = 0;
+	int cpu, nseg;
+
+	*cut = NULL;
+	if (!lt_dat_cuts_in_time(r))
+		return 0;
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		size += cpu_bytes(&d->pages[cpu]);
+	/* a small file still in segments: the same code for every size */
+	nseg = size / SEG_BYTES;
+	if (nseg > SEG_MAX * parts)
+		nseg = SEG_MAX * parts;
+	if (nseg < 2 * parts)
+		nseg = 2 * parts;
+	nseg = seg_cuts(r, d, cut, nseg);
+	if (nseg < 2) {
+		free(*cut);
+		*cut = NULL;
+	}
+	return nseg;
+}
+
+/* Documented in lt-internal.h. */
+int lt_dat_read_span(struct lt_reader *r, uint64_t from, uint64_t to)
+{
+	struct dat *d = r->priv;
+	int cpu;
+
+	if (r->ops != &dat_ops || !d || !d->chunked || d->skip ||
+	    (d->seg && d->nr_seg != 1) || from >= to)
+		return -1;
+	if (!d->seg) {
+		d->seg = calloc(2, sizeof(*d->seg));
+		if (!d->seg)
+			return -1;
+	}
+	d->seg[0] = from;
+	d->seg[1] = to;
+	d->nr_seg = 1;
+	d->cur_seg = 0;
+	for (cpu = 0; d->folded && cpu < r->nr_cpus; cpu++)
+		d->folded[cpu].rec = NULL;
+	return seek_chunks(r, d, from);
 }
 
 /* Documented in lt-internal.h. */
@@ -2037,6 +2211,12 @@ static struct tep_record *dat_take(struct lt_reader *r, struct dat *d,
 
 	if (!d->started)
 		dat_rewind(r, d);
+	if (d->unordered) {
+		lt_reader_fail(r, "CPU %d's times go backwards at offset %llu: a part in time cannot be read, only the whole file",
+			       d->unordered - 1,
+			       (unsigned long long)d->unordered_at);
+		return NULL;
+	}
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		if (!d->pending[cpu])
 			continue;
@@ -2047,6 +2227,15 @@ static struct tep_record *dat_take(struct lt_reader *r, struct dat *d,
 		return NULL;
 	rec = d->pending[best];
 	d->pending[best] = read_rec(r, d, best, false, rec->offset);
+	/*
+	 * A part in time drops what lies before its segment: a record
+	 * whose time is before its CPU's last would be lost, where the
+	 * whole file's merge takes it next. The part ends there instead.
+	 */
+	if (d->seg && d->pending[best] && d->pending[best]->ts < rec->ts) {
+		d->unordered = best + 1;
+		d->unordered_at = d->pending[best]->offset;
+	}
 	*cpu_out = best;
 	return rec;
 }

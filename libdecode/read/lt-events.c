@@ -5,6 +5,7 @@
  * the formats of its systems (lt-tracefs-dat.c). An event is added here,
  * with whether recording it pays, and why.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "lt-internal.h"
@@ -124,4 +125,49 @@ size_t lt_record_systems(const char **sys, size_t max)
 			sys[n++] = lt_known_events[i].system;
 	}
 	return n;
+}
+
+/* Documented in lt-internal.h. */
+size_t lt_event_payload_size(const struct lt_event *ev)
+{
+	switch (ev->kind) {
+	case LT_EV_SCHED_SWITCH:
+		return sizeof(ev->u.sched_switch);
+	case LT_EV_SCHED_WAKING:
+	case LT_EV_SCHED_WAKEUP:
+	case LT_EV_SCHED_WAKEUP_NEW:
+		return sizeof(ev->u.wakeup);
+	case LT_EV_SCHED_PROCESS_EXIT:
+	case LT_EV_SCHED_PROCESS_FORK:
+		return sizeof(ev->u.process);
+	case LT_EV_HRTIMER_EXPIRE_ENTRY:
+	case LT_EV_HRTIMER_START:
+		return sizeof(ev->u.hrtimer);
+	case LT_EV_SOFTIRQ_ENTRY:
+	case LT_EV_SOFTIRQ_EXIT:
+		return sizeof(ev->u.softirq);
+	case LT_EV_SYS_ENTER:
+	case LT_EV_SYS_EXIT:
+		return sizeof(ev->u.syscall);
+	case LT_EV_FUNCTION:
+		return sizeof(ev->u.function);
+	case LT_EV_PRINT:
+		return offsetof(struct lt_event, u.print.buf) -
+		       offsetof(struct lt_event, u) +
+		       strnlen(ev->u.print.buf, sizeof(ev->u.print.buf) - 1) + 1;
+	case LT_EV_SET_NEED_RESCHED:
+		return sizeof(ev->u.resched);
+	case LT_EV_KERNEL_STACK:
+		return sizeof(ev->u.stack);
+	case LT_EV_OTHER:
+	case LT_EV_SCHED_MIGRATE_TASK:
+	case LT_EV_LOCAL_TIMER_ENTRY:
+	case LT_EV_LOCAL_TIMER_EXIT:
+	case LT_EV_HRTIMER_EXPIRE_EXIT:
+	case LT_EV_RESCHEDULE_ENTRY:
+	case LT_EV_RESCHEDULE_EXIT:
+	case LT_EV_KIND_MAX:
+		break;
+	}
+	return 0;
 }

@@ -132,6 +132,11 @@ bool lt_event_recorded(const struct lt_known_event *e);
 /* The systems of the events `record` enables, each once: up to @max. */
 size_t lt_record_systems(const char **sys, size_t max);
 enum lt_prev_state lt_prev_state_of(const char *str);
+/*
+ * The bytes of @ev's union that its kind has (from its start; a print's
+ * text up to its end): the readers set no others.
+ */
+size_t lt_event_payload_size(const struct lt_event *ev);
 
 /*
  * A kernel symbol table, for kernel_stack frames: the function that
@@ -225,10 +230,62 @@ int lt_dat_jobs(const struct lt_reader *r);
  */
 int lt_dat_set_part(struct lt_reader *r, int k, int n, bool in_time);
 /*
+ * Whether trace.dat reader @r reads compressed pages (which lt_dat_jobs()
+ * threads decompress ahead of it).
+ */
+bool lt_dat_compressed(const struct lt_reader *r);
+/*
  * Whether lt_dat_set_part() can cut @r in time: its pages are uncompressed,
  * or its compressed chunks were indexed when it was checked.
  */
 bool lt_dat_cuts_in_time(const struct lt_reader *r);
+/*
+ * The times that cut trace.dat reader @r into segments balanced by bytes,
+ * for @parts readers (lt_dat_set_part()'s): segment i from (*@cut)[i] on,
+ * the first from 0, the last to the end. Return: the segments (2 or
+ * more, *@cut to be freed), 0 if @r cannot be cut in time, -1 if out of
+ * memory.
+ */
+int lt_dat_time_cuts(struct lt_reader *r, int parts, uint64_t **cut);
+/*
+ * Read the events of @r from time @from up to, not including, @to: the
+ * reader seeks (in either direction) and lt_reader_next() ends at @to.
+ * Again for each span; not on a part (lt_dat_set_part()). The reader's
+ * jobs should be 1. -1 if @r cannot be cut in time (see
+ * lt_dat_cuts_in_time()), or the file fails there.
+ */
+int lt_dat_read_span(struct lt_reader *r, uint64_t from, uint64_t to);
+/*
+ * Which of its segments the event a part in time last gave is of: 0 for
+ * its first (the file's @k-th), 1 for the next (the file's @k + @n-th),
+ * and so on; -1 when @r is not a part in time.
+ */
+long lt_dat_part_segment(const struct lt_reader *r);
+/*
+ * An event of trace.dat reader @r, the one lt_reader_next() gave last,
+ * copied into @to (8-byte aligned) for a reader of the same file on
+ * another thread, which makes the event again with lt_dat_unpack(): the
+ * members of its kind, and the type and pid that the other reader names
+ * the event and its task by. @to NULL: only the size. Return: the bytes,
+ * a multiple of 8. The bytes after them, as many as struct lt_event's,
+ * may be written too.
+ */
+size_t lt_dat_pack(const struct lt_reader *r, const struct lt_event *ev,
+		   void *to);
+/*
+ * The event lt_dat_pack() copied to @from, made into @ev by @r: its
+ * names and comm are @r's, a stack's addresses stay at @from. Return:
+ * the bytes at @from, as lt_dat_pack() returned. @from may be read past
+ * them, as many bytes as struct lt_event's.
+ */
+size_t lt_dat_unpack(struct lt_reader *r, const void *from,
+		     struct lt_event *ev);
+/*
+ * The symbol table trace.dat reader @r's stacks point at (NULL for other
+ * inputs): for events of another reader of the same file, whose table
+ * is that reader's thread's.
+ */
+const struct lt_symbols *lt_dat_symbols(const struct lt_reader *r);
 
 /*
  * Go on with trace.dat reader @r on a live session's next interval: @buf

@@ -684,14 +684,90 @@ int lt_run_step(struct lt_run *run)
 	return run_end(run);
 }
 
+/*
+ * The threads that read the run's events in segments in time
+ * (lt-run-split.c), 1 for none: for a trace.dat with uncompressed pages
+ * (compressed ones are decompressed ahead by the reader's own threads
+ * instead: their segments would cost a chunk each more to start), a
+ * file to open again, every event the analysis' (no cut), and no caller
+ * that looks at an event or its row as it is read (the events are
+ * copies, and the run's reader has none of them).
+ */
+static int split_jobs(const struct lt_run *run)
+{
+	struct stat st;
+	int jobs;
+
+	if (run->stepped || run->fed_all || run->live || run->session ||
+	    run->feed || run->parts || run->nr_stream || run->switch_rows ||
+	    run->graph_leaves || !part_in_time(run) ||
+	    lt_reader_format(run->reader) != LT_INPUT_TRACE_DAT)
+		return 1;
+	jobs = lt_dat_jobs(run->reader);
+	if (jobs < 2 || lt_dat_compressed(run->reader) ||
+	    !lt_dat_cuts_in_time(run->reader) ||
+	    !strcmp(run->input, "-") || stat(run->input, &st) ||
+	    !S_ISREG(st.st_mode))
+		return 1;
+	return jobs;
+}
+
+/*
+ * The whole input into the analysis, read by @jobs threads: 1 if done,
+ * 0 if the run's reader is to read on (a new one, past the events fed),
+ * -1 if the file cannot be opened again.
+ */
+static int run_split(struct lt_run *run, int jobs)
+{
+	struct lt_open_opts o = { .abi = run->abi, .buffer = run->buffer };
+	const struct lt_event *ev;
+	struct lt_reader *again;
+	struct lt_split *s;
+	uint64_t fed = 0;
+	bool stopped;
+
+	/* the reader's ABI, detected once */
+	o.abi = lt_reader_abi(run->reader, NULL);
+	s = lt_split_start(run->reader, run->input, &o, jobs - 1);
+	if (!s)
+		return 0;
+	while ((ev = lt_split_next(s))) {
+		run_feed(run, ev);
+		fed++;
+	}
+	stopped = lt_split_stopped(s);
+	lt_split_free(s);
+	if (!stopped)
+		return 1;
+	/*
+	 * The events fed are the first of the whole file, and the run's
+	 * reader has moved: a new one skips them and reads on, to the end
+	 * or to the error one reader meets.
+	 */
+	again = lt_reader_open(run->input, &o, run->err, sizeof(run->err));
+	if (!again) {
+		run->status = LT_RUN_BAD_INPUT;
+		return -1;
+	}
+	/* what the run took from it (the ABI's reason) stays valid */
+	run->spent = run->reader;
+	run->reader = again;
+	while (fed && lt_reader_next(run->reader))
+		fed--;
+	return 0;
+}
+
 int lt_run_finish(struct lt_run *run)
 {
-	int ret;
+	int ret, jobs;
 
 	if (!run->opened)
 		return lt_run_fail(run, LT_RUN_USAGE,
 				   "lt_run_finish: the run is not open");
-
+	jobs = split_jobs(run);
+	ret = jobs > 1 ? run_split(run, jobs) : 0;
+	if (ret)
+		return ret < 0 ? ret : run_end(run);
 	while ((ret = lt_run_step(run)) > 0)
 		;
 	return ret;
@@ -997,6 +1073,7 @@ void lt_run_free(struct lt_run *run)
 		return;
 	lt_run_reset(run);
 	lt_reader_close(run->reader);
+	lt_reader_close(run->spent);
 	/* after its reader: the session outlives what reads it */
 	lt_tracefs_destroy(run->session);
 	free(run->save);

@@ -111,6 +111,7 @@ struct lt_run {
 
 	/* state */
 	struct lt_reader *reader;
+	struct lt_reader *spent;	/* replaced by reader (lt_run_finish()) */
 	struct lt_analysis *an;
 	const char *abi_reason;
 	enum lt_run_status status;
@@ -170,6 +171,21 @@ int lt_run_fail(struct lt_run *run, enum lt_run_status st,
  * 0 at the end (the analysis is then finished), -1 on error.
  */
 int lt_run_step(struct lt_run *run);
+/*
+ * A trace.dat's events read by @n threads beside the caller's, in
+ * segments in time, and handed in the one reader's order
+ * (lt-run-split.c): @r the caller's reader (it reads segments too, and
+ * gives its symbols to the stacks), @input and @o as it was opened.
+ * lt_split_next() is NULL at the end, or where a segment stopped short
+ * (lt_split_stopped(): one reader reads on from there). NULL if @r
+ * cannot be cut in time or out of memory.
+ */
+struct lt_split;
+struct lt_split *lt_split_start(struct lt_reader *r, const char *input,
+				const struct lt_open_opts *o, int n);
+const struct lt_event *lt_split_next(struct lt_split *s);
+bool lt_split_stopped(const struct lt_split *s);
+void lt_split_free(struct lt_split *s);
 /* The run's analysis, finished (lt_run_finish()); NULL if not open. */
 const struct lt_analysis *lt_run_analysis(struct lt_run *run);
 /* The last call succeeded: no error to tell. */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# -j N (threads reading a trace.dat's chunks ahead of the decoding, and
-# report's parts) changes nothing in the output: report, report -l, a cut window, stats --json,
+# -j N (threads reading a trace.dat's chunks ahead of the decoding,
+# report's parts, and an analysis' segments) changes nothing in the output: report, report -l, a cut window, stats --json,
 # hogs --stacks and the requests table of every bundled recording are byte
 # for byte those of -j1, as are the error of a chunk that does not
 # decompress and the warning of a file cut short. strace, where installed,
@@ -35,6 +35,21 @@ done
 [ "$n" -ge 10 ] || fail "only $n recordings"
 echo "$n recordings: the same output with -j1, -j2, -j3"
 
+# same_output WHAT FILE CMD: CMD prints the same and exits the same (0,
+# or 1: nothing found) with -j 1, 2, 3 and 5.
+same_output() {
+	# shellcheck disable=SC2086
+	lt $3 -j 1 -i "$2" > one.out 2>&1
+	r1=$?
+	[ "$r1" -le 1 ] || fail "$1: '$3' exits $r1"
+	for j in 2 3 5; do
+		# shellcheck disable=SC2086
+		lt $3 -j $j -i "$2" > more.out 2>&1
+		[ $? = "$r1" ] || fail "$1: '$3' exits otherwise with -j$j"
+		cmp -s one.out more.out || fail "$1: '$3' differs with -j$j: $(diff one.out more.out | head -4)"
+	done
+}
+
 # The compressed recordings and their uncompressed copies (trace-cmd
 # convert): their parts are segments in time, each reading every CPU
 # from the chunk or block before its start; report's lines are the
@@ -48,22 +63,32 @@ for f in "$DATA"/lazy612-*.dat "$DATA"/host618-hogs.dat \
 	name=${f#"$DATA"/}
 	trace-cmd convert --file-version 6 -i "$f" -o v6.dat > /dev/null 2>&1 ||
 		fail "$name: trace-cmd convert --file-version 6"
-	for in in "$f" v6.dat; do
-		for cmd in "report" "report -l" "report -t"; do
-			# shellcheck disable=SC2086
-			lt $cmd -j 1 -i "$in" > one.out 2>&1 ||
-				fail "$name ($in): $cmd"
-			for j in 2 3 5; do
-				# shellcheck disable=SC2086
-				lt $cmd -j $j -i "$in" > more.out 2>&1 ||
-					fail "$name ($in): $cmd -j$j"
-				cmp -s one.out more.out || fail "$name ($in): '$cmd' differs with -j$j: $(diff one.out more.out | head -4)"
-			done
-		done
+	for cmd in "report" "report -l" "report -t"; do
+		same_output "$name" "$f" "$cmd"
+		same_output "$name (v6)" v6.dat "$cmd"
 	done
+	# the bundled files' own analyses are above; the copies' are read
+	# in segments in time
+	same_output "$name (v6)" v6.dat "stats --json"
+	same_output "$name (v6)" v6.dat "hogs --stacks"
 	n=$((n + 1))
 done
-echo "$n recordings and their uncompressed copies: the same report with -j1, -j2, -j3, -j5"
+echo "$n recordings and their uncompressed copies: the same report, stats and hogs with -j1, -j2, -j3, -j5"
+
+# Times that go back inside a page (an absolute time stamp; pages still
+# start in order, so the file opens): the records after it belong before
+# cuts that threads read on either side of. A reader in parts or
+# segments stops there, and one reader reads on: the same output.
+trace-cmd convert --file-version 6 -i "$DATA/lazy612-hogs.dat" -o v6.dat \
+	> /dev/null 2>&1 || fail "trace-cmd convert"
+python3 "$TOOLS/back-in-time.py" v6.dat back.dat || fail "back-in-time.py"
+lt report -j 1 -i v6.dat > one.out || fail "report"
+lt report -j 1 -i back.dat > more.out || fail "report, back in time"
+cmp -s one.out more.out && fail "the time stamp changes nothing"
+for cmd in "report" "report -l" "stats --json" "hogs --stacks"; do
+	same_output "back in time" back.dat "$cmd"
+done
+echo "times back inside a page: the same report, stats and hogs with -j1, -j2, -j3, -j5"
 
 # same_error WHAT FILE CMD J...: CMD fails (exit 2) with -j 1, and with
 # each -j J prints the same lines and the same error.
@@ -102,7 +127,7 @@ PY
 	r1=$?
 	[ "$r1" = 2 ] && [ -s one.out ] || continue
 	found=$pct
-	for cmd in "report" "report -l"; do
+	for cmd in "report" "report -l" "stats" "hogs"; do
 		same_error "bad page at $pct %" bad6.dat "$cmd" 2 3
 	done
 done

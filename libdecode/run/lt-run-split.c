@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * A run's events read on threads. The trace.dat is cut into segments in
+ * time (lt_dat_time_cuts()); worker threads each claim the next segment
+ * no one has, read it (lt_dat_read_span()) and copy its events into a
+ * ring of blocks. The run's thread takes the segments in order, so the
+ * analysis sees the events in the one reader's order and stays on one
+ * thread: reading and decoding is most of an analysis' time, and the
+ * analysis depends on all that came before it.
+ *
+ * The run's thread reads a segment itself, with no copy, when it finds
+ * one that no worker claimed. A worker leaves the next segment to it
+ * when the run is close behind (it would wait for the worker): how many
+ * segments each reads follows from how fast each goes on this machine
+ * and this file.
+ *
+ * A segment that stops before its end (an error in the file, a CPU whose
+ * times go backwards, no memory) stops it all there, in the order of the
+ * events: the run's caller then reads on with one reader from the same
+ * event, and says what one reader says.
+ */
+#include <pthread.h>
+
+#include "lt-table.h"
+
+/*
+ * Blocks of copied events, each of one segment. In flight per worker:
+ * about two segments of a megabyte of the file, copied.
+ */
+#define SPLIT_BLOCK	(256 << 10)
+#define SPLIT_BLOCKS	16
+/* a worker leaves the next segment to the run when it has fewer ready */
+#define SPLIT_LEAD	4
+/* segments: as for lt_dat_set_part() of this many parts (16 at least) */
+#define SPLIT_CUT_PARTS	8
+
+#define SEG_RUN		(-1)	/* the run's thread reads it */
+
+struct block {
+	char *buf;		/* SPLIT_BLOCK, and an event's room after */
+	size_t len;
+	int seg;
+} __attribute__((aligned(64)));
+
+struct split_part {
+	struct lt_split *s;
+	int k;
+	struct lt_reader *r;	/* the worker's, until it is joined */
+	pthread_t tid;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	/* under the lock: ring[head] and the count - 1 after it are the run's */
+	struct block ring[SPLIT_BLOCKS];
+	int head, count;
+	bool done;		/* no block will follow those in the ring */
+	bool whole;		/* and every segment claimed was read whole */
+	bool stop;		/* the run needs no more */
+	/* the run's, on a line of its own (the worker writes the above) */
+	size_t pos __attribute__((aligned(64)));	/* in ring[head] */
+	bool held;		/* the run holds ring[head]: no lock to read it */
+};
+
+struct lt_split {
+	const char *input;
+	struct lt_open_opts o;
+	struct lt_reader *r;	/* the run's, for the segments it reads */
+	uint64_t *cut;
+	int nseg;
+	int seg;		/* the segment the run takes (workers read it) */
+	bool own;		/* and reads itself */
+	int w, w_seg;		/* the owner of segment w_seg */
+	bool stopped;
+	int n, started;
+	struct split_part *parts;
+	pthread_mutex_t claim;
+	int next;		/* the first segment unclaimed */
+	int *owner;		/* a segment's worker, or SEG_RUN */
+	struct lt_event ev;	/* the one lt_split_next() gave last */
+};
+
+static uint64_t seg_end(const struct lt_split *s, int i)
+{
+	return i + 1 < s->nseg ? s->cut[i + 1] : UINT64_MAX;
+}
+
+/* Hand block @b over (@last: and the end); a free one, or NULL: stop. */
+static struct block *publish(struct split_part *p, struct block *b,
+			     bool last, bool whole)
+{
+	struct block *next = NULL;
+
+	pthread_mutex_lock(&p->lock);
+	if (b && b->len)
+		p->count++;
+	p->done = last;
+	p->whole = whole;
+	pthread_cond_broadcast(&p->cond);
+	while (!last && !p->stop && p->count == SPLIT_BLOCKS)
+		pthread_cond_wait(&p->cond, &p->lock);
+	if (!last && !p->stop) {
+		next = &p->ring[(p->head + p->count) % SPLIT_BLOCKS];
+		next->len = 0;
+	}
+	pthread_mutex_unlock(&p->lock);
+	return next;
+}
+
+/*
+ * The next segment for worker @p, -1 if none is left. When the run is
+ * taking this worker's segment and few blocks are ready, it is close
+ * behind: the next segment is left to it.
+ */
+static int claim(struct split_part *p)
+{
+	struct lt_split *s = p->s;
+	int i, ready;
+
+	pthread_mutex_lock(&p->lock);
+	ready = p->count;
+	pthread_mutex_unlock(&p->lock);
+	pthread_mutex_lock(&s->claim);
+	i = __atomic_load_n(&s->seg, __ATOMIC_RELAXED);
+	if (ready < SPLIT_LEAD && i < s->next && s->owner[i] == p->k &&
+	    s->next + 1 < s->nseg)
+		s->owner[s->next++] = SEG_RUN;
+	i = s->next < s->nseg ? s->next++ : -1;
+	if (i >= 0)
+		s->owner[i] = p->k;
+	pthread_mutex_unlock(&s->claim);
+	return i;
+}
+
+static void *part_worker(void *arg)
+{
+	struct split_part *p = arg;
+	struct lt_split *s = p->s;
+	const struct lt_event *ev = NULL;
+	char err[LT_ERR_LEN];
+	struct block *b = NULL;
+	size_t size;
+	int seg = 0;
+
+	p->r = lt_reader_open(s->input, &s->o, err, sizeof(err));
+	if (p->r) {
+		/* a thread per reader already: none to read ahead */
+		lt_dat_set_jobs(p->r, 1);
+		b = publish(p, NULL, false, false);
+	}
+	while (b && (seg = claim(p)) >= 0) {
+		if (lt_dat_read_span(p->r, s->cut[seg], seg_end(s, seg)))
+			break;
+		while ((ev = lt_reader_next(p->r))) {
+			size = lt_dat_pack(p->r, ev, NULL);
+			if (b->len &&
+			    (seg != b->seg || b->len + size > SPLIT_BLOCK)) {
+				b = publish(p, b, false, false);
+				if (!b)
+					break;
+			}
+			if (!b->buf) {
+				b->buf = malloc(SPLIT_BLOCK +
+						sizeof(struct lt_event));
+				if (!b->buf)
+					break;
+			}
+			b->seg = seg;
+			b->len += lt_dat_pack(p->r, ev, b->buf + b->len);
+		}
+		if (ev || lt_reader_error(p->r))
+			break;
+	}
+	publish(p, b, true, b && seg < 0);
+	return NULL;
+}
+
+/* Documented in lt-table.h. */
+struct lt_split *lt_split_start(struct lt_reader *r, const char *input,
+				const struct lt_open_opts *o, int n)
+{
+	struct lt_split *s = calloc(1, sizeof(*s));
+	int i;
+
+	if (!s)
+		return NULL;
+	s->r = r;
+	s->input = input;
+	s->o = *o;
+	s->n = n;
+	s->w_seg = -1;
+	s->nseg = lt_dat_time_cuts(r, SPLIT_CUT_PARTS, &s->cut);
+	s->owner = calloc(s->nseg > 0 ? s->nseg : 1, sizeof(*s->owner));
+	/* aligned as its cache lines are meant to be */
+	s->parts = aligned_alloc(_Alignof(struct split_part),
+				 n * sizeof(*s->parts));
+	if (s->nseg < 2 || !s->owner || !s->parts) {
+		free(s->cut);
+		free(s->owner);
+		free(s->parts);
+		free(s);
+		return NULL;
+	}
+	lt_dat_set_jobs(r, 1);
+	pthread_mutex_init(&s->claim, NULL);
+	memset(s->parts, 0, n * sizeof(*s->parts));
+	for (i = 0; i < n; i++) {
+		s->parts[i].s = s;
+		s->parts[i].k = i;
+		pthread_mutex_init(&s->parts[i].lock, NULL);
+		pthread_cond_init(&s->parts[i].cond, NULL);
+	}
+	for (; s->started < n; s->started++)
+		if (pthread_create(&s->parts[s->started].tid, NULL,
+				   part_worker, &s->parts[s->started]))
+			break;
+	return s;
+}
+
+/* Whether part @p has a block to read, waiting for its worker. */
+static bool part_block(struct split_part *p)
+{
+	if (p->held && p->pos < p->ring[p->head].len)
+		return true;
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		p->held = p->count;
+		if (p->count && p->pos < p->ring[p->head].len)
+			break;
+		if (p->count) {
+			/* read through: the worker's again */
+			p->head = (p->head + 1) % SPLIT_BLOCKS;
+			p->count--;
+			p->pos = 0;
+			pthread_cond_broadcast(&p->cond);
+			continue;
+		}
+		if (p->done) {
+			pthread_mutex_unlock(&p->lock);
+			return false;
+		}
+		pthread_cond_wait(&p->cond, &p->lock);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return true;
+}
+
+/* The owner of segment @i, which the run claims if no worker has. */
+static int owner(struct lt_split *s, int i)
+{
+	int w;
+
+	pthread_mutex_lock(&s->claim);
+	if (s->next == i) {
+		s->next++;
+		s->owner[i] = SEG_RUN;
+	}
+	w = s->owner[i];
+	pthread_mutex_unlock(&s->claim);
+	return w;
+}
+
+/* The run goes on to the next segment: workers look at where it is. */
+static void next_seg(struct lt_split *s)
+{
+	__atomic_store_n(&s->seg, s->seg + 1, __ATOMIC_RELAXED);
+}
+
+/* Documented in lt-table.h. */
+const struct lt_event *lt_split_next(struct lt_split *s)
+{
+	const struct lt_event *ev;
+	struct split_part *p;
+	struct block *b;
+	int w;
+
+	while (!s->stopped && s->seg < s->nseg) {
+		if (s->own) {
+			ev = lt_reader_next(s->r);
+			if (ev)
+				return ev;
+			s->own = false;
+			s->stopped = lt_reader_error(s->r) != NULL;
+			next_seg(s);
+			continue;
+		}
+		if (s->w_seg != s->seg) {
+			s->w = owner(s, s->seg);
+			s->w_seg = s->seg;
+		}
+		w = s->w;
+		if (w == SEG_RUN) {
+			s->own = true;
+			s->stopped = lt_dat_read_span(s->r, s->cut[s->seg],
+						      seg_end(s, s->seg));
+			continue;
+		}
+		p = &s->parts[w];
+		if (!part_block(p)) {
+			/* its segments read whole, this one was empty */
+			s->stopped = !p->whole;
+			next_seg(s);
+			continue;
+		}
+		b = &p->ring[p->head];
+		if (b->seg != s->seg) {
+			/* the part has no more of this segment */
+			next_seg(s);
+			continue;
+		}
+		p->pos += lt_dat_unpack(s->r, b->buf + p->pos, &s->ev);
+		/* the worker wrote them on its CPU: ask for them early */
+		__builtin_prefetch(b->buf + p->pos + 512);
+		return &s->ev;
+	}
+	return NULL;
+}
+
+/* Documented in lt-table.h. */
+bool lt_split_stopped(const struct lt_split *s)
+{
+	return s->stopped;
+}
+
+/* Documented in lt-table.h. */
+void lt_split_free(struct lt_split *s)
+{
+	struct split_part *p;
+	int i, k;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n; i++) {
+		p = &s->parts[i];
+		pthread_mutex_lock(&p->lock);
+		p->stop = true;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+	}
+	/* no worker claims any more */
+	pthread_mutex_lock(&s->claim);
+	s->next = s->nseg;
+	pthread_mutex_unlock(&s->claim);
+	for (i = 0; i < s->n; i++) {
+		p = &s->parts[i];
+		if (i < s->started)
+			pthread_join(p->tid, NULL);
+		lt_reader_close(p->r);
+		for (k = 0; k < SPLIT_BLOCKS; k++)
+			free(p->ring[k].buf);
+		pthread_mutex_destroy(&p->lock);
+		pthread_cond_destroy(&p->cond);
+	}
+	pthread_mutex_destroy(&s->claim);
+	free(s->cut);
+	free(s->owner);
+	free(s->parts);
+	free(s);
+}
