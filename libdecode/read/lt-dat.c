@@ -1805,24 +1805,6 @@ size_t lt_dat_unpack(struct lt_reader *r, const void *from,
 	return p->size;
 }
 
-/* Documented in lt-internal.h. */
-const struct lt_symbols *lt_dat_symbols(const struct lt_reader *r)
-{
-	const struct dat *d = r->priv;
-
-	return r->ops == &dat_ops && d ? &d->syms.s : NULL;
-}
-
-/* Documented in lt-internal.h. */
-long lt_dat_part_segment(const struct lt_reader *r)
-{
-	const struct dat *d = r->priv;
-
-	if (r->ops != &dat_ops || !d || !d->seg)
-		return -1;
-	return (long)d->cur_seg;
-}
-
 /*
  * Part @k of @n in time: every @n-th segment from the @k-th. 0 when the
  * file cannot be cut in time (compressed chunks without an index, or too

@@ -256,12 +256,6 @@ int lt_dat_time_cuts(struct lt_reader *r, int parts, uint64_t **cut);
  */
 int lt_dat_read_span(struct lt_reader *r, uint64_t from, uint64_t to);
 /*
- * Which of its segments the event a part in time last gave is of: 0 for
- * its first (the file's @k-th), 1 for the next (the file's @k + @n-th),
- * and so on; -1 when @r is not a part in time.
- */
-long lt_dat_part_segment(const struct lt_reader *r);
-/*
  * An event of trace.dat reader @r, the one lt_reader_next() gave last,
  * copied into @to (8-byte aligned) for a reader of the same file on
  * another thread, which makes the event again with lt_dat_unpack(): the
@@ -280,12 +274,6 @@ size_t lt_dat_pack(const struct lt_reader *r, const struct lt_event *ev,
  */
 size_t lt_dat_unpack(struct lt_reader *r, const void *from,
 		     struct lt_event *ev);
-/*
- * The symbol table trace.dat reader @r's stacks point at (NULL for other
- * inputs): for events of another reader of the same file, whose table
- * is that reader's thread's.
- */
-const struct lt_symbols *lt_dat_symbols(const struct lt_reader *r);
 
 /*
  * Go on with trace.dat reader @r on a live session's next interval: @buf

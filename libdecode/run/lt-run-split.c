@@ -34,6 +34,13 @@
 /* segments: as for lt_dat_set_part() of this many parts (16 at least) */
 #define SPLIT_CUT_PARTS	8
 
+/*
+ * Workers at most: decoding an event takes about twice as long as
+ * analysing it, so two keep the run's thread busy; a third covers a
+ * slower machine, more would only wait.
+ */
+#define SPLIT_WORKERS	3
+
 #define SEG_RUN		(-1)	/* the run's thread reads it */
 
 struct block {
@@ -185,7 +192,8 @@ struct lt_split *lt_split_start(struct lt_reader *r, const char *input,
 	s->r = r;
 	s->input = input;
 	s->o = *o;
-	s->n = n;
+	s->n = n < SPLIT_WORKERS ? n : SPLIT_WORKERS;
+	n = s->n;
 	s->w_seg = -1;
 	s->nseg = lt_dat_time_cuts(r, SPLIT_CUT_PARTS, &s->cut);
 	s->owner = calloc(s->nseg > 0 ? s->nseg : 1, sizeof(*s->owner));
