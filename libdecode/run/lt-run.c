@@ -648,6 +648,12 @@ const struct lt_event *lt_run_next_event(struct lt_run *run)
 			    "lt_run_next_event: the run is not open");
 		return NULL;
 	}
+	if (run->src.split) {
+		lt_run_fail(run, LT_RUN_USAGE,
+			    "lt_run_next_event: the run's events are read by lt_run_next() or lt_run_finish()");
+		return NULL;
+	}
+	run->took_events = true;
 	if (run->feed && run->fed_all)
 		return NULL;
 	ev = lt_reader_next(run->reader);
@@ -665,13 +671,124 @@ const struct lt_event *lt_run_next_event(struct lt_run *run)
 	return ev;
 }
 
+/*
+ * The threads that read @r's events in segments in time for @run
+ * (lt-run-split.c), 1 for none: for a trace.dat with uncompressed pages
+ * (compressed ones are decompressed ahead by the reader's own threads
+ * instead: their segments would cost a chunk each more to start), a
+ * file to open again, and every event read (no cut).
+ */
+static int split_jobs(const struct lt_run *run, struct lt_reader *r)
+{
+	struct stat st;
+	int jobs;
+
+	if (run->live || run->graph_leaves || run->parts ||
+	    !part_in_time(run) || lt_reader_format(r) != LT_INPUT_TRACE_DAT)
+		return 1;
+	jobs = lt_dat_jobs(r);
+	if (jobs < 2 || lt_dat_compressed(r) || !lt_dat_cuts_in_time(r) ||
+	    !strcmp(run->input, "-") || stat(run->input, &st) ||
+	    !S_ISREG(st.st_mode))
+		return 1;
+	return jobs;
+}
+
+/* Start reading @src's file on threads, if it pays: see split_jobs(). */
+static void src_split(const struct lt_run *run, struct run_src *src)
+{
+	struct lt_open_opts o = { .buffer = run->buffer };
+	int jobs = split_jobs(run, *src->r);
+
+	if (jobs < 2)
+		return;
+	/* the reader's ABI, detected once */
+	o.abi = lt_reader_abi(*src->r, NULL);
+	src->split = lt_split_start(*src->r, run->input, &o, jobs - 1);
+}
+
+/*
+ * The next event of @src: the threads' while they read, then its
+ * reader's. Where a segment stopped short, the events taken are the
+ * first of the whole file, and the reader has moved: a new one skips
+ * them and reads on, to the end or to the error one reader meets. NULL
+ * at the end, and on an error (@src->lost if the file cannot be opened
+ * again).
+ */
+static const struct lt_event *src_next(struct lt_run *run,
+				       struct run_src *src)
+{
+	struct lt_open_opts o = { .buffer = run->buffer };
+	const struct lt_event *ev;
+	struct lt_reader *again;
+	bool stopped;
+
+	if (!src->split)
+		return src->done ? NULL : lt_reader_next(*src->r);
+	ev = lt_split_next(src->split);
+	if (ev) {
+		src->taken++;
+		return ev;
+	}
+	stopped = lt_split_stopped(src->split);
+	lt_split_free(src->split);
+	src->split = NULL;
+	src->done = !stopped;
+	if (!stopped)
+		return NULL;
+	o.abi = lt_reader_abi(*src->r, NULL);
+	again = lt_reader_open(run->input, &o, src->err, sizeof(src->err));
+	if (!again) {
+		src->done = src->lost = true;
+		return NULL;
+	}
+	/* what was taken from it (the ABI's reason) stays valid */
+	src->spent = *src->r;
+	*src->r = again;
+	while (src->taken && lt_reader_next(again))
+		src->taken--;
+	return lt_reader_next(again);
+}
+
+/* What @src holds; its reader is its owner's. */
+static void src_free(struct run_src *src)
+{
+	lt_split_free(src->split);
+	lt_reader_close(src->spent);
+	memset(src, 0, sizeof(*src));
+}
+
+/*
+ * Whether the run's events may be read on threads (lt-run-split.c): no
+ * caller looks at them one by one with the reader (lt_run_next_event(),
+ * the events table's fields: the events are copies, and the run's reader
+ * has none of them).
+ */
+static bool may_split(const struct lt_run *run)
+{
+	unsigned int i;
+
+	if (run->stepped || run->fed_all || run->took_events || run->feed ||
+	    run->session)
+		return false;
+	for (i = 0; i < run->nr_stream; i++)
+		if (!strcmp(run->stream[i]->def->name, "events"))
+			return false;
+	return true;
+}
+
 int lt_run_step(struct lt_run *run)
 {
 	const struct lt_event *ev;
 
 	if (run->fed_all)
 		return 0;
-	while ((ev = lt_reader_next(run->reader))) {
+	if (may_split(run)) {
+		run->src.r = &run->reader;
+		src_split(run, &run->src);
+	}
+	while ((ev = run->src.r ? src_next(run, &run->src) :
+				  lt_reader_next(run->reader))) {
 		if (ev->ts > run->to && run->to != UINT64_MAX &&
 		    lt_reader_format(run->reader) == LT_INPUT_TRACE_DAT)
 			break;	/* events come in time order: the cut is over */
@@ -681,93 +798,20 @@ int lt_run_step(struct lt_run *run)
 		run->ev = ev;
 		return 1;
 	}
+	if (run->src.lost) {
+		run->fed_all = true;
+		return lt_run_fail(run, LT_RUN_BAD_INPUT, "%s", run->src.err);
+	}
 	return run_end(run);
-}
-
-/*
- * The threads that read the run's events in segments in time
- * (lt-run-split.c), 1 for none: for a trace.dat with uncompressed pages
- * (compressed ones are decompressed ahead by the reader's own threads
- * instead: their segments would cost a chunk each more to start), a
- * file to open again, every event the analysis' (no cut), and no caller
- * that looks at an event or its row as it is read (the events are
- * copies, and the run's reader has none of them).
- */
-static int split_jobs(const struct lt_run *run)
-{
-	struct stat st;
-	int jobs;
-
-	if (run->stepped || run->fed_all || run->live || run->session ||
-	    run->feed || run->parts || run->nr_stream || run->switch_rows ||
-	    run->graph_leaves || !part_in_time(run) ||
-	    lt_reader_format(run->reader) != LT_INPUT_TRACE_DAT)
-		return 1;
-	jobs = lt_dat_jobs(run->reader);
-	if (jobs < 2 || lt_dat_compressed(run->reader) ||
-	    !lt_dat_cuts_in_time(run->reader) ||
-	    !strcmp(run->input, "-") || stat(run->input, &st) ||
-	    !S_ISREG(st.st_mode))
-		return 1;
-	return jobs;
-}
-
-/*
- * The whole input into the analysis, read by @jobs threads: 1 if done,
- * 0 if the run's reader is to read on (a new one, past the events fed),
- * -1 if the file cannot be opened again.
- */
-static int run_split(struct lt_run *run, int jobs)
-{
-	struct lt_open_opts o = { .abi = run->abi, .buffer = run->buffer };
-	const struct lt_event *ev;
-	struct lt_reader *again;
-	struct lt_split *s;
-	uint64_t fed = 0;
-	bool stopped;
-
-	/* the reader's ABI, detected once */
-	o.abi = lt_reader_abi(run->reader, NULL);
-	s = lt_split_start(run->reader, run->input, &o, jobs - 1);
-	if (!s)
-		return 0;
-	while ((ev = lt_split_next(s))) {
-		run_feed(run, ev);
-		fed++;
-	}
-	stopped = lt_split_stopped(s);
-	lt_split_free(s);
-	if (!stopped)
-		return 1;
-	/*
-	 * The events fed are the first of the whole file, and the run's
-	 * reader has moved: a new one skips them and reads on, to the end
-	 * or to the error one reader meets.
-	 */
-	again = lt_reader_open(run->input, &o, run->err, sizeof(run->err));
-	if (!again) {
-		run->status = LT_RUN_BAD_INPUT;
-		return -1;
-	}
-	/* what the run took from it (the ABI's reason) stays valid */
-	run->spent = run->reader;
-	run->reader = again;
-	while (fed && lt_reader_next(run->reader))
-		fed--;
-	return 0;
 }
 
 int lt_run_finish(struct lt_run *run)
 {
-	int ret, jobs;
+	int ret;
 
 	if (!run->opened)
 		return lt_run_fail(run, LT_RUN_USAGE,
 				   "lt_run_finish: the run is not open");
-	jobs = split_jobs(run);
-	ret = jobs > 1 ? run_split(run, jobs) : 0;
-	if (ret)
-		return ret < 0 ? ret : run_end(run);
 	while ((ret = lt_run_step(run)) > 0)
 		;
 	return ret;
@@ -828,6 +872,7 @@ static void episodes_judge(struct lt_run *run)
 	struct lt_open_opts o = { .abi = run->abi, .buffer = run->buffer };
 	struct lt_analysis_opts lo = run->lo;
 	const struct lt_event *ev;
+	struct run_src src = { 0 };
 	struct lt_analysis *a;
 	struct lt_reader *r;
 	char err[LT_ERR_LEN];
@@ -849,19 +894,22 @@ static void episodes_judge(struct lt_run *run)
 		return;
 	}
 	dat = lt_reader_format(r) == LT_INPUT_TRACE_DAT;
-	while ((ev = lt_reader_next(r))) {
+	src.r = &r;
+	src_split(run, &src);
+	while ((ev = src_next(run, &src))) {
 		if (ev->ts > run->to && run->to != UINT64_MAX && dat)
 			break;
 		if (in_cut(run, ev) && lt_analysis_feed(a, ev))
 			oom = true;
 	}
 	lt_analysis_finish(a);
-	if (oom || lt_reader_error(r)) {
+	if (oom || src.lost || lt_reader_error(r)) {
 		lt_analysis_free(a);
 	} else {
 		run->judge = a;
 		run->an->judge = a;
 	}
+	src_free(&src);
 	lt_reader_close(r);
 }
 
@@ -1061,6 +1109,8 @@ void lt_run_reset(struct lt_run *run)
 	lt_analysis_free(run->an);
 	lt_analysis_free(run->judge);
 	lt_rows_pgroups_free(run);
+	/* the threads first: they feed the analysis */
+	src_free(&run->src);
 	run->an = run->judge = NULL;
 	run->ev = NULL;
 	run->fed_all = run->stream_taken = run->nomem = false;
@@ -1073,7 +1123,6 @@ void lt_run_free(struct lt_run *run)
 		return;
 	lt_run_reset(run);
 	lt_reader_close(run->reader);
-	lt_reader_close(run->spent);
 	/* after its reader: the session outlives what reads it */
 	lt_tracefs_destroy(run->session);
 	free(run->save);

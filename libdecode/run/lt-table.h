@@ -111,7 +111,16 @@ struct lt_run {
 
 	/* state */
 	struct lt_reader *reader;
-	struct lt_reader *spent;	/* replaced by reader (lt_run_finish()) */
+	struct run_src {
+		struct lt_reader **r;	/* NULL: the run's reader alone */
+		struct lt_split *split;	/* threads reading its file */
+		uint64_t taken;		/* events they handed over */
+		struct lt_reader *spent; /* replaced by *r, kept */
+		bool done;
+		bool lost;		/* the file is gone: err says why */
+		char err[LT_ERR_LEN];
+	} src;			/* where lt_run_step() takes its events */
+	bool took_events;	/* lt_run_next_event() was called */
 	struct lt_analysis *an;
 	const char *abi_reason;
 	enum lt_run_status status;

@@ -71,6 +71,7 @@ for f in "$DATA"/lazy612-*.dat "$DATA"/host618-hogs.dat \
 	# in segments in time
 	same_output "$name (v6)" v6.dat "stats --json"
 	same_output "$name (v6)" v6.dat "hogs --stacks"
+	same_output "$name (v6)" v6.dat "table episodes --csv"
 	n=$((n + 1))
 done
 echo "$n recordings and their uncompressed copies: the same report, stats and hogs with -j1, -j2, -j3, -j5"
@@ -85,10 +86,11 @@ python3 "$TOOLS/back-in-time.py" v6.dat back.dat || fail "back-in-time.py"
 lt report -j 1 -i v6.dat > one.out || fail "report"
 lt report -j 1 -i back.dat > more.out || fail "report, back in time"
 cmp -s one.out more.out && fail "the time stamp changes nothing"
-for cmd in "report" "report -l" "stats --json" "hogs --stacks"; do
+for cmd in "report" "report -l" "stats --json" "hogs --stacks" \
+	   "table requests --csv" "table episodes --csv"; do
 	same_output "back in time" back.dat "$cmd"
 done
-echo "times back inside a page: the same report, stats and hogs with -j1, -j2, -j3, -j5"
+echo "times back inside a page: the same report, stats, hogs and tables with -j1, -j2, -j3, -j5"
 
 # same_error WHAT FILE CMD J...: CMD fails (exit 2) with -j 1, and with
 # each -j J prints the same lines and the same error.
