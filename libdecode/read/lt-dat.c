@@ -238,6 +238,7 @@ struct dat {
 	/* a CPU's times went backwards: the part cannot be told from others */
 	int unordered;		/* the CPU + 1, 0 if none */
 	uint64_t unordered_at;
+	bool packing;		/* lt_dat_set_packing() */
 	bool own_tep;
 	char *ksyms_raw;	/* the kallsyms text, for libtraceevent */
 	/* own_tep: every symbol as libtraceevent keeps them, when needed */
@@ -881,6 +882,12 @@ static void func_name(struct dat *d, unsigned long long addr, char *dst,
 {
 	unsigned int slot = (unsigned int)(addr >> 4) % 256;
 	const char *name = d->func_cache[slot].name;
+
+	/* lt_dat_pack() copies the address: the taker names it */
+	if (d->packing) {
+		dst[0] = '\0';
+		return;
+	}
 
 	/* A name is the symbol table's, fixed while the file is open. */
 	if (!name || d->func_cache[slot].addr != addr) {
@@ -1724,12 +1731,61 @@ _Static_assert(sizeof(struct lt_event) % PACK_UNIT == 0 &&
 	       offsetof(struct lt_event, u) % PACK_UNIT == 0,
 	       "a copy's last unit is within the event");
 
+/*
+ * A function's name is copied as its address, named by the taker: the
+ * kallsyms are then parsed by one reader, not by each (and a name's 64
+ * bytes are 8). Kinds whose members are all addresses, or a time.
+ */
+static bool names_later(enum lt_event_kind kind)
+{
+	return kind == LT_EV_HRTIMER_EXPIRE_ENTRY ||
+	       kind == LT_EV_HRTIMER_START || kind == LT_EV_FUNCTION;
+}
+
+/* The record's two fields: the function and the expiry, or the parent. */
+static void pack_addrs(const struct dat *d, uint32_t type, uint64_t *addr)
+{
+	struct event_info *ei = event_info((struct dat *)d, type);
+
+	addr[0] = ei && ei->f[0] ? num(ei->f[0], d->rec) : 0;
+	addr[1] = ei && ei->f[1] ? num(ei->f[1], d->rec) : 0;
+}
+
+static void unpack_addrs(struct dat *d, const uint64_t *addr,
+			 struct lt_event *ev)
+{
+	switch (ev->kind) {
+	case LT_EV_HRTIMER_START:
+		ev->u.hrtimer.expires = addr[1];
+		/* fall through */
+	case LT_EV_HRTIMER_EXPIRE_ENTRY:
+		func_name(d, addr[0], ev->u.hrtimer.func,
+			  sizeof(ev->u.hrtimer.func));
+		break;
+	default:
+		func_name(d, addr[0], ev->u.function.func,
+			  sizeof(ev->u.function.func));
+		func_name(d, addr[1], ev->u.function.parent,
+			  sizeof(ev->u.function.parent));
+		break;
+	}
+}
+
 static void copy_units(void *to, const void *from, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i += PACK_UNIT)
 		memcpy((char *)to + i, (const char *)from + i, PACK_UNIT);
+}
+
+/* Documented in lt-internal.h. */
+void lt_dat_set_packing(struct lt_reader *r)
+{
+	struct dat *d = r->priv;
+
+	if (r->ops == &dat_ops && d)
+		d->packing = true;
 }
 
 /* Documented in lt-internal.h. */
@@ -1742,6 +1798,8 @@ size_t lt_dat_pack(const struct lt_reader *r, const struct lt_event *ev,
 
 	if (ev->kind == LT_EV_KERNEL_STACK && ev->u.stack.ip)
 		ips = ev->u.stack.nr * sizeof(*ev->u.stack.ip);
+	if (names_later(ev->kind))
+		body = 2 * sizeof(uint64_t);
 	off = sizeof(*p) + (ev->missed ? sizeof(ev->missed) : 0);
 	size = off + ((body + 7) & ~(size_t)7) + ips;
 	if (!to)
@@ -1757,6 +1815,10 @@ size_t lt_dat_pack(const struct lt_reader *r, const struct lt_event *ev,
 	p->missed = ev->missed != 0;
 	if (ev->missed)
 		memcpy(p + 1, &ev->missed, sizeof(ev->missed));
+	if (names_later(ev->kind)) {
+		pack_addrs(d, p->type, (uint64_t *)((char *)to + off));
+		return size;
+	}
 	copy_units((char *)to + off, &ev->u,
 		   (body + PACK_UNIT - 1) & ~(size_t)(PACK_UNIT - 1));
 	if (ips)
@@ -1789,6 +1851,11 @@ size_t lt_dat_unpack(struct lt_reader *r, const void *from,
 	ev->system = ei ? ei->event->system : "";
 	ev->name = ei ? ei->event->name : LT_UNKNOWN_EVENT;
 	body = p->size - off;
+	if (names_later(ev->kind)) {
+		unpack_addrs(d, (const uint64_t *)((const char *)from + off),
+			     ev);
+		return p->size;
+	}
 	if (ev->kind == LT_EV_KERNEL_STACK) {
 		memcpy(&ev->u.stack, (const char *)from + off,
 		       sizeof(ev->u.stack));

@@ -267,6 +267,12 @@ int lt_dat_read_span(struct lt_reader *r, uint64_t from, uint64_t to);
 size_t lt_dat_pack(const struct lt_reader *r, const struct lt_event *ev,
 		   void *to);
 /*
+ * The events of trace.dat reader @r are only copied by lt_dat_pack(): it
+ * leaves the names of functions (timers' handlers, the function tracer's)
+ * to the reader that makes the events again, and the kallsyms unparsed.
+ */
+void lt_dat_set_packing(struct lt_reader *r);
+/*
  * The event lt_dat_pack() copied to @from, made into @ev by @r: its
  * names and comm are @r's, a stack's addresses stay at @from. Return:
  * the bytes at @from, as lt_dat_pack() returned. @from may be read past

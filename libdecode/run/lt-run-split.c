@@ -151,6 +151,7 @@ static void *part_worker(void *arg)
 	if (p->r) {
 		/* a thread per reader already: none to read ahead */
 		lt_dat_set_jobs(p->r, 1);
+		lt_dat_set_packing(p->r);
 		b = publish(p, NULL, false, false);
 	}
 	while (b && (seg = claim(p)) >= 0) {

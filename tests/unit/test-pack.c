@@ -4,7 +4,8 @@
  * libdecode/read/lt-dat.c): every event of bundled recordings, copied by
  * one reader and made again by a second reader of the same file, is the
  * event the first one read: its header, names and comm, the members of
- * its kind, a stack's addresses. Recordings with big-endian data, lost
+ * its kind (functions copied as addresses and named again), a stack's
+ * addresses. Recordings with big-endian data, lost
  * events, kernel stacks, the need-resched probe, a print, function and
  * function_graph events.
  */
@@ -41,7 +42,22 @@ static void same_event(const struct lt_event *a, const struct lt_event *b)
 	assert_string_equal(a->comm, b->comm);
 	assert_string_equal(a->system, b->system);
 	assert_string_equal(a->name, b->name);
-	if (a->kind != LT_EV_KERNEL_STACK) {
+	switch (a->kind) {
+	case LT_EV_HRTIMER_START:
+		assert_int_equal(a->u.hrtimer.expires, b->u.hrtimer.expires);
+		/* fall through */
+	case LT_EV_HRTIMER_EXPIRE_ENTRY:
+		/* copied as an address, named again */
+		assert_string_equal(a->u.hrtimer.func, b->u.hrtimer.func);
+		return;
+	case LT_EV_FUNCTION:
+		assert_string_equal(a->u.function.func, b->u.function.func);
+		assert_string_equal(a->u.function.parent,
+				    b->u.function.parent);
+		return;
+	case LT_EV_KERNEL_STACK:
+		break;
+	default:
 		assert_memory_equal(&a->u, &b->u, lt_event_payload_size(a));
 		return;
 	}
@@ -102,6 +118,7 @@ static void test_sched(void **state)
 
 	(void)state;
 	pack_all("lazy612-msg-full.dat", &s);
+	assert_true(s.kind[LT_EV_HRTIMER_EXPIRE_ENTRY] > 1000);
 	assert_int_equal(s.events, 116623);
 	assert_true(s.kind[LT_EV_SCHED_SWITCH] > 10000);
 	assert_true(s.kind[LT_EV_SCHED_WAKING] > 10000);
