@@ -25,7 +25,7 @@
 
 /*
  * Blocks of copied events, each of one segment. In flight per worker:
- * about two segments of a megabyte of the file, copied.
+ * about three segments of a megabyte of the file, copied.
  */
 #define SPLIT_BLOCK	(256 << 10)
 #define SPLIT_BLOCKS	16

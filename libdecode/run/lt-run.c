@@ -1109,7 +1109,7 @@ void lt_run_reset(struct lt_run *run)
 	lt_analysis_free(run->an);
 	lt_analysis_free(run->judge);
 	lt_rows_pgroups_free(run);
-	/* the threads first: they feed the analysis */
+	/* its threads, and a reader it replaced */
 	src_free(&run->src);
 	run->an = run->judge = NULL;
 	run->ev = NULL;
