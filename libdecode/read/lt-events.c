@@ -153,8 +153,8 @@ size_t lt_event_payload_size(const struct lt_event *ev)
 		return sizeof(ev->u.function);
 	case LT_EV_PRINT:
 		return offsetof(struct lt_event, u.print.buf) -
-		       offsetof(struct lt_event, u) +
-		       strnlen(ev->u.print.buf, sizeof(ev->u.print.buf) - 1) + 1;
+		       offsetof(struct lt_event, u) + 1 +
+		       strnlen(ev->u.print.buf, sizeof(ev->u.print.buf) - 1);
 	case LT_EV_SET_NEED_RESCHED:
 		return sizeof(ev->u.resched);
 	case LT_EV_KERNEL_STACK:

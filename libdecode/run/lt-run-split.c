@@ -56,15 +56,15 @@ struct split_part {
 	pthread_t tid;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	/* under the lock: ring[head] and the count - 1 after it are the run's */
+	/* under the lock: ring[head] and count - 1 after it are the run's */
 	struct block ring[SPLIT_BLOCKS];
 	int head, count;
 	bool done;		/* no block will follow those in the ring */
-	bool whole;		/* and every segment claimed was read whole */
+	bool whole;		/* and each segment claimed was read whole */
 	bool stop;		/* the run needs no more */
 	/* the run's, on a line of its own (the worker writes the above) */
 	size_t pos __attribute__((aligned(64)));	/* in ring[head] */
-	bool held;		/* the run holds ring[head]: no lock to read it */
+	bool held;		/* the run holds ring[head]: no lock */
 };
 
 struct lt_split {
@@ -73,7 +73,7 @@ struct lt_split {
 	struct lt_reader *r;	/* the run's, for the segments it reads */
 	uint64_t *cut;
 	int nseg;
-	int seg;		/* the segment the run takes (workers read it) */
+	int seg;		/* the segment the run takes (workers look) */
 	bool own;		/* and reads itself */
 	int w, w_seg;		/* the owner of segment w_seg */
 	bool stopped;
