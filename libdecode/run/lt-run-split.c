@@ -29,6 +29,12 @@
  */
 #define SPLIT_BLOCK	(256 << 10)
 #define SPLIT_BLOCKS	16
+/*
+ * After a block's SPLIT_BLOCK bytes: the event that crosses them (at most
+ * a header, the union and a stack's addresses) and what lt_dat_pack()
+ * and lt_dat_unpack() may touch after an event (struct lt_event's size).
+ */
+#define SPLIT_ROOM	(3 * sizeof(struct lt_event))
 /* a worker leaves the next segment to the run when it has fewer ready */
 #define SPLIT_LEAD	4
 /* segments: as for lt_dat_set_part() of this many parts (16 at least) */
@@ -44,7 +50,7 @@
 #define SEG_RUN		(-1)	/* the run's thread reads it */
 
 struct block {
-	char *buf;		/* SPLIT_BLOCK, and an event's room after */
+	char *buf;		/* SPLIT_BLOCK, and SPLIT_ROOM after */
 	size_t len;
 	int seg;
 } __attribute__((aligned(64)));
@@ -144,7 +150,6 @@ static void *part_worker(void *arg)
 	const struct lt_event *ev = NULL;
 	char err[LT_ERR_LEN];
 	struct block *b = NULL;
-	size_t size;
 	int seg = 0;
 
 	p->r = lt_reader_open(s->input, &s->o, err, sizeof(err));
@@ -158,16 +163,14 @@ static void *part_worker(void *arg)
 		if (lt_dat_read_span(p->r, s->cut[seg], seg_end(s, seg)))
 			break;
 		while ((ev = lt_reader_next(p->r))) {
-			size = lt_dat_pack(p->r, ev, NULL);
-			if (b->len &&
-			    (seg != b->seg || b->len + size > SPLIT_BLOCK)) {
+			/* each event copied once: the last one into the room */
+			if (b->len && (seg != b->seg || b->len >= SPLIT_BLOCK)) {
 				b = publish(p, b, false, false);
 				if (!b)
 					break;
 			}
 			if (!b->buf) {
-				b->buf = malloc(SPLIT_BLOCK +
-						sizeof(struct lt_event));
+				b->buf = malloc(SPLIT_BLOCK + SPLIT_ROOM);
 				if (!b->buf)
 					break;
 			}
