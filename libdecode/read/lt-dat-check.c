@@ -1241,7 +1241,8 @@ static int check_kallsyms(struct chk *c, struct view *v)
 	if (num(c, v, 4, &n, "kallsyms") || blob(c, v, n, &d, "kallsyms"))
 		return -1;
 	if (c->hooks && c->hooks->kallsyms)
-		c->hooks->kallsyms(c->hooks->ctx, (const char *)d.p, d.len);
+		c->hooks->kallsyms(c->hooks->ctx, (const char *)d.p, d.len,
+				   d.inflated ? -1 : (int64_t)d.off);
 	return 0;
 }
 

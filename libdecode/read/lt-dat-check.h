@@ -28,8 +28,12 @@
 struct lt_dat_hooks {
 	/* each event format's print format (after "print fmt:"), its ID */
 	void (*format)(void *ctx, int id, const char *fmt, size_t len);
-	/* the kallsyms section */
-	void (*kallsyms)(void *ctx, const char *text, size_t len);
+	/*
+	 * the kallsyms section; @off is where its text lies in the file,
+	 * or -1 when it is not there as it is (a compressed section)
+	 */
+	void (*kallsyms)(void *ctx, const char *text, size_t len,
+			 int64_t off);
 	/*
 	 * @len bytes to write at file offset @off in a copy of the file
 	 * before libtracecmd may read it: what would make the libraries

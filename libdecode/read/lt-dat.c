@@ -137,6 +137,7 @@ struct dat {
 		int pid;
 		const char *comm;
 	} comm_cache[256];
+	bool cmdlines_read;	/* read_cmdlines() */
 	/* address -> kernel symbol: tep_find_function() is a bsearch too */
 	struct {
 		unsigned long long addr;
@@ -168,10 +169,13 @@ struct dat {
 	bool src_oom;
 	/*
 	 * The file's kallsyms text and, built at the first lookup, its
-	 * functions by address (lt-ksyms.c).
+	 * functions by address (lt-ksyms.c). Text that lies in the file as
+	 * it is (ksyms_off >= 0) is read from there when first needed: a
+	 * distribution kernel's is megabytes, and most work needs none.
 	 */
 	char *ksyms_text;
 	size_t ksyms_len;
+	int64_t ksyms_off;
 	struct lt_ksyms ksyms;
 	/*
 	 * What lt_dat_check() found the libraries cannot be trusted with,
@@ -316,22 +320,62 @@ static void keep_cut(void *ctx, uint64_t off)
 		d->cut = off;
 }
 
-static void keep_kallsyms(void *ctx, const char *text, size_t len)
+static void keep_kallsyms(void *ctx, const char *text, size_t len,
+			  int64_t off)
 {
 	struct dat *d = ctx;
 
 	free(d->ksyms_text);
+	d->ksyms_text = NULL;
+	d->ksyms_len = len;
+	d->ksyms_off = off;
+	if (off >= 0)
+		return;
 	d->ksyms_text = malloc(len + 1);
 	if (!d->ksyms_text)
 		return;		/* lookups go to libtraceevent */
 	memcpy(d->ksyms_text, text, len);
 	d->ksyms_text[len] = '\0';
-	d->ksyms_len = len;
+}
+
+/*
+ * The kallsyms text, read from the file the first time. The check saw
+ * it whole; a file cut since reads as one with no symbols.
+ */
+static char *ksyms_text(struct dat *d)
+{
+	size_t done = 0;
+	ssize_t n;
+	char *t;
+
+	if (d->ksyms_text || d->ksyms_off < 0 || d->ksyms_built)
+		return d->ksyms_text;
+	t = d->fd >= 0 ? malloc(d->ksyms_len + 1) : NULL;
+	while (t && done < d->ksyms_len) {
+		n = pread(d->fd, t + done, d->ksyms_len - done,
+			  d->ksyms_off + done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			free(t);
+			t = NULL;
+			break;
+		}
+		done += n;
+	}
+	d->ksyms_off = -1;
+	if (!t) {
+		d->ksyms_len = 0;
+		return NULL;
+	}
+	t[d->ksyms_len] = '\0';
+	d->ksyms_text = t;
+	return t;
 }
 
 static void build_ksyms(struct dat *d)
 {
-	if (!d->ksyms_built && d->ksyms_text) {
+	if (!d->ksyms_built && ksyms_text(d)) {
 		d->ksyms_built = true;
 		/*
 		 * The index cuts the names in place: libtraceevent, which
@@ -364,7 +408,7 @@ static const struct lt_ksyms_all *sym_table(struct dat *d)
 
 	if (!d->tep_ksyms) {
 		d->tep_ksyms = true;
-		text = d->ksyms_built ? d->ksyms_raw : d->ksyms_text;
+		text = d->ksyms_built ? d->ksyms_raw : ksyms_text(d);
 		len = d->ksyms_len;
 		/* the table cuts the names in place, in a copy of its own */
 		copy = text ? malloc(len + 1) : NULL;
@@ -939,7 +983,7 @@ static void sibling_kallsyms(struct lt_reader *r, struct dat *d)
 		/* our own parser handle reads them when first needed */
 		if (!d->own_tep)
 			tep_parse_kallsyms(d->tep, text);
-		keep_kallsyms(d, text, n);
+		keep_kallsyms(d, text, n, -1);
 	}
 	free(text);
 }
@@ -1072,6 +1116,20 @@ static void fill_fields(struct dat *d, struct event_info *ei,
 }
 
 /*
+ * The saved command lines, given to our own parser handle the first time
+ * a name is looked up: a reader whose events another thread names
+ * (lt_dat_set_packing()) never needs them.
+ */
+static void read_cmdlines(struct dat *d)
+{
+	if (d->cmdlines_read)
+		return;
+	d->cmdlines_read = true;
+	if (d->own_tep && d->h.cmdlines)
+		tep_parse_saved_cmdlines(d->tep, d->h.cmdlines);
+}
+
+/*
  * The names come from the file's saved command lines, fixed once it is
  * open, so a name once looked up stays right (pid 0 marks a free slot).
  */
@@ -1084,6 +1142,7 @@ static const char *comm_of(struct dat *d, int pid)
 		return "<idle>";
 	if (d->comm_cache[slot].pid == pid)
 		return d->comm_cache[slot].comm;
+	read_cmdlines(d);
 	comm = tep_data_comm_from_pid(d->tep, pid);
 	if (!comm || !strcmp(comm, "<...>"))
 		comm = "<...>";
@@ -1172,7 +1231,8 @@ static int dat_fill(struct lt_reader *r, struct tep_record *rec, int cpu)
 				  tep_data_flags(d->tep, rec)) & 0xff;
 	ev->preempt_count = (d->c_pc ? common(d, d->c_pc, rec) :
 				       tep_data_preempt_count(d->tep, rec)) & 0xff;
-	ev->comm = comm_of(d, ev->pid);
+	/* lt_dat_pack() copies the pid: the taker names the task */
+	ev->comm = d->packing ? "" : comm_of(d, ev->pid);
 	if (!ei) {
 		/*
 		 * A type the file has no format for (not saved, or a page
@@ -2240,6 +2300,7 @@ int lt_dat_continue(struct lt_reader *r, const char *const *buf,
 	 * Tasks that appeared since: registered, never overridden, so that
 	 * names already handed out stay valid.
 	 */
+	read_cmdlines(d);
 	for (p = comms; p && *p; p = next) {
 		next = strchrnul(p, '\n');
 		if (*next)
@@ -3023,8 +3084,9 @@ static int check_file(struct lt_reader *r, struct dat *d)
 			   sizeof(msg));
 	if (!ret)
 		file_header(r, fd);
-	if (d->zpages)
-		d->fd = fd;	/* lt_dat_chunk() reads the rest */
+	/* lt_dat_chunk() reads the rest, ksyms_text() the symbols */
+	if (d->zpages || d->ksyms_off >= 0)
+		d->fd = fd;
 	else
 		close(fd);
 	if (ret)
@@ -3126,8 +3188,6 @@ static int open_own(struct lt_reader *r, struct dat *d)
 	parse_format(d, &d->h.ev[0]);
 	if (d->h.printk && d->h.printk[0])
 		tep_parse_printk_formats(d->tep, d->h.printk);
-	if (d->h.cmdlines)
-		tep_parse_saved_cmdlines(d->tep, d->h.cmdlines);
 	r->nr_cpus = d->h.cpus;
 	return 0;
 }
@@ -3230,6 +3290,7 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 		return -1;
 	}
 	d->fd = -1;
+	d->ksyms_off = -1;
 	r->priv = d;
 	r->ops = &dat_ops;
 	r->format = LT_INPUT_TRACE_DAT;
