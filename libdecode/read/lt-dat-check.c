@@ -1246,6 +1246,46 @@ static int check_kallsyms(struct chk *c, struct view *v)
 	return 0;
 }
 
+/* Documented in lt-dat-check.h. */
+char *lt_dat_kallsyms_read(int fd, const struct lt_dat_later *at,
+			   size_t *len, char *err, size_t errlen)
+{
+	struct chk c = { .big = at->big, .comp = at->comp, .err = err,
+			 .errlen = errlen };
+	uint8_t *src = malloc(at->csize ? at->csize : 1), *dst = NULL;
+	struct view v, d;
+	uint64_t n = 0;
+	ssize_t k;
+
+	c.size = lseek(fd, 0, SEEK_END);
+	while (src && n < at->csize) {
+		k = pread(fd, src + n, at->csize - n, at->off + n);
+		if (k <= 0)
+			break;
+		n += k;
+	}
+	if (!src || n < at->csize) {
+		fail(&c, at->off, src ? "corrupt trace.dat: kallsyms cut short since the file was opened" :
+			"out of memory");
+		free(src);
+		return NULL;
+	}
+	dst = inflate_piece(&c, src, at->csize, at->usize, at->section);
+	free(src);
+	if (!dst)
+		return NULL;
+	/* as check_kallsyms(): a 4-byte size, and that much text */
+	v = (struct view){ dst, at->usize, 0, at->section, true, true };
+	if (num(&c, &v, 4, &n, "kallsyms") || blob(&c, &v, n, &d, "kallsyms")) {
+		free(dst);
+		return NULL;
+	}
+	memmove(dst, d.p, n);
+	dst[n] = '\0';		/* n <= usize - 4 */
+	*len = n;
+	return (char *)dst;
+}
+
 static int cmp_ev(const void *a, const void *b)
 {
 	const struct ev_fmt *x = a, *y = b;
@@ -1507,8 +1547,13 @@ static int check_cpu_data(struct chk *c, struct cpu_data *cd)
  * The section at @off, which must have id @id: its content, decompressed
  * into @buf (to free) if compressed.
  */
+/*
+ * Section @id at @off: its content in @out, decompressed into *@buf if
+ * it is compressed. With @later, a compressed section is only bounded,
+ * and described there: 1.
+ */
 static int section(struct chk *c, uint64_t off, unsigned int id,
-		   struct view *out, uint8_t **buf)
+		   struct view *out, uint8_t **buf, struct lt_dat_later *later)
 {
 	uint64_t sid, flags, strid, size, csize, usize;
 	struct view v;
@@ -1535,6 +1580,14 @@ static int section(struct chk *c, uint64_t off, unsigned int id,
 	    num(c, out, 4, &usize, "a compression header") ||
 	    need(c, out, csize, "compressed data"))
 		return -1;
+	if (later) {
+		if (piece_size(c, csize, usize, off))
+			return -1;
+		*later = (struct lt_dat_later){ .off = out->off + out->pos,
+			.csize = csize, .usize = usize, .section = off,
+			.comp = c->comp, .big = c->big };
+		return 1;
+	}
 	*buf = inflate_piece(c, out->p + out->pos, csize, usize, off);
 	if (!*buf)
 		return -1;
@@ -1545,13 +1598,21 @@ static int section(struct chk *c, uint64_t off, unsigned int id,
 static int check_section(struct chk *c, unsigned int id, uint64_t off)
 {
 	bool outer = c->dirty;	/* of the options section around it */
+	struct lt_dat_later later, *lp = NULL;
 	struct view v;
 	uint8_t *buf;
 	int ret;
 
+	if (id == OPT_KALLSYMS && c->hooks && c->hooks->kallsyms_later)
+		lp = &later;
 	c->dirty = false;
-	if (section(c, off, id, &v, &buf))
-		return -1;
+	ret = section(c, off, id, &v, &buf, lp);
+	c->dirty = outer;
+	if (ret > 0)
+		c->hooks->kallsyms_later(c->hooks->ctx, &later);
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	c->dirty = false;
 	switch (id) {
 	case OPT_HEADER_INFO:
 		ret = check_header_info(c, &v);
@@ -1600,7 +1661,7 @@ static int check_buffer_v7(struct chk *c, struct view *o)
 	if (cpus > LT_DAT_MAX_CPUS || cpus > (o->len - o->pos) / 20)
 		return fail(c, at(o), "corrupt trace.dat: buffer '%.64s' claims %llu CPUs",
 			    name, (unsigned long long)cpus);
-	if (section(c, off, OPT_BUFFER, &sec, &buf))
+	if (section(c, off, OPT_BUFFER, &sec, &buf, NULL))
 		return -1;
 	compressed = c->section_compressed;
 	if (compressed && c->comp == COMP_NONE)
@@ -1756,7 +1817,7 @@ static int check_v7(struct chk *c, struct view *v)
 			return fail(c, off, "corrupt trace.dat: options section does not move forward");
 		prev = off;
 		c->dirty = false;
-		if (section(c, off, 0, &sec, &buf))
+		if (section(c, off, 0, &sec, &buf, NULL))
 			return -1;
 		next = 0;
 		ret = 0;

@@ -25,6 +25,18 @@
  * What the walk hands its caller, each piece once it passed the checks;
  * the text lives only during the call.
  */
+/*
+ * A compressed kallsyms section, left compressed by the check: the file
+ * offset and sizes of its data, the section's offset (for messages), the
+ * compression and the file's byte order.
+ */
+struct lt_dat_later {
+	uint64_t off, csize, usize;
+	uint64_t section;
+	int comp;
+	bool big;
+};
+
 struct lt_dat_hooks {
 	/* each event format's print format (after "print fmt:"), its ID */
 	void (*format)(void *ctx, int id, const char *fmt, size_t len);
@@ -34,6 +46,12 @@ struct lt_dat_hooks {
 	 */
 	void (*kallsyms)(void *ctx, const char *text, size_t len,
 			 int64_t off);
+	/*
+	 * with it, a compressed kallsyms section is handed over still
+	 * compressed (bounds checked, not decompressed), for
+	 * lt_dat_kallsyms_read(): most work needs no symbol
+	 */
+	void (*kallsyms_later)(void *ctx, const struct lt_dat_later *at);
 	/*
 	 * @len bytes to write at file offset @off in a copy of the file
 	 * before libtracecmd may read it: what would make the libraries
@@ -207,6 +225,15 @@ uint64_t lt_dat_block_ts(const struct lt_dat_pages *p, int fd,
  */
 int lt_dat_chunks_seek(const struct lt_dat_pages *p, int fd,
 		       struct lt_dat_chunks *it, uint64_t ts);
+
+/*
+ * lt_dat_kallsyms_read - the text of a kallsyms section the check left
+ * compressed (lt_dat_hooks.kallsyms_later), read from @fd: a new
+ * NUL-terminated buffer and its length in @len, or NULL with a one-line
+ * message in @err (corrupt data, or out of memory).
+ */
+char *lt_dat_kallsyms_read(int fd, const struct lt_dat_later *at,
+			   size_t *len, char *err, size_t errlen);
 
 /*
  * lt_dat_zlib_register - teach libtracecmd zlib, once per process: trace-cmd

@@ -176,6 +176,9 @@ struct dat {
 	char *ksyms_text;
 	size_t ksyms_len;
 	int64_t ksyms_off;
+	/* a compressed section: decompressed when first needed */
+	struct lt_dat_later ksyms_later;
+	bool ksyms_packed;
 	struct lt_ksyms ksyms;
 	/*
 	 * What lt_dat_check() found the libraries cannot be trusted with,
@@ -338,16 +341,47 @@ static void keep_kallsyms(void *ctx, const char *text, size_t len,
 	d->ksyms_text[len] = '\0';
 }
 
+static void keep_kallsyms_later(void *ctx, const struct lt_dat_later *at)
+{
+	struct dat *d = ctx;
+
+	free(d->ksyms_text);
+	d->ksyms_text = NULL;
+	d->ksyms_len = 0;
+	d->ksyms_off = -1;
+	d->ksyms_later = *at;
+	d->ksyms_packed = true;
+}
+
+/* A compressed section's text; NULL, with @err, if it cannot be had. */
+static char *ksyms_unpack(struct dat *d, char *err, size_t errlen)
+{
+	char *t;
+
+	d->ksyms_packed = false;
+	t = d->fd >= 0 ? lt_dat_kallsyms_read(d->fd, &d->ksyms_later,
+					      &d->ksyms_len, err, errlen) :
+			 NULL;
+	if (!t)
+		d->ksyms_len = 0;
+	d->ksyms_text = t;
+	return t;
+}
+
 /*
  * The kallsyms text, read from the file the first time. The check saw
- * it whole; a file cut since reads as one with no symbols.
+ * it whole; a file cut since, or a compressed section that does not
+ * decompress, reads as one with no symbols.
  */
 static char *ksyms_text(struct dat *d)
 {
+	char err[LT_ERR_LEN];
 	size_t done = 0;
 	ssize_t n;
 	char *t;
 
+	if (d->ksyms_packed && !d->ksyms_built)
+		return ksyms_unpack(d, err, sizeof(err));
 	if (d->ksyms_text || d->ksyms_off < 0 || d->ksyms_built)
 		return d->ksyms_text;
 	t = d->fd >= 0 ? malloc(d->ksyms_len + 1) : NULL;
@@ -964,7 +998,8 @@ static void sibling_kallsyms(struct lt_reader *r, struct dat *d)
 	int fd;
 
 	base = base ? base + 1 : r->path;
-	if (d->ksyms_len || strncmp(base, "interval-", 9))
+	if (d->ksyms_len || d->ksyms_packed ||
+	    strncmp(base, "interval-", 9))
 		return;
 	if (asprintf(&path, "%.*skallsyms", (int)(base - r->path),
 		     r->path) < 0)
@@ -3056,6 +3091,7 @@ static int check_file(struct lt_reader *r, struct dat *d)
 {
 	const struct lt_dat_hooks hooks = { .format = keep_format,
 					    .kallsyms = keep_kallsyms,
+					    .kallsyms_later = keep_kallsyms_later,
 					    .patch = keep_patch,
 					    .truncated = keep_cut,
 					    .ctx = d,
@@ -3085,7 +3121,7 @@ static int check_file(struct lt_reader *r, struct dat *d)
 	if (!ret)
 		file_header(r, fd);
 	/* lt_dat_chunk() reads the rest, ksyms_text() the symbols */
-	if (d->zpages || d->ksyms_off >= 0)
+	if (d->zpages || d->ksyms_off >= 0 || d->ksyms_packed)
 		d->fd = fd;
 	else
 		close(fd);
@@ -3155,6 +3191,21 @@ oom:
  * Whether the file can be opened without libtracecmd: nothing to patch,
  * no option that moves timestamps, every header the parser needs.
  */
+/*
+ * libtracecmd decompresses the kallsyms section itself: one that does
+ * not decompress is refused before it reads the file, as the check
+ * refuses it when it does not leave it for later.
+ */
+static int lib_kallsyms(struct lt_reader *r, struct dat *d)
+{
+	char err[LT_ERR_LEN];
+
+	if (!d->ksyms_packed || ksyms_unpack(d, err, sizeof(err)))
+		return 0;
+	lt_reader_fail(r, "%s", err);
+	return -1;
+}
+
 static bool can_own(const struct dat *d)
 {
 	return !d->nr_patch && !d->cut && !d->h.odd && !d->h.oom &&
@@ -3310,7 +3361,7 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 		}
 		if (own_pick_buffer(r, d, opts->buffer) || r->failed)
 			return -1;
-	} else if (open_lib(r, d, opts)) {
+	} else if (lib_kallsyms(r, d) || open_lib(r, d, opts)) {
 		return -1;
 	}
 	sibling_kallsyms(r, d);

@@ -72,4 +72,37 @@ rc=$?
 [ $rc = 2 ] || fail "garbled chunk: exit $rc, want 2"
 [ "$(wc -l < "$W/bad.err")" = 1 ] || fail "garbled chunk: not one line: $(cat "$W/bad.err")"
 grep -q 'bad.dat' "$W/bad.err" || fail "garbled chunk: the file is not named"
+
+# A kallsyms section that does not decompress (its zstd frame's magic
+# zeroed) costs the names, not the file: the section is decompressed
+# when a name is first needed. Every event prints; only the functions
+# print as addresses, as trace-cmd prints them without kallsyms.
+python3 - "$W/zstd.dat" "$W/badsyms.dat" <<'PY' || fail "garble kallsyms"
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+p = d.index(b"\0", 18) + 1
+p = d.index(b"\0", p) + 1 + 8
+while p < len(d):
+    sid, fl, _, size = struct.unpack_from("<HHIQ", d, p)
+    if sid == 19:    # KALLSYMS: section header, csize, usize, zstd frame
+        assert fl & 1 and d[p + 24:p + 28] == b"\x28\xb5\x2f\xfd"
+        d[p + 24:p + 28] = bytes(4)
+        break
+    p += 16 + size
+else:
+    sys.exit("no kallsyms section")
+open(sys.argv[2], "wb").write(d)
+PY
+lt report -i "$W/zstd.dat" > "$W/syms.out" || fail "report zstd"
+lt report -i "$W/badsyms.dat" > "$W/nosyms.out" ||
+	fail "a kallsyms section that does not decompress refuses the file"
+[ "$(wc -l < "$W/nosyms.out")" = "$(wc -l < "$W/syms.out")" ] ||
+	fail "bad kallsyms: not every event printed"
+diff "$W/syms.out" "$W/nosyms.out" > "$W/syms.diff"
+n=$(grep -c '^>' "$W/syms.diff")
+[ "$n" -gt 1000 ] || fail "bad kallsyms: only $n lines name no function"
+grep '^>' "$W/syms.diff" | grep -v ': 0xffffffff\|function=0xffffffff' |
+	head -3 | grep . && fail "bad kallsyms: lines differ in more than their functions"
+grep '^<' "$W/syms.diff" | grep -q '0xffffffff' &&
+	fail "intact kallsyms: a function printed as an address"
 exit 0
