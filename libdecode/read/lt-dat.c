@@ -242,6 +242,12 @@ struct dat {
 	/* a part in time: its segments, [start, end) pairs of times */
 	uint64_t *seg;
 	size_t nr_seg, cur_seg;
+	/*
+	 * lt_dat_read_span()'s span ended with every CPU's next record
+	 * still pending, all of them at its end or later: a span from
+	 * there needs no seek.
+	 */
+	bool span_end;
 	/* a CPU's times went backwards: the part cannot be told from others */
 	int unordered;		/* the CPU + 1, 0 if none */
 	uint64_t unordered_at;
@@ -2026,6 +2032,7 @@ int lt_dat_time_cuts(struct lt_reader *r, int parts, uint64_t **cut)
 int lt_dat_read_span(struct lt_reader *r, uint64_t from, uint64_t to)
 {
 	struct dat *d = r->priv;
+	bool next_to;
 	int cpu;
 
 	if (r->ops != &dat_ops || !d || !d->chunked || d->skip ||
@@ -2036,13 +2043,16 @@ int lt_dat_read_span(struct lt_reader *r, uint64_t from, uint64_t to)
 		if (!d->seg)
 			return -1;
 	}
+	/* where the last span ended, the next records are pending already */
+	next_to = d->span_end && !r->failed && d->seg[1] == from;
+	d->span_end = false;
 	d->seg[0] = from;
 	d->seg[1] = to;
 	d->nr_seg = 1;
 	d->cur_seg = 0;
 	for (cpu = 0; d->folded && cpu < r->nr_cpus; cpu++)
 		d->folded[cpu].rec = NULL;
-	return seek_chunks(r, d, from);
+	return next_to ? 0 : seek_chunks(r, d, from);
 }
 
 /* Documented in lt-internal.h. */
@@ -2151,6 +2161,7 @@ static void dat_rewind(struct lt_reader *r, struct dat *d)
 {
 	int cpu;
 
+	d->span_end = false;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		if (d->skip && d->skip[cpu])
 			continue;
@@ -2370,6 +2381,12 @@ static struct tep_record *dat_take(struct lt_reader *r, struct dat *d,
 	}
 	if (best < 0)
 		return NULL;
+	/* a span's end: what follows stays pending for the next span */
+	if (d->span_end || (d->seg && d->nr_seg == 1 && !d->skip &&
+			    d->pending[best]->ts >= d->seg[1])) {
+		d->span_end = true;
+		return NULL;
+	}
 	rec = d->pending[best];
 	d->pending[best] = read_rec(r, d, best, false, rec->offset);
 	/*
@@ -2736,6 +2753,7 @@ static int seek_chunks(struct lt_reader *r, struct dat *d, uint64_t ts)
 	int cpu;
 
 	d->rec = NULL;
+	d->span_end = false;
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		if (d->skip && d->skip[cpu])
 			continue;
