@@ -72,9 +72,9 @@ struct input_opts {
 #define JOBS_USAGE \
 "  -j, --jobs N       threads reading a trace.dat, this one included (1:\n" \
 "                     no other; default LAZYTRACE_JOBS, else one per CPU\n" \
-"                     from 64 MB; they decode while this one analyses, or\n" \
-"                     report prints with them); the output is the same\n" \
-"                     with any\n"
+"                     from 64 MB of pages; they decode while this one\n" \
+"                     analyses, or report prints with them); the output\n" \
+"                     is the same with any\n"
 
 enum {
 	OPT_ABI = 0x100,

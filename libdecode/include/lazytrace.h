@@ -1010,10 +1010,10 @@ struct lt_run *lt_run_new(void);
  * the reading one included: 1 is none; compressed pages are decompressed
  * ahead on them; when the run's events are read by lt_run_next() or
  * lt_run_finish() (not lt_run_next_event(), nor for the events table),
- * the others (3 at most) read and decode an uncompressed file's
+ * the others (3 at most) read, decompress and decode the file's
  * segments in time while the calling thread analyses them in order; by
  * default LAZYTRACE_JOBS, else one per online CPU for files of 64 MB or
- * more; the output is the same with any), "part" ("K/N": of a
+ * more, or as many bytes of pages decompressed; the output is the same with any), "part" ("K/N": of a
  * trace.dat, only part K of N, the same split for every K: N runs of
  * one file, each with its part, read every event once, for a caller
  * that reads with N threads and merges their

@@ -1580,6 +1580,64 @@ static bool ix_times(struct page_src *p)
 	return p->ix_ts;
 }
 
+/* The indexed chunks of all CPUs: the length of lt_dat_chunk_times(). */
+static size_t ix_all(const struct lt_reader *r, const struct dat *d)
+{
+	size_t n = 0;
+	int cpu;
+
+	for (cpu = 0; d->pages && cpu < r->nr_cpus; cpu++)
+		n += d->pages[cpu].chunked && !d->pages[cpu].start.raw ?
+		     d->pages[cpu].ix.nr : 0;
+	return n;
+}
+
+/* Documented in lt-internal.h. */
+uint64_t *lt_dat_chunk_times(const struct lt_reader *r, size_t *n)
+{
+	const struct dat *d = r->priv;
+	const struct page_src *p;
+	uint64_t *t;
+	size_t k = 0, i;
+	int cpu;
+
+	*n = r->ops == &dat_ops && d ? ix_all(r, d) : 0;
+	t = *n ? malloc(*n * sizeof(*t)) : NULL;
+	for (cpu = 0; t && cpu < r->nr_cpus; cpu++) {
+		p = &d->pages[cpu];
+		if (!p->chunked || p->start.raw)
+			continue;
+		for (i = 0; i < p->ix.nr; i++)
+			t[k++] = p->ix_ts ? p->ix_ts[i] : CHUNK_UNTIMED;
+	}
+	if (!t)
+		*n = 0;
+	return t;
+}
+
+/* Documented in lt-internal.h. */
+void lt_dat_add_chunk_times(struct lt_reader *r, const uint64_t *t,
+			    size_t n)
+{
+	struct dat *d = r->priv;
+	struct page_src *p;
+	size_t k = 0, i;
+	int cpu;
+
+	/* the same file as it was opened again: the same chunks */
+	if (r->ops != &dat_ops || !d || !n || ix_all(r, d) != n)
+		return;
+	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		p = &d->pages[cpu];
+		if (!p->chunked || p->start.raw)
+			continue;
+		for (i = 0; i < p->ix.nr; i++, k++)
+			if (t[k] != CHUNK_UNTIMED && ix_times(p) &&
+			    p->ix_ts[i] == CHUNK_UNTIMED)
+				p->ix_ts[i] = t[k];
+	}
+}
+
 /*
  * The time of @p's indexed chunk @j: its first page's, 0 if it has no
  * event or cannot be read (its error is the reader's when it reads it).
@@ -2115,14 +2173,17 @@ int lt_dat_set_part(struct lt_reader *r, int k, int n, bool in_time)
 /*
  * The default: LAZYTRACE_JOBS (a count, or 0 for one per online CPU),
  * else one per online CPU for a large file and one for a small one,
- * whose pages take less time to read than threads to start.
+ * whose pages take less time to read than threads to start. Large in
+ * pages: a compressed file's are several times its size.
  */
-static int default_jobs(const struct lt_reader *r)
+static int default_jobs(const struct lt_reader *r, const struct dat *d)
 {
 	const char *env = getenv("LAZYTRACE_JOBS");
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t pages = 0;
 	char *end;
 	long n;
+	int cpu;
 
 	if (online < 1)
 		online = 1;
@@ -2131,7 +2192,10 @@ static int default_jobs(const struct lt_reader *r)
 		if (!*end && n >= 0 && n <= 1024)
 			return n ? (int)n : (int)online;
 	}
-	return r->size >= JOBS_AUTO_SIZE ? (int)online : 1;
+	for (cpu = 0; d->pages && cpu < r->nr_cpus; cpu++)
+		pages += cpu_bytes(&d->pages[cpu]);
+	return r->size >= JOBS_AUTO_SIZE || pages >= JOBS_AUTO_SIZE ?
+	       (int)online : 1;
 }
 
 static void stop_workers(struct dat *d)
@@ -3423,7 +3487,7 @@ int lt_dat_open(struct lt_reader *r, const struct lt_open_opts *opts)
 		      tracecmd_get_first_ts(d->handle);
 	if (use_chunks(r, d))
 		return -1;
-	d->jobs = default_jobs(r);
+	d->jobs = default_jobs(r, d);
 	detect_abi(r, d, opts);
 	lt_printer_set_kernel(d->printer, r->kernel);
 	return r->failed ? -1 : 0;

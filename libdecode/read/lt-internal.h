@@ -248,6 +248,15 @@ bool lt_dat_cuts_in_time(const struct lt_reader *r);
  */
 int lt_dat_time_cuts(struct lt_reader *r, int parts, uint64_t **cut);
 /*
+ * The times of trace.dat reader @r's compressed chunks it knows (from
+ * lt_dat_time_cuts(), the chunks read): a copy, *@n of them, for
+ * lt_dat_add_chunk_times() on another reader of the file, which then
+ * seeks with no decompression to learn them. NULL if there is none.
+ */
+uint64_t *lt_dat_chunk_times(const struct lt_reader *r, size_t *n);
+void lt_dat_add_chunk_times(struct lt_reader *r, const uint64_t *t,
+			    size_t n);
+/*
  * Read the events of @r from time @from up to, not including, @to: the
  * reader seeks (in either direction) and lt_reader_next() ends at @to.
  * Again for each span; not on a part (lt_dat_set_part()). The reader's

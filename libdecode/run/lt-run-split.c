@@ -91,6 +91,9 @@ struct lt_split {
 	/* under claim: the cuts are made (workers open their readers first) */
 	pthread_cond_t cut_cond;
 	bool cut_done;
+	/* the compressed chunks' times the cuts found, for the workers */
+	uint64_t *times;
+	size_t nr_times;
 	int next;		/* the first segment unclaimed */
 	int *owner;		/* a segment's worker, or SEG_RUN */
 	struct lt_event ev;	/* the one lt_split_next() gave last */
@@ -168,6 +171,8 @@ static void *part_worker(void *arg)
 	while (!s->cut_done)
 		pthread_cond_wait(&s->cut_cond, &s->claim);
 	pthread_mutex_unlock(&s->claim);
+	if (p->r)
+		lt_dat_add_chunk_times(p->r, s->times, s->nr_times);
 	while (b && (seg = claim(p)) >= 0) {
 		if (lt_dat_read_span(p->r, s->cut[seg], seg_end(s, seg)))
 			break;
@@ -237,6 +242,8 @@ struct lt_split *lt_split_start(struct lt_reader *r, const char *input,
 		return NULL;
 	}
 	lt_dat_set_jobs(r, 1);
+	/* without them, a worker's every seek probes chunks for their times */
+	s->times = lt_dat_chunk_times(r, &s->nr_times);
 	pthread_mutex_lock(&s->claim);
 	s->cut_done = true;
 	pthread_cond_broadcast(&s->cut_cond);
@@ -382,6 +389,7 @@ void lt_split_free(struct lt_split *s)
 	}
 	pthread_mutex_destroy(&s->claim);
 	pthread_cond_destroy(&s->cut_cond);
+	free(s->times);
 	free(s->cut);
 	free(s->owner);
 	free(s->parts);

@@ -673,10 +673,10 @@ const struct lt_event *lt_run_next_event(struct lt_run *run)
 
 /*
  * The threads that read @r's events in segments in time for @run
- * (lt-run-split.c), 1 for none: for a trace.dat with uncompressed pages
- * (compressed ones are decompressed ahead by the reader's own threads
- * instead: their segments would cost a chunk each more to start), a
- * file to open again, and every event read (no cut).
+ * (lt-run-split.c), 1 for none: for a trace.dat that can be cut in time
+ * (compressed or not: a worker decompresses its own segments, where the
+ * reader alone has a thread decompress ahead of it), a file to open
+ * again, and every event read (no cut).
  */
 static int split_jobs(const struct lt_run *run, struct lt_reader *r)
 {
@@ -687,7 +687,7 @@ static int split_jobs(const struct lt_run *run, struct lt_reader *r)
 	    !part_in_time(run) || lt_reader_format(r) != LT_INPUT_TRACE_DAT)
 		return 1;
 	jobs = lt_dat_jobs(r);
-	if (jobs < 2 || lt_dat_compressed(r) || !lt_dat_cuts_in_time(r) ||
+	if (jobs < 2 || !lt_dat_cuts_in_time(r) ||
 	    !strcmp(run->input, "-") || stat(run->input, &st) ||
 	    !S_ISREG(st.st_mode))
 		return 1;

@@ -5,7 +5,8 @@
 # hogs --stacks and the requests table of every bundled recording are byte
 # for byte those of -j1, as are the error of a chunk that does not
 # decompress and the warning of a file cut short. strace, where installed,
-# shows -j2 starts its worker and -j1 none.
+# shows -j2 starts its worker, which opens a compressed file again to read
+# its segments, and -j1 none.
 . "$(dirname "$0")/lib.sh"
 
 cd "$TMPDIR" || fail "cd"
@@ -67,11 +68,12 @@ for f in "$DATA"/lazy612-*.dat "$DATA"/host618-hogs.dat \
 		same_output "$name" "$f" "$cmd"
 		same_output "$name (v6)" v6.dat "$cmd"
 	done
-	# the bundled files' own analyses are above; the copies' are read
-	# in segments in time
-	same_output "$name (v6)" v6.dat "stats --json"
-	same_output "$name (v6)" v6.dat "hogs --stacks"
-	same_output "$name (v6)" v6.dat "table episodes --csv"
+	# both are read in segments in time, the compressed ones with each
+	# worker decompressing its own
+	for cmd in "stats --json" "hogs --stacks" "table episodes --csv"; do
+		same_output "$name" "$f" "$cmd"
+		same_output "$name (v6)" v6.dat "$cmd"
+	done
 	n=$((n + 1))
 done
 echo "$n recordings and their uncompressed copies: the same report, stats and hogs with -j1, -j2, -j3, -j5"
@@ -192,6 +194,15 @@ if command -v strace > /dev/null; then
 	[ "$(threads -j 2)" -ge 1 ] || fail "-j2 started no thread"
 	[ "$(threads -j 1)" = 0 ] || fail "-j1 started a thread"
 	echo "threads: -j2 starts its worker, -j1 none"
+	# the file is compressed: the worker opens it to read segments of
+	# its own, where a thread decompressing ahead would not
+	opens() {
+		strace -f -qq -e trace=openat "$LAZYTRACE" stats "$@" \
+			-i "$DATA/lazy612-msg-full.dat" 2>&1 > /dev/null |
+			grep -c 'lazy612-msg-full.dat'
+	}
+	[ "$(opens -j 2)" -gt "$(opens -j 1)" ] ||
+		fail "-j2: no worker reads a compressed file's segments"
 else
 	echo "strace not installed: whether -j2 starts a thread is not checked"
 fi
