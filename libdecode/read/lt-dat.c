@@ -114,6 +114,7 @@ struct dat {
 	struct tracecmd_input *handle;	/* the buffer we read */
 	struct tep_handle *tep;
 	struct tep_record *rec;		/* the current event's record */
+	int rec_type;			/* and its type, once filled */
 	struct tep_record **pending;	/* next record of each CPU */
 	/* each CPU's pending record already printed, as a graph's leaf */
 	struct { struct tep_record *rec; unsigned long long ts; } *folded;
@@ -1260,7 +1261,8 @@ static int dat_fill(struct lt_reader *r, struct tep_record *rec, int cpu)
 			       rec->offset, rec->size);
 		return -1;
 	}
-	ei = event_info(d, rec_type(d, rec));
+	d->rec_type = rec_type(d, rec);
+	ei = event_info(d, d->rec_type);
 	/* fill_fields() sets every member of the event's own kind */
 	ev->ts = rec->ts;
 	ev->missed = rec->missed_events < 0 ? LT_MISSED_UNKNOWN :
@@ -1965,7 +1967,7 @@ size_t lt_dat_pack(const struct lt_reader *r, const struct lt_event *ev,
 		return size;
 	p->ts = ev->ts;
 	p->pid = ev->pid;
-	p->type = rec_type((struct dat *)d, d->rec);
+	p->type = d->rec_type;
 	p->cpu = ev->cpu;
 	p->size = size;
 	p->kind = ev->kind;
@@ -2006,7 +2008,10 @@ size_t lt_dat_unpack(struct lt_reader *r, const void *from,
 	ev->preempt_count = p->pc;
 	ev->comm = comm_of(d, ev->pid);
 	ev->kind = p->kind;
-	ei = event_info(d, p->type);
+	/* the common case inline: a type met before */
+	ei = p->type < (uint32_t)d->nr_info && d->info[p->type].known ?
+	     (d->info[p->type].event ? &d->info[p->type] : NULL) :
+	     event_info(d, p->type);
 	ev->system = ei ? ei->event->system : "";
 	ev->name = ei ? ei->event->name : LT_UNKNOWN_EVENT;
 	body = p->size - off;
