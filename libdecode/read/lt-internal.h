@@ -258,8 +258,9 @@ void lt_dat_add_chunk_times(struct lt_reader *r, const uint64_t *t,
 			    size_t n);
 /*
  * Read the events of @r from time @from up to, not including, @to: the
- * reader seeks (in either direction) and lt_reader_next() ends at @to.
- * Again for each span; not on a part (lt_dat_set_part()). The reader's
+ * reader seeks (in either direction; not when @from is where the last
+ * span ended, read to its end: it reads on) and lt_reader_next() ends at
+ * @to. Again for each span; not on a part (lt_dat_set_part()). The reader's
  * jobs should be 1. -1 if @r cannot be cut in time (see
  * lt_dat_cuts_in_time()), or the file fails there.
  */
