@@ -72,7 +72,7 @@ struct input_opts {
 #define JOBS_USAGE \
 "  -j, --jobs N       threads reading a trace.dat, this one included (1:\n" \
 "                     no other; default LAZYTRACE_JOBS, else one per CPU\n" \
-"                     from 16 MB of pages; they decode while this one\n" \
+"                     from 64 MB of pages; they decode while this one\n" \
 "                     analyses, or report prints with them); the output\n" \
 "                     is the same with any\n"
 

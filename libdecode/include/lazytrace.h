@@ -1012,7 +1012,7 @@ struct lt_run *lt_run_new(void);
  * lt_run_finish() (not lt_run_next_event(), nor for the events table),
  * the others (3 at most) read, decompress and decode the file's
  * segments in time while the calling thread analyses them in order; by
- * default LAZYTRACE_JOBS, else one per online CPU for files of 16 MB or
+ * default LAZYTRACE_JOBS, else one per online CPU for files of 64 MB or
  * more, or as many bytes of pages decompressed; the output is the same with any), "part" ("K/N": of a
  * trace.dat, only part K of N, the same split for every K: N runs of
  * one file, each with its part, read every event once, for a caller

@@ -1458,11 +1458,12 @@ static int take_ahead(struct lt_reader *r, struct dat *d, struct page_src *p,
 }
 
 /*
- * Size of CPU data from which the default is a thread per vCPU: on 2
+ * Size of CPU data from which the default is a thread per vCPU. On 2
  * CPUs, stats -j 2 took 1.0x of -j 1's wall time on 7 MB of pages, 0.72x
- * on 44 MB and 0.6-0.65x on 62 MB.
+ * on 44 MB and 0.6-0.65x on 62 MB, for 15-25 % more CPU: below this, a
+ * fleet's worth of traces is better read a trace a CPU.
  */
-#define JOBS_AUTO_SIZE (16ULL << 20)
+#define JOBS_AUTO_SIZE (64ULL << 20)
 
 /*
  * Start the workers, when the first chunk past each CPU's first is
