@@ -49,17 +49,28 @@ assert a == b
 PY
 done
 
-# One byte of a compressed chunk of CPU data garbled: refused, one line.
-python3 - "$W/zlib.dat" "$W/bad.dat" <<'PY' || fail "garble"
+# section_at FILE ID: the offset of a version 7 file's first section ID
+section_at() {
+	python3 - "$1" "$2" <<'PY'
 import struct, sys
-d = bytearray(open(sys.argv[1], "rb").read())
+d = open(sys.argv[1], "rb").read()
 p = d.index(b"\0", 18) + 1
 p = d.index(b"\0", p) + 1 + 8
 while p < len(d):
     sid, fl, _, size = struct.unpack_from("<HHIQ", d, p)
-    if sid == 3:
-        break
+    if sid == int(sys.argv[2]):
+        sys.exit(print(p))
     p += 16 + size
+sys.exit("no section " + sys.argv[2])
+PY
+}
+
+# One byte of a compressed chunk of CPU data garbled: refused, one line.
+at=$(section_at "$W/zlib.dat" 3) || fail "no BUFFER section"
+python3 - "$W/zlib.dat" "$W/bad.dat" "$at" <<'PY' || fail "garble"
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+p = int(sys.argv[3])
 # the flyrecord: the first CPU's data is the next page; its second chunk
 q = (p + 16 + 4095) // 4096 * 4096 + 4
 cs, = struct.unpack_from("<I", d, q)
@@ -77,20 +88,14 @@ grep -q 'bad.dat' "$W/bad.err" || fail "garbled chunk: the file is not named"
 # zeroed) costs the names, not the file: the section is decompressed
 # when a name is first needed. Every event prints; only the functions
 # print as addresses, as trace-cmd prints them without kallsyms.
-python3 - "$W/zstd.dat" "$W/badsyms.dat" <<'PY' || fail "garble kallsyms"
-import struct, sys
+at=$(section_at "$W/zstd.dat" 19) || fail "no KALLSYMS section"
+python3 - "$W/zstd.dat" "$W/badsyms.dat" "$at" <<'PY' || fail "garble kallsyms"
+import sys
 d = bytearray(open(sys.argv[1], "rb").read())
-p = d.index(b"\0", 18) + 1
-p = d.index(b"\0", p) + 1 + 8
-while p < len(d):
-    sid, fl, _, size = struct.unpack_from("<HHIQ", d, p)
-    if sid == 19:    # KALLSYMS: section header, csize, usize, zstd frame
-        assert fl & 1 and d[p + 24:p + 28] == b"\x28\xb5\x2f\xfd"
-        d[p + 24:p + 28] = bytes(4)
-        break
-    p += 16 + size
-else:
-    sys.exit("no kallsyms section")
+p = int(sys.argv[3])
+# the section header (16 bytes), csize, usize, then the zstd frame
+assert d[p + 2] & 1 and d[p + 24:p + 28] == b"\x28\xb5\x2f\xfd"
+d[p + 24:p + 28] = bytes(4)
 open(sys.argv[2], "wb").write(d)
 PY
 lt report -i "$W/zstd.dat" > "$W/syms.out" || fail "report zstd"
