@@ -1254,17 +1254,10 @@ char *lt_dat_kallsyms_read(int fd, const struct lt_dat_later *at,
 			 .errlen = errlen };
 	uint8_t *src = malloc(at->csize ? at->csize : 1), *dst = NULL;
 	struct view v, d;
-	uint64_t n = 0;
-	ssize_t k;
+	uint64_t n;
 
 	c.size = lseek(fd, 0, SEEK_END);
-	while (src && n < at->csize) {
-		k = pread(fd, src + n, at->csize - n, at->off + n);
-		if (k <= 0)
-			break;
-		n += k;
-	}
-	if (!src || n < at->csize) {
+	if (!src || pread(fd, src, at->csize, at->off) != (ssize_t)at->csize) {
 		fail(&c, at->off, src ? "corrupt trace.dat: kallsyms cut short since the file was opened" :
 			"out of memory");
 		free(src);

@@ -383,26 +383,18 @@ static char *ksyms_unpack(struct dat *d, char *err, size_t errlen)
 static char *ksyms_text(struct dat *d)
 {
 	char err[LT_ERR_LEN];
-	size_t done = 0;
-	ssize_t n;
 	char *t;
 
 	if (d->ksyms_packed && !d->ksyms_built)
 		return ksyms_unpack(d, err, sizeof(err));
 	if (d->ksyms_text || d->ksyms_off < 0 || d->ksyms_built)
 		return d->ksyms_text;
+	/* a regular file: one pread() reads it all, as the chunks' do */
 	t = d->fd >= 0 ? malloc(d->ksyms_len + 1) : NULL;
-	while (t && done < d->ksyms_len) {
-		n = pread(d->fd, t + done, d->ksyms_len - done,
-			  d->ksyms_off + done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			free(t);
-			t = NULL;
-			break;
-		}
-		done += n;
+	if (t && pread(d->fd, t, d->ksyms_len, d->ksyms_off) !=
+		 (ssize_t)d->ksyms_len) {
+		free(t);
+		t = NULL;
 	}
 	d->ksyms_off = -1;
 	if (!t) {
