@@ -22,10 +22,6 @@
 #define LT_DAT_MAX_RATIO	1024		/* decompressed / compressed */
 
 /*
- * What the walk hands its caller, each piece once it passed the checks;
- * the text lives only during the call.
- */
-/*
  * A compressed kallsyms section, left compressed by the check: the file
  * offset and sizes of its data, the section's offset (for messages), the
  * compression and the file's byte order.
@@ -37,6 +33,10 @@ struct lt_dat_later {
 	bool big;
 };
 
+/*
+ * What the walk hands its caller, each piece once it passed the checks;
+ * the text lives only during the call.
+ */
 struct lt_dat_hooks {
 	/* each event format's print format (after "print fmt:"), its ID */
 	void (*format)(void *ctx, int id, const char *fmt, size_t len);
