@@ -381,8 +381,6 @@ struct lt_hist {
 };
 
 int lt_hist_add(struct lt_hist *h, uint64_t v);
-/* The value at percentile @pct (0 < pct <= 100), nearest rank. */
-uint64_t lt_hist_percentile(const struct lt_hist *h, double pct);
 /* Samples >= @v (counted by bucket: a bucket counts if its middle is). */
 uint64_t lt_hist_count_ge(const struct lt_hist *h, uint64_t v);
 /* Whether sample @s of @h is one of those lt_hist_count_ge(@h, @v) counts. */

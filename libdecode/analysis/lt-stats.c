@@ -81,30 +81,54 @@ static uint64_t hist_value(const struct lt_hist *h, int row, int idx)
 	return v;
 }
 
-uint64_t lt_hist_percentile(const struct lt_hist *h, double pct)
+/* The nearest rank of percentile @pct (0 < pct < 100) of @h's samples. */
+static uint64_t hist_rank(const struct lt_hist *h, double pct)
 {
-	uint64_t rank, seen = 0;
-	int row, idx;
+	uint64_t rank = (uint64_t)(pct / 100.0 * h->count);
 
-	if (!h->count || !h->row)
-		return 0;
-	if (pct >= 100)
-		return h->max;
-	rank = (uint64_t)(pct / 100.0 * h->count);
 	if ((double)rank < pct / 100.0 * h->count)
 		rank++;
-	if (rank < 1)
-		rank = 1;
-	for (row = 0; row < LT_HIST_ROWS; row++) {
+	return rank < 1 ? 1 : rank;
+}
+
+/*
+ * The values at percentiles @pct[0 .. @n - 1] (ascending, below 100) of
+ * @h, nearest rank, in one walk: a task's latencies are three percentiles
+ * of each of its histograms. A row the rank lies beyond is summed, not
+ * searched.
+ */
+static void hist_percentiles(const struct lt_hist *h, const double *pct,
+			     uint64_t *out, int n)
+{
+	uint64_t rank, seen = 0, sum;
+	int row, idx, i = 0;
+
+	if (!h->count || !h->row) {
+		for (; i < n; i++)
+			out[i] = 0;
+		return;
+	}
+	rank = hist_rank(h, pct[0]);
+	for (row = 0; row < LT_HIST_ROWS && i < n; row++) {
 		if (!h->row[row])
 			continue;
-		for (idx = 0; idx < (int)LT_HIST_SUB; idx++) {
+		for (sum = 0, idx = 0; idx < (int)LT_HIST_SUB; idx++)
+			sum += h->row[row][idx];
+		if (seen + sum < rank) {
+			seen += sum;
+			continue;
+		}
+		for (idx = 0; idx < (int)LT_HIST_SUB && i < n; idx++) {
 			seen += h->row[row][idx];
-			if (seen >= rank)
-				return hist_value(h, row, idx);
+			while (i < n && seen >= rank) {
+				out[i++] = hist_value(h, row, idx);
+				if (i < n)
+					rank = hist_rank(h, pct[i]);
+			}
 		}
 	}
-	return h->max;
+	for (; i < n; i++)
+		out[i] = h->max;
 }
 
 bool lt_hist_sample_ge(const struct lt_hist *h, uint64_t s, uint64_t v)
@@ -134,10 +158,14 @@ uint64_t lt_hist_count_ge(const struct lt_hist *h, uint64_t v)
 
 void lt_hist_latency(const struct lt_hist *h, struct lt_latency *out)
 {
+	static const double pct[] = { 50, 90, 99 };
+	uint64_t v[3];
+
+	hist_percentiles(h, pct, v, 3);
 	out->count = h->count;
-	out->p50 = lt_hist_percentile(h, 50);
-	out->p90 = lt_hist_percentile(h, 90);
-	out->p99 = lt_hist_percentile(h, 99);
+	out->p50 = v[0];
+	out->p90 = v[1];
+	out->p99 = v[2];
 	out->max = h->count ? h->max : 0;
 }
 

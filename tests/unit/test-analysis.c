@@ -594,6 +594,24 @@ static void test_percentiles(void **state)
 	assert_in_range(l->p99, 980100, 999900);
 	assert_int_equal(l->max, 1000000);
 	fix_free(f);
+
+	/* 99 of 100 in one bucket: the three percentiles are all in it */
+	f = fix_new(NULL);
+	t = 1000;
+	other(f, t, 0, 600, '.');
+	for (i = 1; i <= 100; i++) {
+		other(f, ++t, 0, 600, 'n');
+		t += i < 100 ? 5 : 1000;
+		sw(f, t, 0, 600, "p", "R", 600, "p", '.');
+	}
+	lt_analysis_finish(f->a);
+	l = &task(f, 600, 0)->latency[LT_LAT_EAGER_SERVED];
+	assert_int_equal(l->count, 100);
+	assert_in_range(l->p50, 4950, 5050);
+	assert_int_equal(l->p90, l->p50);
+	assert_int_equal(l->p99, l->p50);
+	assert_int_equal(l->max, 1000000);
+	fix_free(f);
 }
 
 /*
