@@ -60,7 +60,7 @@ struct block {
 struct split_part {
 	struct lt_split *s;
 	int k;
-	struct lt_reader *r;	/* the worker's, until it is joined */
+	struct lt_reader *r;	/* the worker's, until its last block */
 	pthread_t tid;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -151,6 +151,42 @@ static int claim(struct split_part *p)
 	return i;
 }
 
+/*
+ * After worker @p's last block: its reader closed, and its blocks freed
+ * as the run reads through them. The run has the end of the analysis
+ * to do alone, and would otherwise return the ring's pages at the end.
+ */
+static void release(struct split_part *p)
+{
+	char *spare[SPLIT_BLOCKS];
+	int k, n;
+
+	lt_reader_close(p->r);
+	p->r = NULL;
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		for (n = 0, k = 0; k < SPLIT_BLOCKS; k++) {
+			/* ring[head] and count - 1 after it are the run's */
+			if ((k - p->head + SPLIT_BLOCKS) % SPLIT_BLOCKS <
+			    p->count || !p->ring[k].buf)
+				continue;
+			spare[n++] = p->ring[k].buf;
+			p->ring[k].buf = NULL;
+		}
+		if (n) {
+			pthread_mutex_unlock(&p->lock);
+			while (n)
+				free(spare[--n]);
+			pthread_mutex_lock(&p->lock);
+			continue;
+		}
+		if (!p->count || p->stop)
+			break;
+		pthread_cond_wait(&p->cond, &p->lock);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
 static void *part_worker(void *arg)
 {
 	struct split_part *p = arg;
@@ -195,6 +231,7 @@ static void *part_worker(void *arg)
 			break;
 	}
 	publish(p, b, true, b && seg < 0);
+	release(p);
 	return NULL;
 }
 
