@@ -2116,6 +2116,18 @@ int lt_dat_read_span(struct lt_reader *r, uint64_t from, uint64_t to)
 }
 
 /* Documented in lt-internal.h. */
+int lt_dat_span_end(struct lt_reader *r, uint64_t to)
+{
+	struct dat *d = r->priv;
+
+	if (r->ops != &dat_ops || !d || !d->seg || d->nr_seg != 1 ||
+	    d->span_end || to <= d->seg[0] || to > d->seg[1])
+		return -1;
+	d->seg[1] = to;
+	return 0;
+}
+
+/* Documented in lt-internal.h. */
 int lt_dat_set_part(struct lt_reader *r, int k, int n, bool in_time)
 {
 	struct dat *d = r->priv;

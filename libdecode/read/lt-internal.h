@@ -266,6 +266,12 @@ void lt_dat_add_chunk_times(struct lt_reader *r, const uint64_t *t,
  */
 int lt_dat_read_span(struct lt_reader *r, uint64_t from, uint64_t to);
 /*
+ * End the span being read (lt_dat_read_span()) at @to instead, before its
+ * end: the caller knows no event at or after @to was taken. -1 if none is
+ * being read, it ended already, or @to is not inside it.
+ */
+int lt_dat_span_end(struct lt_reader *r, uint64_t to);
+/*
  * An event of trace.dat reader @r, the one lt_reader_next() gave last,
  * copied into @to (8-byte aligned) for a reader of the same file on
  * another thread, which makes the event again with lt_dat_unpack(): the

@@ -8,6 +8,12 @@
  * thread: reading and decoding is most of an analysis' time, and the
  * analysis depends on all that came before it.
  *
+ * The run's thread starts at once at the file's start, with no cut to
+ * stop at: the first worker cuts the file meanwhile, and the run then
+ * ends its first span at the next cut, claiming the segments it read.
+ * Cutting a compressed file decompresses a chunk per sample, and nothing
+ * else would be done while it did.
+ *
  * The run's thread reads a segment itself, with no copy, when it finds
  * one that no worker claimed. A worker leaves the next segment to it
  * when the run is close behind (it would wait for the worker): how many
@@ -80,18 +86,25 @@ struct lt_split {
 	struct lt_open_opts o;
 	struct lt_reader *r;	/* the run's, for the segments it reads */
 	uint64_t *cut;
-	int nseg;
+	int nseg;		/* the run's and the workers', once claims open */
 	int seg;		/* the segment the run takes (workers look) */
 	bool own;		/* and reads itself */
+	bool first;		/* the run reads on from the file's start */
+	bool adopted;		/* and has taken the cuts */
+	uint64_t last_ts;	/* of the run's last event in the first span */
 	int w, w_seg;		/* the owner of segment w_seg */
 	bool stopped;
 	int n, started;
 	struct split_part *parts;
+	/* the first worker's cuts: set, then made true (release) */
+	bool cut_ready;
+	int cut_nseg;
 	pthread_mutex_t claim;
-	/* under claim: the cuts are made (workers open their readers first) */
+	/* under claim: the run has claimed what it read; workers may claim */
 	pthread_cond_t cut_cond;
-	bool cut_done;
-	/* the compressed chunks' times the cuts found, for the workers */
+	bool claims_open;
+	bool closed;		/* no more claims: the run is over */
+	/* the compressed chunks' times the cuts found, for the readers */
 	uint64_t *times;
 	size_t nr_times;
 	int next;		/* the first segment unclaimed */
@@ -140,6 +153,10 @@ static int claim(struct split_part *p)
 	ready = p->count;
 	pthread_mutex_unlock(&p->lock);
 	pthread_mutex_lock(&s->claim);
+	if (s->closed) {
+		pthread_mutex_unlock(&s->claim);
+		return -1;
+	}
 	i = __atomic_load_n(&s->seg, __ATOMIC_RELAXED);
 	if (ready < SPLIT_LEAD && i < s->next && s->owner[i] == p->k &&
 	    s->next + 1 < s->nseg)
@@ -187,6 +204,35 @@ static void release(struct split_part *p)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/*
+ * The first worker cuts the file with its reader @r (NULL: it could not
+ * open it, and the run reads on alone) while the run reads from the
+ * start.
+ */
+static void make_cuts(struct lt_split *s, struct lt_reader *r)
+{
+	uint64_t *cut = NULL, *times = NULL;
+	size_t nr_times = 0;
+	int *owner = NULL;
+	int nseg = 0;
+
+	if (r)
+		nseg = lt_dat_time_cuts(r, SPLIT_CUT_PARTS, &cut);
+	if (nseg >= 2) {
+		owner = calloc(nseg, sizeof(*owner));
+		/* without them, every seek probes chunks for their times */
+		times = lt_dat_chunk_times(r, &nr_times);
+	}
+	if (!owner)
+		nseg = 0;
+	s->cut = cut;
+	s->owner = owner;
+	s->times = times;
+	s->nr_times = nr_times;
+	s->cut_nseg = nseg;
+	__atomic_store_n(&s->cut_ready, true, __ATOMIC_RELEASE);
+}
+
 static void *part_worker(void *arg)
 {
 	struct split_part *p = arg;
@@ -203,11 +249,13 @@ static void *part_worker(void *arg)
 		lt_dat_set_packing(p->r);
 		b = publish(p, NULL, false, false);
 	}
+	if (p->k == 0)
+		make_cuts(s, p->r);
 	pthread_mutex_lock(&s->claim);
-	while (!s->cut_done)
+	while (!s->claims_open)
 		pthread_cond_wait(&s->cut_cond, &s->claim);
 	pthread_mutex_unlock(&s->claim);
-	if (p->r)
+	if (p->r && p->k)
 		lt_dat_add_chunk_times(p->r, s->times, s->nr_times);
 	while (b && (seg = claim(p)) >= 0) {
 		if (lt_dat_read_span(p->r, s->cut[seg], seg_end(s, seg)))
@@ -266,26 +314,51 @@ struct lt_split *lt_split_start(struct lt_reader *r, const char *input,
 		pthread_mutex_init(&s->parts[i].lock, NULL);
 		pthread_cond_init(&s->parts[i].cond, NULL);
 	}
-	/* the workers open the file while this thread cuts it */
 	for (; s->started < n; s->started++)
 		if (pthread_create(&s->parts[s->started].tid, NULL,
 				   part_worker, &s->parts[s->started]))
 			break;
-	s->nseg = lt_dat_time_cuts(r, SPLIT_CUT_PARTS, &s->cut);
-	s->owner = calloc(s->nseg > 0 ? s->nseg : 1, sizeof(*s->owner));
-	if (s->nseg < 2 || !s->owner) {
-		s->nseg = 0;	/* nothing to claim */
+	if (!s->started) {
 		lt_split_free(s);
 		return NULL;
 	}
+	/* the first worker cuts the file while this thread reads on */
 	lt_dat_set_jobs(r, 1);
-	/* without them, a worker's every seek probes chunks for their times */
-	s->times = lt_dat_chunk_times(r, &s->nr_times);
+	if (lt_dat_read_span(r, 0, UINT64_MAX)) {
+		lt_split_free(s);
+		return NULL;
+	}
+	s->first = true;
+	s->own = true;
+	return s;
+}
+
+/*
+ * The first worker's cuts, taken by the run on its first span: it claims
+ * the segments it has read into, ends its span where the last of them
+ * ends, and lets the workers claim the rest.
+ */
+static void adopt(struct lt_split *s)
+{
+	int k = 0;
+
+	s->adopted = true;
 	pthread_mutex_lock(&s->claim);
-	s->cut_done = true;
+	s->nseg = s->cut_nseg;
+	/* the segment of the last event taken: none at or after its end */
+	while (k + 1 < s->nseg && s->cut[k + 1] <= s->last_ts)
+		k++;
+	if (k + 1 < s->nseg && lt_dat_span_end(s->r, s->cut[k + 1]))
+		s->nseg = 0;	/* the run reads on alone */
+	s->next = s->nseg ? k + 1 : 0;
+	for (; s->nseg && k >= 0; k--)
+		s->owner[k] = SEG_RUN;
+	__atomic_store_n(&s->seg, s->next ? s->next - 1 : 0,
+			 __ATOMIC_RELAXED);
+	s->claims_open = true;
 	pthread_cond_broadcast(&s->cut_cond);
 	pthread_mutex_unlock(&s->claim);
-	return s;
+	lt_dat_add_chunk_times(s->r, s->times, s->nr_times);
 }
 
 /* Whether part @p has a block to read, waiting for its worker. */
@@ -345,6 +418,21 @@ const struct lt_event *lt_split_next(struct lt_split *s)
 	struct block *b;
 	int w;
 
+	while (s->first) {
+		if (!s->adopted &&
+		    __atomic_load_n(&s->cut_ready, __ATOMIC_ACQUIRE))
+			adopt(s);
+		ev = lt_reader_next(s->r);
+		if (ev) {
+			s->last_ts = ev->ts;
+			return ev;
+		}
+		s->first = s->own = false;
+		s->stopped = lt_reader_error(s->r) != NULL;
+		/* not adopted: the whole file is read (s->nseg is 0) */
+		if (s->adopted)
+			next_seg(s);
+	}
 	while (!s->stopped && s->seg < s->nseg) {
 		if (s->own) {
 			ev = lt_reader_next(s->r);
@@ -410,8 +498,8 @@ void lt_split_free(struct lt_split *s)
 	}
 	/* no worker claims any more */
 	pthread_mutex_lock(&s->claim);
-	s->next = s->nseg;
-	s->cut_done = true;
+	s->closed = true;
+	s->claims_open = true;
 	pthread_cond_broadcast(&s->cut_cond);
 	pthread_mutex_unlock(&s->claim);
 	for (i = 0; i < s->n; i++) {
