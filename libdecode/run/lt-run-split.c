@@ -26,6 +26,7 @@
  * event, and says what one reader says.
  */
 #include <pthread.h>
+#include <time.h>
 
 #include "lt-table.h"
 
@@ -43,7 +44,10 @@
  * and lt_dat_unpack() may touch after an event (struct lt_event's size).
  */
 #define SPLIT_ROOM	(3 * sizeof(struct lt_event))
-/* a worker leaves the next segment to the run when it has fewer ready */
+/*
+ * Until both have timed their work, a worker leaves the next segment to
+ * the run when it has fewer blocks ready
+ */
 #define SPLIT_LEAD	4
 /* segments: as for lt_dat_set_part() of this many parts (16 at least) */
 #define SPLIT_CUT_PARTS	8
@@ -60,6 +64,7 @@
 struct block {
 	char *buf;		/* SPLIT_BLOCK, and SPLIT_ROOM after */
 	size_t len;
+	unsigned int nev;	/* events */
 	int seg;
 } __attribute__((aligned(64)));
 
@@ -76,9 +81,14 @@ struct split_part {
 	bool done;		/* no block will follow those in the ring */
 	bool whole;		/* and each segment claimed was read whole */
 	bool stop;		/* the run needs no more */
+	uint64_t ready_ev;	/* events in the run's blocks (atomic) */
+	/* the worker's own: its time and events reading, waits left out */
+	uint64_t w_ns, w_ev, wait_ns;
+	int w_segs;
 	/* the run's, on a line of its own (the worker writes the above) */
 	size_t pos __attribute__((aligned(64)));	/* in ring[head] */
 	bool held;		/* the run holds ring[head]: no lock */
+	uint64_t t_block;	/* when it began to read ring[head] */
 };
 
 struct lt_split {
@@ -109,8 +119,18 @@ struct lt_split {
 	size_t nr_times;
 	int next;		/* the first segment unclaimed */
 	int *owner;		/* a segment's worker, or SEG_RUN */
+	/* the run's time and events taking blocks; ps an event (atomic) */
+	uint64_t c_ns, c_ev, c_ps;
 	struct lt_event ev;	/* the one lt_split_next() gave last */
 };
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
 
 static uint64_t seg_end(const struct lt_split *s, int i)
 {
@@ -123,42 +143,74 @@ static struct block *publish(struct split_part *p, struct block *b,
 {
 	struct block *next = NULL;
 
+	uint64_t t = 0;
+
 	pthread_mutex_lock(&p->lock);
-	if (b && b->len)
+	if (b && b->len) {
 		p->count++;
+		__atomic_add_fetch(&p->ready_ev, b->nev, __ATOMIC_RELAXED);
+	}
 	p->done = last;
 	p->whole = whole;
 	pthread_cond_broadcast(&p->cond);
+	if (!last && !p->stop && p->count == SPLIT_BLOCKS)
+		t = now_ns();
 	while (!last && !p->stop && p->count == SPLIT_BLOCKS)
 		pthread_cond_wait(&p->cond, &p->lock);
 	if (!last && !p->stop) {
 		next = &p->ring[(p->head + p->count) % SPLIT_BLOCKS];
 		next->len = 0;
+		next->nev = 0;
 	}
 	pthread_mutex_unlock(&p->lock);
+	if (t)
+		p->wait_ns += now_ns() - t;
 	return next;
 }
 
 /*
+ * Whether the run, which is taking worker @p's segment, would wait for
+ * the next one if @p read it: the run reaches it after the events ready,
+ * and takes events faster than a worker reads them (a compressed file's
+ * twice as fast) when it has none of their reading to do.
+ */
+static bool run_would_wait(struct split_part *p, int ready)
+{
+	struct lt_split *s = p->s;
+	uint64_t c = __atomic_load_n(&s->c_ps, __ATOMIC_RELAXED), ev = 0;
+	double seg_ev;
+	int k;
+
+	if (!c || p->w_segs < 2)
+		return ready < SPLIT_LEAD;
+	for (k = 0; k < s->n; k++)
+		ev += __atomic_load_n(&s->parts[k].ready_ev, __ATOMIC_RELAXED);
+	seg_ev = (double)p->w_ev / p->w_segs;
+	return seg_ev * p->w_ns * 1000 / p->w_ev > (ev + seg_ev) * c;
+}
+
+/*
  * The next segment for worker @p, -1 if none is left. When the run is
- * taking this worker's segment and few blocks are ready, it is close
- * behind: the next segment is left to it.
+ * taking this worker's segment and would wait for the next one, the
+ * next one is left to it.
  */
 static int claim(struct split_part *p)
 {
 	struct lt_split *s = p->s;
 	int i, ready;
+	bool wait;
 
 	pthread_mutex_lock(&p->lock);
 	ready = p->count;
 	pthread_mutex_unlock(&p->lock);
+	wait = run_would_wait(p, ready);
 	pthread_mutex_lock(&s->claim);
 	if (s->closed) {
 		pthread_mutex_unlock(&s->claim);
 		return -1;
 	}
 	i = __atomic_load_n(&s->seg, __ATOMIC_RELAXED);
-	if (ready < SPLIT_LEAD && i < s->next && s->owner[i] == p->k &&
+	if (wait && i < s->next && s->owner[i] == p->k &&
 	    s->next + 1 < s->nseg)
 		s->owner[s->next++] = SEG_RUN;
 	i = s->next < s->nseg ? s->next++ : -1;
@@ -258,6 +310,9 @@ static void *part_worker(void *arg)
 	if (p->r && p->k)
 		lt_dat_add_chunk_times(p->r, s->times, s->nr_times);
 	while (b && (seg = claim(p)) >= 0) {
+		uint64_t t = now_ns(), nev = 0;
+
+		p->wait_ns = 0;
 		if (lt_dat_read_span(p->r, s->cut[seg], seg_end(s, seg)))
 			break;
 		while ((ev = lt_reader_next(p->r))) {
@@ -274,9 +329,17 @@ static void *part_worker(void *arg)
 			}
 			b->seg = seg;
 			b->len += lt_dat_pack(p->r, ev, b->buf + b->len);
+			b->nev++;
+			nev++;
 		}
 		if (ev || lt_reader_error(p->r))
 			break;
+		t = now_ns() - t;
+		if (t > p->wait_ns && nev) {
+			p->w_ns += t - p->wait_ns;
+			p->w_ev += nev;
+			p->w_segs++;
+		}
 	}
 	publish(p, b, true, b && seg < 0);
 	release(p);
@@ -361,6 +424,23 @@ static void adopt(struct lt_split *s)
 	lt_dat_add_chunk_times(s->r, s->times, s->nr_times);
 }
 
+/* The run read part @p's block ring[head] through: timed, and gone. */
+static void block_taken(struct split_part *p)
+{
+	struct lt_split *s = p->s;
+	unsigned int nev = p->ring[p->head].nev;
+
+	__atomic_sub_fetch(&p->ready_ev, nev, __ATOMIC_RELAXED);
+	if (!p->t_block)
+		return;
+	s->c_ns += now_ns() - p->t_block;
+	s->c_ev += nev;
+	p->t_block = 0;
+	if (s->c_ev)
+		__atomic_store_n(&s->c_ps, s->c_ns * 1000 / s->c_ev,
+				 __ATOMIC_RELAXED);
+}
+
 /* Whether part @p has a block to read, waiting for its worker. */
 static bool part_block(struct split_part *p)
 {
@@ -373,6 +453,7 @@ static bool part_block(struct split_part *p)
 			break;
 		if (p->count) {
 			/* read through: the worker's again */
+			block_taken(p);
 			p->head = (p->head + 1) % SPLIT_BLOCKS;
 			p->count--;
 			p->pos = 0;
@@ -467,6 +548,8 @@ const struct lt_event *lt_split_next(struct lt_split *s)
 			next_seg(s);
 			continue;
 		}
+		if (!p->pos)
+			p->t_block = now_ns();
 		p->pos += lt_dat_unpack(s->r, b->buf + p->pos, &s->ev);
 		/* the worker wrote them on its CPU: ask for them early */
 		__builtin_prefetch(b->buf + p->pos + 512);
