@@ -2116,6 +2116,29 @@ int lt_dat_read_span(struct lt_reader *r, uint64_t from, uint64_t to)
 }
 
 /* Documented in lt-internal.h. */
+void lt_dat_prepare(struct lt_reader *r)
+{
+	static const char *const named[][2] = {
+		{ "timer", "hrtimer_expire_entry" },
+		{ "timer", "hrtimer_start" },
+		{ "ftrace", "function" },
+	};
+	struct dat *d = r->priv;
+	size_t i;
+
+	if (r->ops != &dat_ops || !d)
+		return;
+	read_cmdlines(d);
+	/* the functions exact_function() names, if events may have any */
+	for (i = 0; d->syms.tep == d->tep && i < ARRAY_SIZE(named); i++) {
+		if (tep_find_event_by_name(d->tep, named[i][0], named[i][1])) {
+			build_ksyms(d);
+			break;
+		}
+	}
+}
+
+/* Documented in lt-internal.h. */
 int lt_dat_span_end(struct lt_reader *r, uint64_t to)
 {
 	struct dat *d = r->priv;

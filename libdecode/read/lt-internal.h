@@ -266,6 +266,14 @@ void lt_dat_add_chunk_times(struct lt_reader *r, const uint64_t *t,
  */
 int lt_dat_read_span(struct lt_reader *r, uint64_t from, uint64_t to);
 /*
+ * Make ready now what naming @r's events will need: the saved command
+ * lines, and the kernel's functions if the file has events that name
+ * them. For a reader whose events arrive when this thread would wait
+ * anyway (another thread reads the file's start); any other reader
+ * makes them ready when first needed.
+ */
+void lt_dat_prepare(struct lt_reader *r);
+/*
  * End the span being read (lt_dat_read_span()) at @to instead, before its
  * end: the caller knows no event at or after @to was taken. -1 if none is
  * being read, it ended already, or @to is not inside it.

@@ -8,11 +8,13 @@
  * thread: reading and decoding is most of an analysis' time, and the
  * analysis depends on all that came before it.
  *
- * The run's thread starts at once at the file's start, with no cut to
- * stop at: the first worker cuts the file meanwhile, and the run then
- * ends its first span at the next cut, claiming the segments it read.
- * Cutting a compressed file decompresses a chunk per sample, and nothing
- * else would be done while it did.
+ * The first worker starts at once at the file's start, with no cut to
+ * stop at: the run's thread cuts the file meanwhile, and makes ready
+ * what its reader needs to name the events (the kernel's symbols, the
+ * saved command lines: 10-20 ms on a distribution kernel's trace). The
+ * worker then ends its first span at the next cut, and the segments up
+ * to it are one: the first. Cutting a compressed file decompresses a
+ * chunk per sample, and nothing else would be done while it did.
  *
  * The run's thread reads a segment itself, with no copy, when it finds
  * one that no worker claimed. A worker leaves the next segment to it
@@ -96,21 +98,18 @@ struct lt_split {
 	struct lt_open_opts o;
 	struct lt_reader *r;	/* the run's, for the segments it reads */
 	uint64_t *cut;
-	int nseg;		/* the run's and the workers', once claims open */
+	int nseg;		/* 1 until the first worker takes the cuts */
 	int seg;		/* the segment the run takes (workers look) */
 	bool own;		/* and reads itself */
-	bool first;		/* the run reads on from the file's start */
-	bool adopted;		/* and has taken the cuts */
-	uint64_t last_ts;	/* of the run's last event in the first span */
 	int w, w_seg;		/* the owner of segment w_seg */
 	bool stopped;
 	int n, started;
 	struct split_part *parts;
-	/* the first worker's cuts: set, then made true (release) */
+	/* the run's cuts, under claim: set, then made true (release) */
 	bool cut_ready;
 	int cut_nseg;
 	pthread_mutex_t claim;
-	/* under claim: the run has claimed what it read; workers may claim */
+	/* under claim: the first worker took the cuts; workers may claim */
 	pthread_cond_t cut_cond;
 	bool claims_open;
 	bool closed;		/* no more claims: the run is over */
@@ -135,6 +134,12 @@ static uint64_t now_ns(void)
 static uint64_t seg_end(const struct lt_split *s, int i)
 {
 	return i + 1 < s->nseg ? s->cut[i + 1] : UINT64_MAX;
+}
+
+/* The segments, for the run, which may look before the cuts are taken. */
+static int nseg(const struct lt_split *s)
+{
+	return __atomic_load_n(&s->nseg, __ATOMIC_RELAXED);
 }
 
 /* Hand block @b over (@last: and the end); a free one, or NULL: stop. */
@@ -210,8 +215,9 @@ static int claim(struct split_part *p)
 		return -1;
 	}
 	i = __atomic_load_n(&s->seg, __ATOMIC_RELAXED);
-	if (wait && i < s->next && s->owner[i] == p->k &&
-	    s->next + 1 < s->nseg)
+	/* with one segment (the first, the whole file) there is no owner */
+	if (wait && s->next + 1 < s->nseg && i < s->next &&
+	    s->owner[i] == p->k)
 		s->owner[s->next++] = SEG_RUN;
 	i = s->next < s->nseg ? s->next++ : -1;
 	if (i >= 0)
@@ -257,32 +263,74 @@ static void release(struct split_part *p)
 }
 
 /*
- * The first worker cuts the file with its reader @r (NULL: it could not
- * open it, and the run reads on alone) while the run reads from the
- * start.
+ * The first worker, in its first span at event time @ts, takes the run's
+ * cuts: the segments up to the one @ts lies in become the first, and its
+ * span ends where that one ends. Without cuts, or past the last, the
+ * first segment is the whole file. Then the workers may claim the rest.
  */
-static void make_cuts(struct lt_split *s, struct lt_reader *r)
+static void take_cuts(struct split_part *p, uint64_t ts)
 {
-	uint64_t *cut = NULL, *times = NULL;
-	size_t nr_times = 0;
-	int *owner = NULL;
-	int nseg = 0;
+	struct lt_split *s = p->s;
+	int k = 0, n;
 
-	if (r)
-		nseg = lt_dat_time_cuts(r, SPLIT_CUT_PARTS, &cut);
-	if (nseg >= 2) {
-		owner = calloc(nseg, sizeof(*owner));
-		/* without them, every seek probes chunks for their times */
-		times = lt_dat_chunk_times(r, &nr_times);
+	pthread_mutex_lock(&s->claim);
+	n = s->cut_nseg;
+	while (k + 1 < n && s->cut[k + 1] <= ts)
+		k++;
+	if (k + 1 < n && !lt_dat_span_end(p->r, s->cut[k + 1])) {
+		memmove(s->cut + 1, s->cut + k + 1,
+			(n - k - 1) * sizeof(*s->cut));
+		n -= k;
+		s->owner[0] = p->k;
+	} else {
+		n = 1;
 	}
-	if (!owner)
-		nseg = 0;
-	s->cut = cut;
-	s->owner = owner;
-	s->times = times;
-	s->nr_times = nr_times;
-	s->cut_nseg = nseg;
-	__atomic_store_n(&s->cut_ready, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->nseg, n, __ATOMIC_RELAXED);
+	s->claims_open = true;
+	pthread_cond_broadcast(&s->cut_cond);
+	pthread_mutex_unlock(&s->claim);
+	lt_dat_add_chunk_times(p->r, s->times, s->nr_times);
+}
+
+/*
+ * The first worker's first span: the file from its start, until it
+ * takes the cuts and ends there. 0, or -1 if it stopped short.
+ */
+static int first_span(struct split_part *p, struct block **bp)
+{
+	struct lt_split *s = p->s;
+	const struct lt_event *ev;
+	struct block *b = *bp;
+	bool taken = false;
+
+	if (lt_dat_read_span(p->r, 0, UINT64_MAX))
+		return -1;
+	while ((ev = lt_reader_next(p->r))) {
+		if (!taken &&
+		    __atomic_load_n(&s->cut_ready, __ATOMIC_ACQUIRE)) {
+			take_cuts(p, ev->ts);
+			taken = true;
+		}
+		if (b->len >= SPLIT_BLOCK) {
+			b = publish(p, b, false, false);
+			if (!b)
+				break;
+		}
+		if (!b->buf) {
+			b->buf = malloc(SPLIT_BLOCK + SPLIT_ROOM);
+			if (!b->buf)
+				break;
+		}
+		b->seg = 0;
+		b->len += lt_dat_pack(p->r, ev, b->buf + b->len);
+		b->nev++;
+	}
+	*bp = b;
+	if (ev || lt_reader_error(p->r))
+		return -1;
+	if (!taken)	/* the whole file, before the cuts were made */
+		take_cuts(p, UINT64_MAX);
+	return 0;
 }
 
 static void *part_worker(void *arg)
@@ -292,6 +340,7 @@ static void *part_worker(void *arg)
 	const struct lt_event *ev = NULL;
 	char err[LT_ERR_LEN];
 	struct block *b = NULL;
+	bool ok = true;
 	int seg = 0;
 
 	p->r = lt_reader_open(s->input, &s->o, err, sizeof(err));
@@ -301,15 +350,17 @@ static void *part_worker(void *arg)
 		lt_dat_set_packing(p->r);
 		b = publish(p, NULL, false, false);
 	}
-	if (p->k == 0)
-		make_cuts(s, p->r);
-	pthread_mutex_lock(&s->claim);
-	while (!s->claims_open)
-		pthread_cond_wait(&s->cut_cond, &s->claim);
-	pthread_mutex_unlock(&s->claim);
-	if (p->r && p->k)
-		lt_dat_add_chunk_times(p->r, s->times, s->nr_times);
-	while (b && (seg = claim(p)) >= 0) {
+	if (p->k == 0) {
+		ok = b && !first_span(p, &b);
+	} else {
+		pthread_mutex_lock(&s->claim);
+		while (!s->claims_open)
+			pthread_cond_wait(&s->cut_cond, &s->claim);
+		pthread_mutex_unlock(&s->claim);
+		if (p->r)
+			lt_dat_add_chunk_times(p->r, s->times, s->nr_times);
+	}
+	while (ok && b && (seg = claim(p)) >= 0) {
 		uint64_t t = now_ns(), nev = 0;
 
 		p->wait_ns = 0;
@@ -341,10 +392,12 @@ static void *part_worker(void *arg)
 			p->w_segs++;
 		}
 	}
-	publish(p, b, true, b && seg < 0);
+	publish(p, b, true, ok && b && seg < 0);
 	release(p);
 	return NULL;
 }
+
+static void make_cuts(struct lt_split *s);
 
 /* Documented in lt-table.h. */
 struct lt_split *lt_split_start(struct lt_reader *r, const char *input,
@@ -360,7 +413,10 @@ struct lt_split *lt_split_start(struct lt_reader *r, const char *input,
 	s->o = *o;
 	s->n = n < SPLIT_WORKERS ? n : SPLIT_WORKERS;
 	n = s->n;
-	s->w_seg = -1;
+	/* the first segment (the file, until the cuts are taken): worker 0's */
+	s->nseg = 1;
+	s->next = 1;
+	s->w_seg = 0;
 	/* aligned as its cache lines are meant to be */
 	s->parts = aligned_alloc(_Alignof(struct split_part),
 				 n * sizeof(*s->parts));
@@ -385,43 +441,45 @@ struct lt_split *lt_split_start(struct lt_reader *r, const char *input,
 		lt_split_free(s);
 		return NULL;
 	}
-	/* the first worker cuts the file while this thread reads on */
+	make_cuts(s);
+	/* while the first worker reads: what naming its events needs */
 	lt_dat_set_jobs(r, 1);
-	if (lt_dat_read_span(r, 0, UINT64_MAX)) {
-		lt_split_free(s);
-		return NULL;
-	}
-	s->first = true;
-	s->own = true;
+	lt_dat_prepare(r);
 	return s;
 }
 
 /*
- * The first worker's cuts, taken by the run on its first span: it claims
- * the segments it has read into, ends its span where the last of them
- * ends, and lets the workers claim the rest.
+ * The cuts, made by the run's thread while the first worker reads from
+ * the file's start, and handed to it (take_cuts()), unless it read the
+ * whole file first.
  */
-static void adopt(struct lt_split *s)
+static void make_cuts(struct lt_split *s)
 {
-	int k = 0;
+	uint64_t *cut = NULL, *times = NULL;
+	size_t nr_times = 0;
+	int *owner = NULL;
+	int nseg;
 
-	s->adopted = true;
+	nseg = lt_dat_time_cuts(s->r, SPLIT_CUT_PARTS, &cut);
+	if (nseg >= 2) {
+		owner = calloc(nseg, sizeof(*owner));
+		/* without them, every seek probes chunks for their times */
+		times = lt_dat_chunk_times(s->r, &nr_times);
+	}
 	pthread_mutex_lock(&s->claim);
-	s->nseg = s->cut_nseg;
-	/* the segment of the last event taken: none at or after its end */
-	while (k + 1 < s->nseg && s->cut[k + 1] <= s->last_ts)
-		k++;
-	if (k + 1 < s->nseg && lt_dat_span_end(s->r, s->cut[k + 1]))
-		s->nseg = 0;	/* the run reads on alone */
-	s->next = s->nseg ? k + 1 : 0;
-	for (; s->nseg && k >= 0; k--)
-		s->owner[k] = SEG_RUN;
-	__atomic_store_n(&s->seg, s->next ? s->next - 1 : 0,
-			 __ATOMIC_RELAXED);
-	s->claims_open = true;
-	pthread_cond_broadcast(&s->cut_cond);
+	if (!owner || s->claims_open) {
+		free(cut);
+		free(owner);
+		free(times);
+	} else {
+		s->cut = cut;
+		s->owner = owner;
+		s->times = times;
+		s->nr_times = nr_times;
+		s->cut_nseg = nseg;
+	}
 	pthread_mutex_unlock(&s->claim);
-	lt_dat_add_chunk_times(s->r, s->times, s->nr_times);
+	__atomic_store_n(&s->cut_ready, true, __ATOMIC_RELEASE);
 }
 
 /* The run read part @p's block ring[head] through: timed, and gone. */
@@ -499,22 +557,7 @@ const struct lt_event *lt_split_next(struct lt_split *s)
 	struct block *b;
 	int w;
 
-	while (s->first) {
-		if (!s->adopted &&
-		    __atomic_load_n(&s->cut_ready, __ATOMIC_ACQUIRE))
-			adopt(s);
-		ev = lt_reader_next(s->r);
-		if (ev) {
-			s->last_ts = ev->ts;
-			return ev;
-		}
-		s->first = s->own = false;
-		s->stopped = lt_reader_error(s->r) != NULL;
-		/* not adopted: the whole file is read (s->nseg is 0) */
-		if (s->adopted)
-			next_seg(s);
-	}
-	while (!s->stopped && s->seg < s->nseg) {
+	while (!s->stopped && s->seg < nseg(s)) {
 		if (s->own) {
 			ev = lt_reader_next(s->r);
 			if (ev)
