@@ -109,6 +109,12 @@ struct consumed {
 	bool map_file;
 };
 
+/*
+ * Names cached by pid, a slot each: a trace of thousands of tasks (3,000
+ * on msg-3000.dat) missed most of 256 slots.
+ */
+#define COMM_CACHE	4096
+
 struct dat {
 	struct tracecmd_input *top;
 	struct tracecmd_input *handle;	/* the buffer we read */
@@ -137,7 +143,7 @@ struct dat {
 	struct {
 		int pid;
 		const char *comm;
-	} comm_cache[256];
+	} comm_cache[COMM_CACHE];
 	bool cmdlines_read;	/* read_cmdlines() */
 	/* address -> kernel symbol: tep_find_function() is a bsearch too */
 	struct {
@@ -1169,7 +1175,7 @@ static void read_cmdlines(struct dat *d)
  */
 static const char *comm_of(struct dat *d, int pid)
 {
-	unsigned int slot = (unsigned int)pid % 256;
+	unsigned int slot = (unsigned int)pid % COMM_CACHE;
 	const char *comm;
 
 	if (pid == 0)
