@@ -2124,20 +2124,19 @@ int lt_dat_read_span(struct lt_reader *r, uint64_t from, uint64_t to)
 /* Documented in lt-internal.h. */
 void lt_dat_prepare(struct lt_reader *r)
 {
-	static const char *const named[][2] = {
-		{ "timer", "hrtimer_expire_entry" },
-		{ "timer", "hrtimer_start" },
-		{ "ftrace", "function" },
-	};
 	struct dat *d = r->priv;
-	size_t i;
+	struct tep_event **ev;
 
 	if (r->ops != &dat_ops || !d)
 		return;
 	read_cmdlines(d);
+	if (d->syms.tep != d->tep)
+		return;
 	/* the functions exact_function() names, if events may have any */
-	for (i = 0; d->syms.tep == d->tep && i < ARRAY_SIZE(named); i++) {
-		if (tep_find_event_by_name(d->tep, named[i][0], named[i][1])) {
+	ev = tep_list_events(d->tep, TEP_EVENT_SORT_ID);
+	for (; ev && *ev; ev++) {
+		if (names_later(lt_event_kind_of((*ev)->system,
+						 (*ev)->name))) {
 			build_ksyms(d);
 			break;
 		}

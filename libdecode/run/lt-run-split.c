@@ -147,7 +147,6 @@ static struct block *publish(struct split_part *p, struct block *b,
 			     bool last, bool whole)
 {
 	struct block *next = NULL;
-
 	uint64_t t = 0;
 
 	pthread_mutex_lock(&p->lock);

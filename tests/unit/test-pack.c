@@ -7,7 +7,9 @@
  * its kind (functions copied as addresses and named again), a stack's
  * addresses. Recordings with big-endian data, lost
  * events, kernel stacks, the need-resched probe, a print, function and
- * function_graph events.
+ * function_graph events. And a span ended before its end
+ * (lt_dat_span_end()): the events before the new end, then, read on from
+ * it, the rest, as one reader reads them.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -158,6 +160,66 @@ static void test_lost_and_graph(void **state)
 	assert_int_equal(s.kind[LT_EV_OTHER], 224);
 }
 
+/* Events of @r until its span ends: their times into @ts from @n on. */
+static size_t read_to_end(struct lt_reader *r, uint64_t *ts, size_t n,
+			  size_t cap)
+{
+	const struct lt_event *ev;
+
+	while ((ev = lt_reader_next(r))) {
+		assert_true(n < cap);
+		ts[n++] = ev->ts;
+	}
+	assert_null(lt_reader_error(r));
+	return n;
+}
+
+static void test_span_end(void **state)
+{
+	const char *name = "stock/stock72-allevents-s390x.dat";
+	struct lt_open_opts o = { 0 };
+	size_t n_all, n, i, cap = 1 << 17;
+	struct lt_reader *r, *span;
+	uint64_t *all, *got, to;
+	char err[LT_ERR_LEN];
+
+	(void)state;
+	all = malloc(cap * sizeof(*all));
+	got = malloc(cap * sizeof(*got));
+	assert_non_null(all);
+	assert_non_null(got);
+	r = lt_reader_open(data(name), &o, err, sizeof(err));
+	span = lt_reader_open(data(name), &o, err, sizeof(err));
+	assert_non_null(r);
+	assert_non_null(span);
+	n_all = read_to_end(r, all, 0, cap);
+	assert_int_equal(n_all, 51975);
+	/* no span to end before one is read */
+	assert_int_equal(lt_dat_span_end(span, all[n_all / 2]), -1);
+	assert_int_equal(lt_dat_read_span(span, 0, UINT64_MAX), 0);
+	for (n = 0; n < n_all / 3; n++)
+		got[n] = lt_reader_next(span)->ts;
+	/* the first time after those read */
+	for (i = n; i < n_all && all[i] == all[n - 1]; i++)
+		;
+	assert_true(i < n_all);
+	to = all[i];
+	assert_int_equal(lt_dat_span_end(span, 0), -1);
+	assert_int_equal(lt_dat_span_end(span, to), 0);
+	n = read_to_end(span, got, n, cap);
+	assert_int_equal(n, i);
+	/* ended: it cannot be moved, and the next span reads on from it */
+	assert_int_equal(lt_dat_span_end(span, to + 1), -1);
+	assert_int_equal(lt_dat_read_span(span, to, UINT64_MAX), 0);
+	n = read_to_end(span, got, n, cap);
+	assert_int_equal(n, n_all);
+	assert_memory_equal(all, got, n_all * sizeof(*all));
+	lt_reader_close(span);
+	lt_reader_close(r);
+	free(got);
+	free(all);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_big_endian),
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_lost_and_graph),
+		cmocka_unit_test(test_span_end),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
