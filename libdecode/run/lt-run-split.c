@@ -262,6 +262,34 @@ static void release(struct split_part *p)
 }
 
 /*
+ * Copy event @ev of segment @seg into worker @p's block *@bp, handing the
+ * block over first when it holds another segment or is full: false when
+ * the run needs no more, or without memory.
+ */
+static bool put_event(struct split_part *p, struct block **bp,
+		      const struct lt_event *ev, int seg)
+{
+	struct block *b = *bp;
+
+	/* each event copied once: the last one into the room */
+	if (b->len && (seg != b->seg || b->len >= SPLIT_BLOCK)) {
+		b = publish(p, b, false, false);
+		*bp = b;
+		if (!b)
+			return false;
+	}
+	if (!b->buf) {
+		b->buf = malloc(SPLIT_BLOCK + SPLIT_ROOM);
+		if (!b->buf)
+			return false;
+	}
+	b->seg = seg;
+	b->len += lt_dat_pack(p->r, ev, b->buf + b->len);
+	b->nev++;
+	return true;
+}
+
+/*
  * The first worker, in its first span at event time @ts, takes the run's
  * cuts: the segments up to the one @ts lies in become the first, and its
  * span ends where that one ends. Without cuts, or past the last, the
@@ -310,19 +338,8 @@ static int first_span(struct split_part *p, struct block **bp)
 			take_cuts(p, ev->ts);
 			taken = true;
 		}
-		if (b->len >= SPLIT_BLOCK) {
-			b = publish(p, b, false, false);
-			if (!b)
-				break;
-		}
-		if (!b->buf) {
-			b->buf = malloc(SPLIT_BLOCK + SPLIT_ROOM);
-			if (!b->buf)
-				break;
-		}
-		b->seg = 0;
-		b->len += lt_dat_pack(p->r, ev, b->buf + b->len);
-		b->nev++;
+		if (!put_event(p, &b, ev, 0))
+			break;
 	}
 	*bp = b;
 	if (ev || lt_reader_error(p->r))
@@ -366,20 +383,8 @@ static void *part_worker(void *arg)
 		if (lt_dat_read_span(p->r, s->cut[seg], seg_end(s, seg)))
 			break;
 		while ((ev = lt_reader_next(p->r))) {
-			/* each event copied once: the last one into the room */
-			if (b->len && (seg != b->seg || b->len >= SPLIT_BLOCK)) {
-				b = publish(p, b, false, false);
-				if (!b)
-					break;
-			}
-			if (!b->buf) {
-				b->buf = malloc(SPLIT_BLOCK + SPLIT_ROOM);
-				if (!b->buf)
-					break;
-			}
-			b->seg = seg;
-			b->len += lt_dat_pack(p->r, ev, b->buf + b->len);
-			b->nev++;
+			if (!put_event(p, &b, ev, seg))
+				break;
 			nev++;
 		}
 		if (ev || lt_reader_error(p->r))
