@@ -42,6 +42,12 @@ static void hist_bucket(int row, int idx, uint64_t *low, uint64_t *width)
 	*width = 1ULL << shift;
 }
 
+/*
+ * A row: its buckets, then their sum (both stop at UINT32_MAX), so that
+ * a percentile passes a row whole.
+ */
+#define HIST_ROW_LEN	(LT_HIST_SUB + 1)
+
 int lt_hist_add(struct lt_hist *h, uint64_t v)
 {
 	int row, idx;
@@ -53,12 +59,14 @@ int lt_hist_add(struct lt_hist *h, uint64_t v)
 			return -1;
 	}
 	if (!h->row[row]) {
-		h->row[row] = calloc(LT_HIST_SUB, sizeof(uint32_t));
+		h->row[row] = calloc(HIST_ROW_LEN, sizeof(uint32_t));
 		if (!h->row[row])
 			return -1;
 	}
 	if (h->row[row][idx] != UINT32_MAX)
 		h->row[row][idx]++;
+	if (h->row[row][LT_HIST_SUB] != UINT32_MAX)
+		h->row[row][LT_HIST_SUB]++;
 	if (!h->count || v < h->min)
 		h->min = v;
 	if (v > h->max)
@@ -94,8 +102,8 @@ static uint64_t hist_rank(const struct lt_hist *h, double pct)
 /*
  * The values at percentiles @pct[0 .. @n - 1] (ascending, below 100) of
  * @h, nearest rank, in one walk: a task's latencies are three percentiles
- * of each of its histograms. A row the rank lies beyond is summed, not
- * searched.
+ * of each of its histograms. A row the rank lies beyond is passed by
+ * its sum.
  */
 static void hist_percentiles(const struct lt_hist *h, const double *pct,
 			     uint64_t *out, int n)
@@ -112,8 +120,10 @@ static void hist_percentiles(const struct lt_hist *h, const double *pct,
 	for (row = 0; row < LT_HIST_ROWS && i < n; row++) {
 		if (!h->row[row])
 			continue;
-		for (sum = 0, idx = 0; idx < (int)LT_HIST_SUB; idx++)
-			sum += h->row[row][idx];
+		sum = h->row[row][LT_HIST_SUB];
+		if (sum == UINT32_MAX)	/* it stopped: the buckets' */
+			for (sum = 0, idx = 0; idx < (int)LT_HIST_SUB; idx++)
+				sum += h->row[row][idx];
 		if (seen + sum < rank) {
 			seen += sum;
 			continue;
