@@ -48,7 +48,7 @@
 #define SPLIT_ROOM	(3 * sizeof(struct lt_event))
 /*
  * Until both have timed their work, a worker leaves the next segment to
- * the run when it has fewer blocks ready
+ * the run when it has fewer blocks ready than this.
  */
 #define SPLIT_LEAD	4
 /* segments: as for lt_dat_set_part() of this many parts (16 at least) */
