@@ -6,10 +6,21 @@
 #ifndef _LT_UTIL_H
 #define _LT_UTIL_H
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* CLOCK_MONOTONIC in ns. */
+static inline uint64_t lt_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
 
 /*
  * Copy @src into @dst of @size bytes, cut short and always terminated

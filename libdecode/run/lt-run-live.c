@@ -14,14 +14,6 @@
 #include "lt-table.h"
 #include "../tracefs/lt-tracefs.h"
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 int lt_run_open_live(struct lt_run *run)
 {
 	struct lt_tracefs_opts to = { .cpus = run->cpus.v,
@@ -47,7 +39,7 @@ int lt_run_open_live(struct lt_run *run)
 		return -1;
 	}
 	run->opened = true;
-	run->interval_end = mono_ns();
+	run->interval_end = lt_mono_ns();
 	if (run->save && (lt_live_save_as(run->reader, run->save_mode,
 					  run->save_uid, run->save_gid) ||
 			  lt_live_save(run->reader, run->save)))
@@ -118,7 +110,7 @@ int lt_run_interval(struct lt_run *run, uint64_t ns)
 	lt_run_ok(run);
 	/* on the previous one's end: time spent on its tables is not lost */
 	end = run->interval_end + ns;
-	while ((now = mono_ns()) < end) {
+	while ((now = lt_mono_ns()) < end) {
 		ret = lt_live_wait(run->reader, ms_left(end - now));
 		if (ret < 0)
 			return lt_run_fail(run, LT_RUN_BAD_INPUT, "%s",

@@ -28,7 +28,6 @@
  * event, and says what one reader says.
  */
 #include <pthread.h>
-#include <time.h>
 
 #include "lt-table.h"
 
@@ -123,14 +122,6 @@ struct lt_split {
 	struct lt_event ev;	/* the one lt_split_next() gave last */
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
 static uint64_t seg_end(const struct lt_split *s, int i)
 {
 	return i + 1 < s->nseg ? s->cut[i + 1] : UINT64_MAX;
@@ -158,7 +149,7 @@ static struct block *publish(struct split_part *p, struct block *b,
 	p->whole = whole;
 	pthread_cond_broadcast(&p->cond);
 	if (!last && !p->stop && p->count == SPLIT_BLOCKS)
-		t = now_ns();
+		t = lt_mono_ns();
 	while (!last && !p->stop && p->count == SPLIT_BLOCKS)
 		pthread_cond_wait(&p->cond, &p->lock);
 	if (!last && !p->stop) {
@@ -168,7 +159,7 @@ static struct block *publish(struct split_part *p, struct block *b,
 	}
 	pthread_mutex_unlock(&p->lock);
 	if (t)
-		p->wait_ns += now_ns() - t;
+		p->wait_ns += lt_mono_ns() - t;
 	return next;
 }
 
@@ -377,7 +368,7 @@ static void *part_worker(void *arg)
 			lt_dat_add_chunk_times(p->r, s->times, s->nr_times);
 	}
 	while (ok && b && (seg = claim(p)) >= 0) {
-		uint64_t t = now_ns(), nev = 0;
+		uint64_t t = lt_mono_ns(), nev = 0;
 
 		p->wait_ns = 0;
 		if (lt_dat_read_span(p->r, s->cut[seg], seg_end(s, seg)))
@@ -389,7 +380,7 @@ static void *part_worker(void *arg)
 		}
 		if (ev || lt_reader_error(p->r))
 			break;
-		t = now_ns() - t;
+		t = lt_mono_ns() - t;
 		if (t > p->wait_ns && nev) {
 			p->w_ns += t - p->wait_ns;
 			p->w_ev += nev;
@@ -495,7 +486,7 @@ static void block_taken(struct split_part *p)
 	__atomic_sub_fetch(&p->ready_ev, nev, __ATOMIC_RELAXED);
 	if (!p->t_block)
 		return;
-	s->c_ns += now_ns() - p->t_block;
+	s->c_ns += lt_mono_ns() - p->t_block;
 	s->c_ev += nev;
 	p->t_block = 0;
 	if (s->c_ev)
@@ -596,7 +587,7 @@ const struct lt_event *lt_split_next(struct lt_split *s)
 			continue;
 		}
 		if (!p->pos)
-			p->t_block = now_ns();
+			p->t_block = lt_mono_ns();
 		p->pos += lt_dat_unpack(s->r, b->buf + p->pos, &s->ev);
 		/* the worker wrote them on its CPU: ask for them early */
 		__builtin_prefetch(b->buf + p->pos + 512);
